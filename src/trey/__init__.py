@@ -1,0 +1,33 @@
+"""trey: exact mathematics, certificates and dealer sheets for Three Card Poker paytables.
+
+The library is the product; the ``trey`` command is a thin layer over these calls::
+
+    import trey
+    spec = trey.load_spec("paytables/standard.yaml")
+    analysis = trey.analyze(spec)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from trey.engine import GameAnalysis, analyze
+    from trey.loader import check_file, load_spec
+
+__all__ = ["GameAnalysis", "__version__", "analyze", "check_file", "load_spec"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that `import trey` (and so every CLI start) does not pay for numpy or jsonschema it may not use.
+    if name in ("analyze", "GameAnalysis"):
+        from trey import engine
+
+        return getattr(engine, name)
+    if name in ("load_spec", "check_file"):
+        from trey import loader
+
+        return getattr(loader, name)
+    raise AttributeError(f"module 'trey' has no attribute {name!r}")

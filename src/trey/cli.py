@@ -1,0 +1,91 @@
+"""The ``trey`` command: parse arguments, call the library, print. User errors become a message and exit 1."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from trey import __version__
+from trey.errors import SpecError, TreyError
+
+app = typer.Typer(
+    name="trey",
+    help="Exact mathematics, certificates and dealer sheets for Three Card Poker paytables.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def user_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn a :class:`TreyError` into its message on stderr and exit status 1: no traceback for bad input."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except SpecError as exc:
+            for problem in exc.problems:
+                _err(str(problem))
+            raise typer.Exit(1) from None
+        except TreyError as exc:
+            _err(f"error: {exc}")
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"trey {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Exact mathematics, certificates and dealer sheets for Three Card Poker paytables."""
+
+
+@app.command()
+@user_errors
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="Paytable files (YAML).", show_default=False, metavar="FILE")],
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+) -> None:
+    """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
+    from trey.loader import check_file
+
+    failed = False
+    for path in files:
+        result = check_file(path)
+        for problem in result.problems:
+            _err(str(problem))
+        bad = bool(result.errors) or (strict and bool(result.warnings))
+        failed = failed or bad
+        if result.spec is not None and not bad:
+            wagers = ", ".join(w.title for w in result.spec.wagers.offered)
+            note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
+            print(f"{path}: valid ({wagers}{note})")
+    if failed:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    app()

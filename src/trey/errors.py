@@ -1,0 +1,77 @@
+"""The errors trey reports to its users.
+
+Every error carries structured fields (where, what, the offending value, a hint) and builds its message from
+them, so the CLI can print it in one place and tests can assert on the fields as well as on the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file, located as precisely as we know."""
+
+    file: str
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = None
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}:{self.column if self.column is not None else 1}"
+        text = f"{where}: "
+        if self.severity is Severity.WARNING:
+            text += "warning: "
+        if self.path is not None:
+            text += f"{self.path}: "
+        text += self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class TreyError(Exception):
+    """Base class of every error caused by the user's input or environment (never a bug)."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class SpecError(TreyError):
+    """A paytable file (or a certificate's embedded paytable) is not a valid game description."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = tuple(problems)
+        if not self.problems:
+            raise ValueError("SpecError needs at least one problem")
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class OutputError(TreyError):
+    """An output file cannot be written (exists without --force, unwritable directory...)."""
+
+
+class VerificationError(TreyError):
+    """A certificate does not agree with a fresh computation."""
+
+    def __init__(self, message: str, *, fields: Iterable[str] = (), hint: str | None = None) -> None:
+        self.fields = tuple(fields)
+        super().__init__(message, hint=hint)
