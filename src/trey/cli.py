@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -80,11 +81,40 @@ def validate(
         bad = bool(result.errors) or (strict and bool(result.warnings))
         failed = failed or bad
         if result.spec is not None and not bad:
-            wagers = ", ".join(w.title for w in result.spec.wagers.offered)
+            wagers = ", ".join(w.display_name for w in result.spec.wagers.offered)
             note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
             print(f"{path}: valid ({wagers}{note})")
     if failed:
         raise typer.Exit(1)
+
+
+class OutputFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+@app.command()
+@user_errors
+def analyze(
+    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
+) -> None:
+    """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
+    from trey.engine import analyze as run_analysis
+    from trey.loader import load_spec
+
+    analysis = run_analysis(load_spec(file))
+    if output_format is OutputFormat.JSON:
+        import json
+
+        from trey.export import analysis_json
+
+        print(json.dumps(analysis_json(analysis), indent=2))
+    else:
+        from trey.terminal import print_analysis
+
+        print_analysis(analysis, exact=exact)
 
 
 def main() -> None:

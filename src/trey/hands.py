@@ -34,7 +34,7 @@ class ThreeCardCategory(IntEnum):
         return self.name.lower()
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
         return self.name.replace("_", " ").capitalize()
 
 
@@ -57,7 +57,7 @@ class SixCardCategory(IntEnum):
         return self.name.lower()
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
         return self.name.replace("_", " ").capitalize()
 
 
@@ -137,7 +137,7 @@ def describe_key(key: int) -> str:
         return text if category is ThreeCardCategory.HIGH_CARD else f"flush {text}"
     if category is ThreeCardCategory.PAIR:
         return f"pair of {ranks_label((r1,))}s, {ranks_label((r2,))} kicker"
-    return f"{category.title.lower()}, {ranks_label((r1,))}-high"
+    return f"{category.display_name.lower()}, {ranks_label((r1,))}-high"
 
 
 def three_card_keys(cards: npt.NDArray[np.integer]) -> IntArray:
@@ -166,7 +166,7 @@ def three_card_keys(cards: npt.NDArray[np.integer]) -> IntArray:
 
 
 # The rank sets of the ten five-card straights, wheel (A-2-3-4-5) first, as bit masks over ranks 0..12.
-STRAIGHT_MASKS: tuple[int, ...] = (0b1_0000_0000_1111,) + tuple(0b11111 << low for low in range(9))
+STRAIGHT_MASKS: tuple[int, ...] = (0b1_0000_0000_1111, *(0b11111 << low for low in range(9)))
 ROYAL_MASK = 0b11111 << 8
 
 
@@ -221,7 +221,8 @@ _RANK_BITS = 1 << np.arange(13, dtype=np.int64)
 
 
 def _has_straights(rank_masks: IntArray) -> npt.NDArray[np.bool_]:
-    return ((rank_masks[:, None] & _STRAIGHT_MASK_ARRAY) == _STRAIGHT_MASK_ARRAY).any(axis=1)
+    has: npt.NDArray[np.bool_] = ((rank_masks[:, None] & _STRAIGHT_MASK_ARRAY) == _STRAIGHT_MASK_ARRAY).any(axis=1)
+    return has
 
 
 def rank_categories(rank_counts: npt.NDArray[np.integer]) -> IntArray:
@@ -230,7 +231,14 @@ def rank_categories(rank_counts: npt.NDArray[np.integer]) -> IntArray:
     first, second = ordered[:, 0], ordered[:, 1]
     straight = _has_straights((rank_counts > 0).astype(np.int64) @ _RANK_BITS)
     return np.select(
-        [first >= 4, (first == 3) & (second >= 2), straight, first == 3, (first == 2) & (second == 2), first == 2],
+        [
+            first >= 4,
+            (first == 3) & (second >= 2),
+            straight,
+            first == 3,
+            (first == 2) & (second == 2),
+            first == 2,
+        ],
         [
             SixCardCategory.FOUR_OF_A_KIND,
             SixCardCategory.FULL_HOUSE,
@@ -248,21 +256,18 @@ def suited_categories(suited_masks: IntArray) -> IntArray:
     royal = (suited_masks & ROYAL_MASK) == ROYAL_MASK
     straight = _has_straights(suited_masks)
     return np.select(
-        [royal, straight], [SixCardCategory.ROYAL_FLUSH, SixCardCategory.STRAIGHT_FLUSH], SixCardCategory.FLUSH
+        [royal, straight],
+        [SixCardCategory.ROYAL_FLUSH, SixCardCategory.STRAIGHT_FLUSH],
+        SixCardCategory.FLUSH,
     ).astype(np.int64)
 
 
 def best_five_categories(cards: npt.NDArray[np.integer]) -> IntArray:
     """Vectorised :func:`best_five_category` for an ``(n, 6)`` array of cards."""
-    n = cards.shape[0]
     ranks = (cards // 4).astype(np.int64)
     suits = (cards % 4).astype(np.int64)
-    rank_counts = np.zeros((n, 13), dtype=np.int64)
-    rows = np.repeat(np.arange(n), cards.shape[1])
-    np.add.at(rank_counts, (rows, ranks.ravel()), 1)
-    categories = rank_categories(rank_counts)
-    suit_counts = np.zeros((n, 4), dtype=np.int64)
-    np.add.at(suit_counts, (rows, suits.ravel()), 1)
+    categories = rank_categories((ranks[:, :, None] == np.arange(13)).sum(axis=1))
+    suit_counts = (suits[:, :, None] == np.arange(4)).sum(axis=1)
     flush_suit = suit_counts.argmax(axis=1)
     flush = suit_counts.max(axis=1) >= 5
     suited_masks = np.where(suits == flush_suit[:, None], 1 << ranks, 0).sum(axis=1)

@@ -7,16 +7,15 @@ when the caller asks for strictness.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from trey.errors import Problem, Severity, SpecError
 from trey.odds import Odds, OddsWording
-from trey.schemas import load_schema
+from trey.schema_errors import schema_problems
 from trey.spec import (
     ANTE_BONUS_OUTCOMES,
     PAIR_PLUS_OUTCOMES,
@@ -43,9 +42,6 @@ PAYTABLE_OUTCOMES: dict[JsonPath, tuple[str, ...]] = {
     ("wagers", "prime"): PRIME_OUTCOMES,
     ("wagers", "six_card_bonus"): SIX_CARD_OUTCOMES,
 }
-STRATEGY_HINT = "use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4}"
-QUALIFIER_HINT = "use Q-high, none, J-high, K-high, A-high, pair or a high-card hand such as Q-6-4"
-ODDS_HINT = "write a whole number (40 means 40 to 1) or quoted text such as '3 to 2'"
 
 
 @dataclass(frozen=True)
@@ -129,7 +125,7 @@ def _with_sha(spec: GameSpec, sha: str) -> GameSpec:
 def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
     # A value the reader refused (a tagged scalar) is None to the schema: report the reader's problem only.
     refused = {p.path for p in doc.problems}
-    problems = list(doc.problems) + [p for p in _schema_problems(doc) if p.path not in refused]
+    problems = list(doc.problems) + [p for p in schema_problems(doc) if p.path not in refused]
     # Semantic checks read only values of the right type, so they run even when the schema failed elsewhere.
     reported = {p.path for p in problems}
     problems.extend(p for p in _semantic_problems(doc) if p.path not in reported)
@@ -139,108 +135,6 @@ def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
     if any(p.severity is Severity.ERROR for p in problems):
         return CheckResult(None, tuple(problems))
     return CheckResult(_build_spec(doc.data), tuple(problems))
-
-
-# --- JSON Schema --------------------------------------------------------------------------------------------
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (true/false)"
-    if isinstance(value, int):
-        return f"{value} (a whole number)"
-    if isinstance(value, float):
-        return f"{value!r} (a decimal number)"
-    if isinstance(value, str):
-        return f"{value!r} (text)"
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, list):
-        return "a list"
-    return "a mapping"
-
-
-_TYPE_NAMES = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "text",
-    "integer": "a whole number",
-    "boolean": "true or false",
-}
-
-
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    options = sorted(choices)
-    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    return "expected one of: " + ", ".join(options)
-
-
-def _odds_problem(doc: YamlDocument, path: JsonPath, value: Any) -> Problem:
-    if isinstance(value, float):
-        return doc.problem(path, f"odds must be exact, not the decimal number {value!r}", ODDS_HINT)
-    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-        return doc.problem(path, f"odds cannot be negative: {value}", "a losing hand is simply left out")
-    if isinstance(value, str):
-        return doc.problem(path, f"cannot read odds {value!r}", "write N, 'N to M' or 'N for M'")
-    return doc.problem(path, f"odds must be a whole number or text, got {_describe(value)}", ODDS_HINT)
-
-
-def _schema_problems(doc: YamlDocument) -> Iterator[Problem]:
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(load_schema("paytable"))
-    if not isinstance(doc.data, dict):
-        yield doc.problem((), f"a paytable file is a mapping of keys, got {_describe(doc.data)}", "start with 'trey: 1'")
-        return
-    for error in validator.iter_errors(doc.data):
-        path: JsonPath = tuple(error.absolute_path)
-        value = error.instance
-        keyword = error.validator
-        title = error.schema.get("title") if isinstance(error.schema, dict) else None
-        if keyword == "additionalProperties":
-            known = error.schema.get("properties", {}).keys()
-            for extra in sorted(set(value) - set(known)):
-                yield doc.problem(
-                    (*path, extra), f"unknown key {extra!r}", _did_you_mean(extra, known), key=True
-                )
-        elif keyword == "required":
-            for missing in error.validator_value:
-                if missing not in value:
-                    hint = {"trey": "add 'trey: 1' as the first line"}.get(missing, f"add '{missing}:'")
-                    yield doc.problem(path, f"missing required key {missing!r}", hint)
-        elif keyword == "const" and path == ("trey",):
-            yield doc.problem(path, f"unsupported format version {value!r}", "this trey reads 'trey: 1'")
-        elif title == "Odds":
-            yield _odds_problem(doc, path, value)
-        elif title == "Player strategy":
-            if isinstance(value, str):
-                hint = _did_you_mean(value, ["optimal", "mimic-dealer", "always-play"])
-                yield doc.problem(path, f"unknown strategy {value!r}", hint)
-            else:
-                yield doc.problem(path, f"invalid strategy: {_describe(value)}", STRATEGY_HINT)
-        elif title == "Dealer qualifier":
-            yield doc.problem(path, f"unknown dealer qualifier {_describe(value)}", QUALIFIER_HINT)
-        elif keyword == "type":
-            expected = _TYPE_NAMES.get(str(error.validator_value), str(error.validator_value))
-            yield doc.problem(path, f"expected {expected}, got {_describe(value)}")
-        elif keyword == "enum":
-            options = [str(v) for v in error.validator_value]
-            hint = _did_you_mean(value, options) if isinstance(value, str) else "expected one of: " + ", ".join(options)
-            yield doc.problem(path, f"{_describe(value)} is not allowed", hint)
-        elif keyword == "minProperties" and path == ("wagers",):
-            yield doc.problem(path, "no wager offered", "add at least one of ante_play, pair_plus, prime, six_card_bonus")
-        elif keyword == "minimum":
-            yield doc.problem(path, f"must be at least {error.validator_value}, got {value!r}")
-        elif keyword == "pattern" and path == ("table", "currency"):
-            yield doc.problem(path, f"not a currency code: {value!r}", "use a 3-letter ISO 4217 code such as USD")
-        elif keyword in ("pattern", "minLength") and path == ("name",):
-            yield doc.problem(path, "the name is blank", "give the game a name")
-        elif keyword == "uniqueItems":
-            yield doc.problem(path, "a chip denomination is listed twice", "list each chip value once")
-        else:
-            yield doc.problem(path, error.message)
 
 
 # --- Semantic checks ----------------------------------------------------------------------------------------

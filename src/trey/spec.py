@@ -26,7 +26,7 @@ class WagerName(StrEnum):
     SIX_CARD_BONUS = "six_card_bonus"
 
     @property
-    def title(self) -> str:
+    def display_name(self) -> str:
         return _WAGER_TITLES[self]
 
 

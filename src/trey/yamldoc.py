@@ -164,11 +164,14 @@ def parse_yaml(filename: str, raw: bytes) -> YamlDocument:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        message = f"invalid YAML: {exc.problem or exc.context}"
+        detail = str(exc.problem or exc.context)
+        message, hint = f"invalid YAML: {detail}", "check the indentation and quoting"
+        if "another document" in detail:
+            message, hint = "a paytable file holds one YAML document", "remove the second '---' and what follows"
+        elif "'\\t'" in detail:
+            hint = "indent with spaces, not tabs"
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
-        raise SpecError(
-            [Problem(filename, message, line=line, column=column, hint="check the indentation and quoting")]
-        ) from None
+        raise SpecError([Problem(filename, message, line=line, column=column, hint=hint)]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Problem(filename, f"invalid YAML: {exc}")]) from None
     except RecursionError:

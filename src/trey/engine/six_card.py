@@ -31,9 +31,7 @@ _WAYS_TO_SUIT = np.array([comb(4, m) for m in range(7)], dtype=np.int64)  # C(4,
 
 def _count_matrix(rank_lists: IntArray) -> IntArray:
     """``(n, k)`` ranks → ``(n, 13)`` counts of each rank."""
-    counts = np.zeros((rank_lists.shape[0], 13), dtype=np.int64)
-    rows = np.repeat(np.arange(rank_lists.shape[0]), rank_lists.shape[1])
-    np.add.at(counts, (rows, rank_lists.ravel()), 1)
+    counts: IntArray = (rank_lists[:, :, None] == np.arange(13)).sum(axis=1)
     return counts
 
 

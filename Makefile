@@ -1,0 +1,37 @@
+# The two set-up commands of the README: `make demo` and `make test`. Each creates .venv when missing and installs
+# what it needs from the package registry; nothing else is required on the machine but python3 (>= 3.11).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STANDARD := paytables/standard.yaml
+REPORT_DATE ?= 2026-01-01
+
+.PHONY: demo test lint typecheck pytest reports bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/trey validate paytables/*.yaml paytables/*/*.yaml
+	$(BIN)/trey analyze $(STANDARD)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python benchmarks/bench_analyze.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,64 @@
+"""The analysis as JSON-ready data: the ``trey analyze --format json`` contract (schemas/analysis.schema.json).
+
+Every exact figure is a fraction string in lowest terms; the few irrational figures (standard deviation,
+volatility index) are numbers rounded once to 4 decimals.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from trey import __version__
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.stats import Z_90, Z_95, OutcomeRow
+from trey.numbers import fraction_text, rounded_float, sqrt_decimal
+
+FLOAT_PLACES = 4
+
+
+def outcome_json(row: OutcomeRow) -> dict[str, Any]:
+    return {
+        "outcome": row.outcome,
+        "pays": fraction_text(row.pays),
+        "combinations": row.combinations,
+        "probability": fraction_text(row.probability),
+    }
+
+
+def wager_json(result: WagerAnalysis) -> dict[str, Any]:
+    stats = result.stats
+    sd = sqrt_decimal(stats.variance)
+    data: dict[str, Any] = {
+        "cycle": stats.cycle,
+        "rtp": fraction_text(stats.rtp),
+        "house_edge": fraction_text(stats.house_edge),
+        "hit_frequency": fraction_text(stats.hit_frequency),
+        "variance": fraction_text(stats.variance),
+        "std_dev": rounded_float(sd, FLOAT_PLACES),
+        "volatility_index_90": rounded_float(sd * Decimal(str(Z_90)), FLOAT_PLACES),
+        "volatility_index_95": rounded_float(sd * Decimal(str(Z_95)), FLOAT_PLACES),
+        "largest_win": fraction_text(result.largest_win),
+        "outcomes": [outcome_json(row) for row in result.outcomes],
+        "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
+    }
+    if isinstance(result, AntePlayAnalysis):
+        data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
+        data["average_wager"] = fraction_text(result.average_wager)
+        data["element_of_risk"] = fraction_text(result.element_of_risk)
+        data["strategy"] = {
+            "kind": str(result.strategy.kind),
+            "rule": result.strategy.rule,
+            "hands_played": result.strategy.hands_played,
+            "hands_folded": result.strategy.hands_folded,
+        }
+    return data
+
+
+def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
+    return {
+        "trey_version": __version__,
+        "spec_sha256": analysis.spec.sha256,
+        "name": analysis.spec.name,
+        "wagers": {str(name): wager_json(result) for name, result in analysis.wagers.items()},
+    }

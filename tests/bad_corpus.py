@@ -1,0 +1,165 @@
+"""Expected stderr of `trey validate FILE` run in tests/data/bad, for every file of the bad-input corpus."""
+
+EXPECTED = {
+    "alias-bomb.yaml": [
+        "alias-bomb.yaml:3:31: the document expands to more than 10,000 values (YAML aliases (*name) are expanded; a paytable needs only a few dozen values)",
+    ],
+    "binary-tag.yaml": [
+        "binary-tag.yaml:2:7: $.name: unsupported YAML tag tag:yaml.org,2002:binary (paytables hold plain text and numbers only)",
+    ],
+    "blank-name.yaml": [
+        "blank-name.yaml:2:7: $.name: the name is blank (give the game a name)",
+    ],
+    "bonus-requires-play-text.yaml": [
+        "bonus-requires-play-text.yaml:4:29: $.rules.ante_bonus_requires_play: expected true or false, got 'maybe' (text)",
+    ],
+    "boolean-odds.yaml": [
+        "boolean-odds.yaml:5:11: $.wagers.pair_plus.pair: odds must be a whole number or text, got true (true/false) (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ],
+    "decimal-ratio-odds.yaml": [
+        "decimal-ratio-odds.yaml:5:11: $.wagers.pair_plus.pair: cannot read odds '1.5 to 1' (write N, 'N to M' or 'N for M')",
+    ],
+    "duplicate-pay.yaml": [
+        "duplicate-pay.yaml:7:5: $.wagers.pair_plus.pair: duplicate key 'pair' (it is already given at line 5; keep one)",
+    ],
+    "duplicate-top-key.yaml": [
+        "duplicate-top-key.yaml:3:1: $.name: duplicate key 'name' (it is already given at line 2; keep one)",
+    ],
+    "float-odds.yaml": [
+        "float-odds.yaml:5:11: $.wagers.pair_plus.pair: odds must be exact, not the decimal number 1.5 (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ],
+    "for-below-stake.yaml": [
+        "for-below-stake.yaml:5:24: $.wagers.prime.three_same_colour: '1 for 2' returns less than the stake, so a win would lose money ('N for M' includes the stake: N must be at least M)",
+    ],
+    "future-version.yaml": [
+        "future-version.yaml:1:7: $.trey: unsupported format version 2 (this trey reads 'trey: 1')",
+    ],
+    "invalid-yaml-tab.yaml": [
+        "invalid-yaml-tab.yaml:4:1: invalid YAML: found character '\\t' that cannot start any token (indent with spaces, not tabs)",
+    ],
+    "invalid-yaml-unclosed.yaml": [
+        "invalid-yaml-unclosed.yaml:3:7: invalid YAML: expected ',' or ']', but got ':' (check the indentation and quoting)",
+    ],
+    "list-odds.yaml": [
+        "list-odds.yaml:5:11: $.wagers.pair_plus.pair: odds must be a whole number or text, got a list (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ],
+    "many-problems.yaml": [
+        "many-problems.yaml:4:9: $.rules.ties: 'sometimes' (text) is not allowed (expected one of: player_wins, push)",
+        "many-problems.yaml:7:11: $.wagers.pair_plus.pair: odds must be exact, not the decimal number 0.5 (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+        "many-problems.yaml:8:12: $.wagers.pair_plus.flush: odds cannot be negative: -3 (a losing hand is simply left out)",
+        "many-problems.yaml:10:5: $.wagers.six_card_bonus.royal: unknown key 'royal' (did you mean 'royal_flush'?)",
+    ],
+    "merge-key.yaml": [
+        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, name, operator, rules, source, table, trey, wagers)",
+        "merge-key.yaml:6:5: $.wagers.pair_plus: YAML merge keys (<<) are not supported (write the keys out)",
+    ],
+    "missing-name.yaml": [
+        "missing-name.yaml:1:1: $: missing required key 'name' (add 'name:')",
+    ],
+    "missing-trey.yaml": [
+        "missing-trey.yaml:1:1: $: missing required key 'trey' (add 'trey: 1' as the first line)",
+    ],
+    "missing-wagers.yaml": [
+        "missing-wagers.yaml:1:1: $: missing required key 'wagers' (add 'wagers:')",
+    ],
+    "name-is-number.yaml": [
+        "name-is-number.yaml:2:7: $.name: expected text, got 42 (a whole number)",
+    ],
+    "negative-odds.yaml": [
+        "negative-odds.yaml:5:11: $.wagers.pair_plus.pair: odds cannot be negative: -1 (a losing hand is simply left out)",
+    ],
+    "no-wager.yaml": [
+        "no-wager.yaml:3:9: $.wagers: no wager offered (add at least one of ante_play, pair_plus, prime, six_card_bonus)",
+    ],
+    "non-text-key.yaml": [
+        "non-text-key.yaml:5:5: $.wagers.pair_plus: keys must be plain text, got '1' (quote the key)",
+    ],
+    "null-odds.yaml": [
+        "null-odds.yaml:5:10: $.wagers.pair_plus.pair: odds must be a whole number or text, got nothing (null) (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ],
+    "pair-plus-on-fold-unknown.yaml": [
+        "pair-plus-on-fold-unknown.yaml:4:22: $.rules.pair_plus_on_fold: 'kept' (text) is not allowed (expected one of: lost, stands)",
+    ],
+    "paytable-is-list.yaml": [
+        "paytable-is-list.yaml:5:5: $.wagers.pair_plus: expected a mapping, got a list",
+    ],
+    "python-object-tag.yaml": [
+        "python-object-tag.yaml:2:7: $.name: unsupported YAML tag tag:yaml.org,2002:python/object/apply:os.system (remove the tag)",
+    ],
+    "qualifier-straight.yaml": [
+        "qualifier-straight.yaml:4:21: $.rules.dealer_qualifier: 4-3-2 is a straight, not a high-card hand (name a high-card hand with three different ranks, e.g. Q-6-4)",
+    ],
+    "rules-is-list.yaml": [
+        "rules-is-list.yaml:4:3: $.rules: expected a mapping, got a list",
+    ],
+    "strategy-extra-key.yaml": [
+        "strategy-extra-key.yaml:5:38: $.wagers.ante_play.strategy.also: unknown key 'also' (use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4})",
+    ],
+    "strategy-pair-threshold.yaml": [
+        "strategy-pair-threshold.yaml:6:22: $.wagers.ante_play.strategy.play_at_least: Q-Q-4 is not a high-card hand: its ranks must differ (name a high-card hand with three different ranks, e.g. Q-6-4)",
+    ],
+    "strategy-straight-threshold.yaml": [
+        "strategy-straight-threshold.yaml:5:31: $.wagers.ante_play.strategy.play_at_least: K-Q-J is a straight, not a high-card hand (name a high-card hand with three different ranks, e.g. Q-6-4)",
+    ],
+    "strategy-threshold-garbage.yaml": [
+        "strategy-threshold-garbage.yaml:5:31: $.wagers.ante_play.strategy.play_at_least: not a hand: 'Q-6-X' (use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4})",
+    ],
+    "strategy-threshold-number.yaml": [
+        "strategy-threshold-number.yaml:5:31: $.wagers.ante_play.strategy.play_at_least: expected a hand such as Q-6-4, got 7 (a whole number)",
+    ],
+    "table-currency.yaml": [
+        "table-currency.yaml:4:13: $.table.currency: not a currency code: 'usd' (use a 3-letter ISO 4217 code such as USD)",
+    ],
+    "table-duplicate-chips.yaml": [
+        "table-duplicate-chips.yaml:4:10: $.table.chips: a chip denomination is listed twice (list each chip value once)",
+    ],
+    "table-min-above-max.yaml": [
+        "table-min-above-max.yaml:5:12: $.table.maximum: the maximum 10 is below the minimum 100 (swap them)",
+    ],
+    "table-zero-cap.yaml": [
+        "table-zero-cap.yaml:4:15: $.table.payout_cap: must be at least 1, got 0",
+    ],
+    "table-zero-chip.yaml": [
+        "table-zero-chip.yaml:4:11: $.table.chips[0]: must be at least 1, got 0",
+    ],
+    "ties-unknown.yaml": [
+        "ties-unknown.yaml:4:9: $.rules.ties: 'dealer' (text) is not allowed (expected one of: player_wins, push)",
+    ],
+    "top-level-list.yaml": [
+        "top-level-list.yaml:1:1: $: a paytable file is a mapping of keys, got a list (start with 'trey: 1')",
+    ],
+    "top-level-scalar.yaml": [
+        "top-level-scalar.yaml:1:1: $: a paytable file is a mapping of keys, got 'just some words' (text) (start with 'trey: 1')",
+    ],
+    "two-documents.yaml": [
+        "two-documents.yaml:6:1: a paytable file holds one YAML document (remove the second '---' and what follows)",
+    ],
+    "unknown-outcome.yaml": [
+        "unknown-outcome.yaml:5:5: $.wagers.pair_plus.pairs: unknown key 'pairs' (did you mean 'pair'?)",
+    ],
+    "unknown-qualifier.yaml": [
+        "unknown-qualifier.yaml:4:21: $.rules.dealer_qualifier: unknown dealer qualifier 'Q-hi' (text) (use Q-high, none, J-high, K-high, A-high, pair or a high-card hand such as Q-6-4)",
+    ],
+    "unknown-rule.yaml": [
+        "unknown-rule.yaml:5:3: $.rules.dealer_qualifer: unknown key 'dealer_qualifer' (did you mean 'dealer_qualifier'?)",
+    ],
+    "unknown-strategy.yaml": [
+        "unknown-strategy.yaml:5:15: $.wagers.ante_play.strategy: unknown strategy 'optiml' (did you mean 'optimal'?)",
+    ],
+    "unknown-top-key.yaml": [
+        "unknown-top-key.yaml:1:1: $: missing required key 'name' (add 'name:')",
+        "unknown-top-key.yaml:2:1: $.nmae: unknown key 'nmae' (did you mean 'name'?)",
+    ],
+    "unknown-wager.yaml": [
+        "unknown-wager.yaml:4:3: $.wagers.pair_plsu: unknown key 'pair_plsu' (did you mean 'pair_plus'?)",
+    ],
+    "unreadable-odds.yaml": [
+        "unreadable-odds.yaml:5:12: $.wagers.pair_plus.flush: cannot read odds 'three to one' (write N, 'N to M' or 'N for M')",
+    ],
+    "version-as-text.yaml": [
+        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 1')",
+    ],
+    "zero-denominator.yaml": [
+        "zero-denominator.yaml:5:15: $.wagers.pair_plus.straight: odds '6 to 0' divide by zero (the second number must be at least 1)",
+    ],
+}

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from trey.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+PAYTABLES = REPO / "paytables"
+STANDARD = PAYTABLES / "standard.yaml"
+ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
+
+
+@dataclass
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str) -> Run:
+    """Run the trey command in-process, stdout and stderr apart."""
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Run(result.exit_code, result.stdout, result.stderr)
+
+
+@pytest.fixture
+def cli() -> type[Run]:
+    return Run

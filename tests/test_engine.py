@@ -1,0 +1,363 @@
+"""The exact engine against published figures and against brute-force counts computed another way."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import PAYTABLES, STANDARD
+from trey.engine import analyze
+from trey.engine.ante_play import dealer_counts
+from trey.engine.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.engine.pair_plus import analyze_pair_plus
+from trey.engine.six_card import SIX_CARD_SETS, category_counts
+from trey.hands import SixCardCategory, best_five_categories, colour_outcome, three_card_keys
+from trey.loader import check_data, load_spec
+from trey.numbers import decimal_text, percent_text
+from trey.odds import Odds
+from trey.spec import (
+    ANTE_BONUS_OUTCOMES,
+    PAIR_PLUS_OUTCOMES,
+    SIX_CARD_OUTCOMES,
+    AntePlay,
+    DealerQualifier,
+    GameSpec,
+    Paytable,
+    Rules,
+    Strategy,
+    StrategyKind,
+    Ties,
+    WagerName,
+    Wagers,
+)
+
+
+def pct(value: Fraction, places: int = 2) -> str:
+    return percent_text(value, places)
+
+
+# --- Published figures (shared/reference/published-figures.md), at their published rounding ---------------------
+
+PAIR_PLUS_EDGES = {
+    "40-30-6-4-1": "2.32%",
+    "35-33-6-4-1": "2.70%",
+    "40-25-6-4-1": "3.49%",
+    "35-25-6-4-1": "4.58%",
+    "50-30-6-3-1": "5.10%",
+    "40-30-5-4-1": "5.57%",
+    "40-25-5-4-1": "6.75%",
+    "40-30-6-3-1": "7.28%",
+    "40-30-6-3-1-mini-royal-50": "7.10%",
+    "40-30-5-4-1-mini-royal-50": "5.39%",
+    "40-30-5-4-1-mini-royal-100": "4.49%",
+}
+
+
+@pytest.mark.parametrize(("stem", "edge"), PAIR_PLUS_EDGES.items())
+def test_pair_plus_house_edges(stem: str, edge: str) -> None:
+    result = analyze(load_spec(PAYTABLES / "pair_plus" / f"{stem}.yaml")).wagers[WagerName.PAIR_PLUS]
+    assert pct(result.stats.house_edge) == edge
+    assert result.cycle == 22_100
+
+
+ANTE_EDGES = {
+    "5-4-1": ("3.37%", "2.01%"),
+    "4-3-1": ("3.83%", "2.28%"),
+    "3-2-1": ("4.28%", "2.56%"),
+    "5-3-1": ("3.61%", "2.16%"),
+    "no-bonus": ("8.66%", None),
+    "5-4-1-mimic-dealer": ("3.45%", None),
+    "5-4-1-always-play": ("7.65%", None),
+}
+
+
+@pytest.mark.parametrize(("stem", "figures"), ANTE_EDGES.items())
+def test_ante_play_house_edges_and_elements_of_risk(stem: str, figures: tuple[str, str | None]) -> None:
+    result = analyze(load_spec(PAYTABLES / "ante_bonus" / f"{stem}.yaml")).ante_play
+    assert result is not None
+    edge, risk = figures
+    assert pct(result.stats.house_edge) == edge
+    if risk is not None:
+        assert pct(result.element_of_risk) == risk
+    assert result.cycle == 407_170_400
+
+
+def test_standard_ante_play_strategy_wager_and_deviation() -> None:
+    result = analyze(load_spec(STANDARD)).ante_play
+    assert result is not None
+    assert result.strategy.rule == "Q-6-4"
+    assert (result.strategy.hands_played, result.strategy.hands_folded) == (14_900, 7_200)
+    assert decimal_text(result.average_wager, 3) == "1.674"
+    assert decimal_text(Fraction(result.stats.std_dev).limit_denominator(10**6), 2) == "1.64"
+
+
+def test_optimal_strategy_does_not_depend_on_the_ante_bonus_table() -> None:
+    rules = [analyze(load_spec(p)).ante_play for p in sorted((PAYTABLES / "ante_bonus").glob("[0-9]-[0-9]-[0-9].yaml"))]
+    no_bonus = analyze(load_spec(PAYTABLES / "ante_bonus" / "no-bonus.yaml")).ante_play
+    assert {r.strategy.rule for r in [*rules, no_bonus] if r is not None} == {"Q-6-4"}
+
+
+@pytest.mark.parametrize(("stem", "edge"), [("1000-200-100-20-15-10-7", "8.56%"), ("1000-200-50-25-20-10-5", "10.22%")])
+def test_six_card_bonus_house_edges(stem: str, edge: str) -> None:
+    result = analyze(load_spec(PAYTABLES / "six_card_bonus" / f"{stem}.yaml")).wagers[WagerName.SIX_CARD_BONUS]
+    assert pct(result.stats.house_edge) == edge
+    assert result.cycle == SIX_CARD_SETS == 20_358_520
+    # "Trips or better hits slightly over 7.2% of the time"
+    assert Fraction(72, 1000) < result.stats.hit_frequency < Fraction(73, 1000)
+
+
+def test_prime_house_edge() -> None:
+    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers[WagerName.PRIME]
+    assert pct(result.stats.house_edge) == "3.62%"
+    assert result.cycle == 407_170_400
+
+
+# --- Brute force: a sample of player hands against all 18,424 dealer hands each -------------------------------
+
+
+def brute_dealer_outcomes(player: tuple[int, ...], qualifier: int) -> tuple[int, int, int, int]:
+    """(not qualify, player higher, tie, dealer higher) by comparing with every dealer hand."""
+    rest = [c for c in range(52) if c not in player]
+    dealer = three_card_keys(np.array(list(combinations(rest, 3))))
+    assert dealer.size == DEALER_HANDS
+    mine = int(three_card_keys(np.array([player]))[0])
+    qualifies = dealer >= qualifier
+    return (
+        int((~qualifies).sum()),
+        int((qualifies & (dealer < mine)).sum()),
+        int((qualifies & (dealer == mine)).sum()),
+        int((qualifies & (dealer > mine)).sum()),
+    )
+
+
+QUALIFIERS = ["Q-high", "none", "J-high", "A-high", "pair", "Q-6-4"]
+
+
+@pytest.mark.parametrize("qualifier", QUALIFIERS)
+def test_dealer_counts_equal_brute_force_on_sampled_hands(qualifier: str) -> None:
+    table = hand_table()
+    q = DealerQualifier.parse(qualifier).minimum_key
+    counts = dealer_counts(table, q)
+    rng = random.Random(qualifier)
+    # a random sample, plus the hands around the qualifier and the strongest and weakest hands
+    near = np.argsort(np.abs(table.keys - q))[:4].tolist()
+    sample = rng.sample(range(HANDS), 12) + near + [int(table.keys.argmax()), int(table.keys.argmin())]
+    for i in sample:
+        player = tuple(int(c) for c in table.cards[i])
+        expected = brute_dealer_outcomes(player, q)
+        got = (counts.not_qualify[i], counts.player_higher[i], counts.tie[i], counts.dealer_higher[i])
+        assert tuple(int(x) for x in got) == expected, player
+
+
+def test_optimal_decisions_agree_with_brute_force_expected_values() -> None:
+    spec = load_spec(PAYTABLES / "ante_bonus" / "5-4-1.yaml")
+    result = analyze(spec).ante_play
+    assert result is not None
+    table = hand_table()
+    q = spec.rules.dealer_qualifier.minimum_key
+    bonus = {3 << 12: 1, 4 << 12: 4, 5 << 12: 5}  # category bits of straight, trips, straight flush
+    rng = random.Random(7)
+    for i in rng.sample(range(HANDS), 25):
+        player = tuple(int(c) for c in table.cards[i])
+        nq, win, _tie, lose = brute_dealer_outcomes(player, q)
+        category_bits = int(table.keys[i]) & ~0xFFF
+        play_ev = Fraction(nq + 2 * win - 2 * lose, DEALER_HANDS) + bonus.get(category_bits, 0)
+        assert bool(result.plays[i]) == (play_ev > -1), player
+
+
+def test_prime_counts_equal_a_brute_force_by_colour_class() -> None:
+    """Six-colour and three-colour deals, counted from one representative player hand per colour class."""
+    cards = np.array(list(combinations(range(52), 3)))
+    red = np.isin(cards % 4, (1, 2)).sum(axis=1)
+    six = three = 0
+    for reds in range(4):
+        hands_in_class = int((red == reds).sum())
+        player = tuple(int(c) for c in cards[np.argmax(red == reds)])
+        rest = [c for c in range(52) if c not in player]
+        outcomes = Counter(colour_outcome(player, d) for d in combinations(rest, 3))
+        six += hands_in_class * outcomes[2]
+        three += hands_in_class * outcomes[1]
+    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers[WagerName.PRIME]
+    assert [(r.outcome, r.combinations) for r in result.outcomes] == [
+        ("six_same_colour", six),
+        ("three_same_colour", three),
+        ("lose", HANDS * DEALER_HANDS - six - three),
+    ]
+
+
+def six_card_sets_from(first: int) -> np.ndarray:
+    """Every six-card set whose lowest card is ``first``."""
+    rest = np.array(list(combinations(range(first + 1, 52), 5)), dtype=np.int8).reshape(-1, 5)
+    return np.column_stack([np.full(len(rest), first, dtype=np.int8), rest])
+
+
+def test_six_card_counts_agree_with_a_random_sample_of_six_card_sets() -> None:
+    """200,000 random sets classified one by one: every category's count within 4.5 sigma of the exact count."""
+    rng = np.random.default_rng(20261129)
+    n = 200_000
+    sample = np.argsort(rng.random((n, 52)), axis=1)[:, :6]
+    observed = Counter(best_five_categories(sample).tolist())
+    totals = category_counts()
+    assert sum(totals.values()) == comb(52, 6)
+    chi_square = 0.0
+    for category, count in totals.items():
+        p = count / SIX_CARD_SETS
+        expected = n * p
+        assert abs(observed[category] - expected) <= 4.5 * (n * p * (1 - p)) ** 0.5, category
+        chi_square += (observed[category] - expected) ** 2 / expected
+    assert chi_square < 40  # 9 degrees of freedom: p < 1e-5 beyond this
+
+
+def test_six_card_counts_equal_a_brute_force_over_all_20358520_sets() -> None:
+    """Classify every six-card set one by one (about 30 s: the one exact check of the counting argument)."""
+    counts: Counter[int] = Counter()
+    for first in range(47):
+        counts.update(Counter(best_five_categories(six_card_sets_from(first)).tolist()))
+    assert {SixCardCategory(c): n for c, n in counts.items()} == category_counts()
+
+
+# --- Exact statistics computed by hand ------------------------------------------------------------------------
+
+
+def test_pair_plus_statistics_by_hand() -> None:
+    result = analyze(load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml")).wagers[WagerName.PAIR_PLUS]
+    pays = {40: 48, 30: 52, 6: 720, 3: 1096, 1: 3744, -1: 16440}
+    mean = Fraction(sum(p * n for p, n in pays.items()), 22100)
+    second = Fraction(sum(p * p * n for p, n in pays.items()), 22100)
+    assert result.stats.mean == mean
+    assert result.stats.variance == second - mean * mean
+    assert result.stats.hit_frequency == Fraction(22100 - 16440, 22100)
+    assert result.stats.rtp == 1 + mean
+    assert sum(row.contribution for row in result.outcomes) == result.stats.rtp
+    assert f"{result.stats.std_dev:.4f}" == "2.8496"
+
+
+def test_ante_play_contributions_add_up_to_the_rtp() -> None:
+    result = analyze(load_spec(STANDARD)).ante_play
+    assert result is not None
+    total = sum(r.contribution for r in result.outcomes) + sum(r.contribution for r in result.ante_bonus)
+    assert total == result.stats.rtp
+    assert result.element_of_risk == result.stats.house_edge / result.average_wager
+    assert result.average_wager == 1 + Fraction(14_900, 22_100)
+    assert result.largest_win == 7  # win (2) + straight flush bonus (5)
+
+
+def test_ties_to_the_player_lower_the_edge_by_about_013_points() -> None:
+    spec = load_spec(PAYTABLES / "ante_bonus" / "5-4-1.yaml")
+    player_ties = replace(spec, rules=replace(spec.rules, ties=Ties.PLAYER_WINS))
+    base, better = analyze(spec).ante_play, analyze(player_ties).ante_play
+    assert base is not None and better is not None
+    difference = base.stats.house_edge - better.stats.house_edge
+    assert decimal_text(difference * 100, 2) in ("0.12", "0.13", "0.14")
+
+
+def test_pair_plus_lost_on_a_fold_is_honoured() -> None:
+    paytable = load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml").wagers.pair_plus
+    assert paytable is not None
+    folds = np.zeros(HANDS, dtype=bool)
+    folds[hand_table().keys >> 12 == 1] = True  # a player who folds every pair
+    result = analyze_pair_plus(paytable, folds)
+    assert dict((r.outcome, r.combinations) for r in result.outcomes)["pair"] == 0
+    assert dict((r.outcome, r.combinations) for r in result.outcomes)["lose"] == 16440 + 3744
+
+
+def test_only_offered_wagers_are_analysed() -> None:
+    analysis = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml"))
+    assert list(analysis.wagers) == [WagerName.PRIME]
+
+
+# --- Properties ------------------------------------------------------------------------------------------------
+
+odds_values = st.integers(0, 60).map(Odds) | st.tuples(st.integers(0, 30), st.integers(1, 4)).map(lambda t: Odds(*t))
+
+
+def game(**wagers: object) -> GameSpec:
+    return GameSpec(name="property", wagers=Wagers(**wagers))  # type: ignore[arg-type]
+
+
+def paytable(outcomes: tuple[str, ...], pays: dict[str, Odds]) -> Paytable:
+    return Paytable.from_mapping(outcomes, pays)
+
+
+pair_plus_tables = st.dictionaries(st.sampled_from(PAIR_PLUS_OUTCOMES), odds_values, min_size=1)
+six_card_tables = st.dictionaries(st.sampled_from(SIX_CARD_OUTCOMES), odds_values, min_size=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pair_plus_tables, six_card_tables, st.data())
+def test_raising_a_pay_never_lowers_the_rtp_and_player_only_wagers_are_linear(
+    pp: dict[str, Odds], six: dict[str, Odds], data: st.DataObject
+) -> None:
+    for wager, outcomes, pays in (
+        (WagerName.PAIR_PLUS, PAIR_PLUS_OUTCOMES, pp),
+        (WagerName.SIX_CARD_BONUS, SIX_CARD_OUTCOMES, six),
+    ):
+        outcome = data.draw(st.sampled_from(sorted(pays)))
+        raise_by = data.draw(st.integers(1, 20))
+        higher = dict(
+            pays,
+            **{
+                outcome: Odds(pays[outcome].numerator + raise_by * pays[outcome].denominator, pays[outcome].denominator)
+            },
+        )
+        before = analyze(game(**{wager.value: paytable(outcomes, pays)})).wagers[wager]
+        after = analyze(game(**{wager.value: paytable(outcomes, higher)})).wagers[wager]
+        assert after.stats.rtp >= before.stats.rtp
+        row = next(r for r in before.outcomes if r.outcome == outcome)
+        assert after.stats.rtp - before.stats.rtp == raise_by * row.probability
+
+
+ante_bonus_tables = st.dictionaries(st.sampled_from(ANTE_BONUS_OUTCOMES), odds_values)
+rule_sets = st.builds(
+    Rules,
+    dealer_qualifier=st.sampled_from(QUALIFIERS).map(DealerQualifier.parse),
+    ties=st.sampled_from(list(Ties)),
+    ante_bonus_requires_play=st.booleans(),
+)
+fixed_strategies = st.sampled_from(
+    [Strategy(StrategyKind.ALWAYS_PLAY), Strategy(StrategyKind.MIMIC_DEALER)]
+    + [Strategy(StrategyKind.PLAY_AT_LEAST, r) for r in ((10, 4, 2), (11, 6, 0), (7, 5, 1), (12, 11, 9))]
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ante_bonus_tables, rule_sets, fixed_strategies)
+def test_optimal_strategy_is_never_beaten_by_a_fixed_one(bonus: dict[str, Odds], rules: Rules, fixed: Strategy) -> None:
+    table = paytable(ANTE_BONUS_OUTCOMES, bonus)
+    optimal = analyze(replace(game(ante_play=AntePlay(table)), rules=rules)).ante_play
+    other = analyze(replace(game(ante_play=AntePlay(table, fixed)), rules=rules)).ante_play
+    assert optimal is not None and other is not None
+    assert optimal.stats.rtp >= other.stats.rtp
+
+
+@settings(max_examples=15, deadline=None)
+@given(ante_bonus_tables, st.data())
+def test_raising_an_ante_bonus_pay_never_lowers_the_rtp(bonus: dict[str, Odds], data: st.DataObject) -> None:
+    outcome = data.draw(st.sampled_from(ANTE_BONUS_OUTCOMES))
+    current = bonus.get(outcome, Odds(0))
+    higher = dict(bonus, **{outcome: Odds(current.numerator + current.denominator, current.denominator)})
+    before = analyze(game(ante_play=AntePlay(paytable(ANTE_BONUS_OUTCOMES, bonus)))).ante_play
+    after = analyze(game(ante_play=AntePlay(paytable(ANTE_BONUS_OUTCOMES, higher)))).ante_play
+    assert before is not None and after is not None
+    assert after.stats.rtp >= before.stats.rtp
+
+
+def test_variant_file_analyses(tmp_path: Path) -> None:
+    data = load_spec(STANDARD).canonical()
+    data["rules"] = {"dealer_qualifier": "none", "ties": "player_wins"}
+    spec = check_data(data, "variant").spec
+    assert spec is not None
+    result = analyze(spec).ante_play
+    assert result is not None
+    # with no qualifier the dealer always qualifies
+    assert dict((r.outcome, r.combinations) for r in result.outcomes)["dealer_not_qualify"] == 0
