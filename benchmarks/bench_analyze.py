@@ -1,6 +1,6 @@
 """Speed of `trey analyze` (issue 3): the whole command, the exact computation alone, and a brute force beside it.
 
-    .venv/bin/python benchmarks/bench_analyze.py [--skip-brute-force]
+.venv/bin/python benchmarks/bench_analyze.py [--skip-brute-force]
 """
 
 from __future__ import annotations

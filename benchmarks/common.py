@@ -37,6 +37,8 @@ def median(times: list[float]) -> float:
 
 
 def report(label: str, times: list[float], limit: float | None = None) -> None:
-    verdict = "" if limit is None else ("  (limit %.2f s: %s)" % (limit, "ok" if median(times) <= limit else "OVER"))
+    verdict = ""
+    if limit is not None:
+        verdict = f"  (limit {limit:.2f} s: {'ok' if median(times) <= limit else 'OVER'})"
     runs = ", ".join(f"{t:.3f}" for t in times)
     print(f"{label}: median {median(times):.3f} s over {len(times)} runs [{runs}]{verdict}")
