@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
@@ -115,6 +116,50 @@ def analyze(
         from trey.terminal import print_analysis
 
         print_analysis(analysis, exact=exact)
+
+
+@app.command()
+@user_errors
+def simulate(
+    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the random generator.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes to share the rounds.")] = 1,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+) -> None:
+    """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
+    from trey.loader import load_spec
+    from trey.simulate import simulate as run_simulation
+
+    spec = load_spec(file)
+    with _progress(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
+        result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)
+    if output_format is OutputFormat.JSON:
+        import json
+
+        from trey.export import simulation_json
+
+        print(json.dumps(simulation_json(result, spec), indent=2))
+    else:
+        from trey.terminal import print_simulation
+
+        print_simulation(result)
+    if not result.passed:
+        raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def _progress(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""
+    if not enabled or rounds < 2_000_000 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("dealing", total=rounds)
+        yield lambda done: bar.advance(task, done)
 
 
 def main() -> None:

@@ -13,6 +13,8 @@ from trey import __version__
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow
 from trey.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.simulate import SimulationResult
+from trey.spec import GameSpec
 
 FLOAT_PLACES = 4
 
@@ -61,4 +63,40 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
         "spec_sha256": analysis.spec.sha256,
         "name": analysis.spec.name,
         "wagers": {str(name): wager_json(result) for name, result in analysis.wagers.items()},
+    }
+
+
+def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
+    """The ``trey simulate --format json`` contract (schemas/simulation.schema.json)."""
+    wagers: dict[str, Any] = {}
+    for name, w in result.wagers.items():
+        low, high = w.interval_95
+        wagers[str(name)] = {
+            "rounds": w.rounds,
+            "total_wagered": fraction_text(w.total_wagered),
+            "total_returned": fraction_text(w.total_returned),
+            "observed_rtp": fraction_text(w.observed_rtp),
+            "exact_rtp": fraction_text(w.exact_rtp),
+            "std_error": rounded_float(Decimal(repr(w.std_error)), 8),
+            "interval_95": [rounded_float(Decimal(repr(low)), 8), rounded_float(Decimal(repr(high)), 8)],
+            "z_score": rounded_float(Decimal(repr(w.z_score)), 4),
+            "chi_square": rounded_float(Decimal(repr(w.chi_square)), 4),
+            "degrees_of_freedom": w.degrees_of_freedom,
+            "p_value": float(f"{w.p_value:.6g}"),
+            "passed": w.passed,
+            "outcomes": [
+                {"outcome": c.outcome, "observed": c.observed, "expected": fraction_text(c.expected)}
+                for c in w.outcomes
+            ],
+        }
+    return {
+        "trey_version": __version__,
+        "spec_sha256": spec.sha256,
+        "name": spec.name,
+        "rounds": result.rounds,
+        "seed": result.seed,
+        "workers": result.workers,
+        "generator": result.generator,
+        "passed": result.passed,
+        "wagers": wagers,
     }

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from enum import IntEnum
+from functools import cache
+from itertools import combinations_with_replacement
 
 import numpy as np
 import numpy.typing as npt
@@ -262,16 +264,63 @@ def suited_categories(suited_masks: IntArray) -> IntArray:
     ).astype(np.int64)
 
 
+# Vectorised best-five: the rank category of six cards depends only on how many distinct ranks they hold, how many
+# pairs of cards share a rank (0 for 111111, 1 for 21111, ..., 7 for 42) and whether the distinct ranks hold a
+# straight. The table from those three to the category is derived from rank_categories over every multiset of
+# ranks, so it restates nothing.
+_RANK_BIT = np.array([1 << (c // 4) for c in range(52)], dtype=np.int64)
+_SUIT_NIBBLE = np.array([1 << (4 * (c % 4)) for c in range(52)], dtype=np.int64)
+_ALL_MASKS = np.arange(1 << 13, dtype=np.int64)
+_POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
+
+
+@cache
+def _shape_table() -> IntArray:
+    """category[distinct ranks * 32 + equal-rank card pairs * 2 + straight] for six cards."""
+    ranks = np.array(list(combinations_with_replacement(range(13), 6)), dtype=np.int64)
+    counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    counts = counts[counts.max(axis=1) <= 4]
+    presence = (counts > 0).astype(np.int64) @ (1 << np.arange(13, dtype=np.int64))
+    shape = _POPCOUNT[presence] * 32 + (counts * (counts - 1) // 2).sum(axis=1) * 2 + _has_straights(presence)
+    categories = rank_categories(counts)
+    table = np.full(7 * 32, -1, dtype=np.int64)
+    table[shape] = categories
+    if not np.array_equal(table[shape], categories):
+        raise AssertionError("the shape of six ranks does not decide their category")
+    return table
+
+
+@cache
+def _straight_table() -> npt.NDArray[np.bool_]:
+    return _has_straights(_ALL_MASKS)
+
+
+@cache
+def _suited_table() -> IntArray:
+    """The suited category of every 13-bit rank mask (meaningful for masks of five or six ranks)."""
+    return suited_categories(_ALL_MASKS)
+
+
 def best_five_categories(cards: npt.NDArray[np.integer]) -> IntArray:
-    """Vectorised :func:`best_five_category` for an ``(n, 6)`` array of cards."""
-    ranks = (cards // 4).astype(np.int64)
-    suits = (cards % 4).astype(np.int64)
-    categories = rank_categories((ranks[:, :, None] == np.arange(13)).sum(axis=1))
-    suit_counts = (suits[:, :, None] == np.arange(4)).sum(axis=1)
-    flush_suit = suit_counts.argmax(axis=1)
-    flush = suit_counts.max(axis=1) >= 5
-    suited_masks = np.where(suits == flush_suit[:, None], 1 << ranks, 0).sum(axis=1)
-    return np.where(flush, suited_categories(suited_masks), categories)
+    """Vectorised :func:`best_five_category` for an ``(n, 6)`` array of cards, by table look-ups."""
+    columns = [cards[:, i] for i in range(6)]
+    presence = _RANK_BIT[columns[0]]
+    for c in columns[1:]:
+        presence = presence | _RANK_BIT[c]
+    ranks = [c // 4 for c in columns]
+    equal_pairs = sum((ranks[i] == ranks[j]).astype(np.int64) for i in range(6) for j in range(i + 1, 6))
+    shape = _POPCOUNT[presence] * 32 + equal_pairs * 2 + _straight_table()[presence]
+    result: IntArray = _shape_table()[shape]
+    suit_code = sum(_SUIT_NIBBLE[c] for c in columns)
+    # A suit holds five or more cards when its nibble reaches 5: adding 3 then sets the nibble's top bit.
+    flush_rows = np.flatnonzero((suit_code + 0x3333) & 0x8888)
+    if flush_rows.size:
+        nibbles = (suit_code[flush_rows, None] >> (4 * np.arange(4))) & 15
+        flush_suit = nibbles.argmax(axis=1)
+        chosen = cards[flush_rows].astype(np.int64)
+        mask = np.where(chosen % 4 == flush_suit[:, None], np.int64(1) << (chosen // 4), 0).sum(axis=1)
+        result[flush_rows] = _suited_table()[mask]
+    return result
 
 
 def colour_outcome(player: Sequence[int], dealer: Sequence[int]) -> ColourOutcome:

@@ -10,6 +10,7 @@ from rich.table import Table
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.simulate import SimulationResult
 
 
 def _figure(value: Fraction, exact: bool) -> str:
@@ -69,12 +70,51 @@ def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
     return Group(outcomes, summary, "")
 
 
+def wide_console() -> Console:
+    """A console for stdout; files and pipes get 120 columns, so that no figure is cut."""
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
+
+
 def print_analysis(analysis: GameAnalysis, *, exact: bool = False, console: Console | None = None) -> None:
-    if console is None:
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=100)  # files and pipes: wide enough that no figure is cut
+    console = console or wide_console()
     console.print(f"[bold]{analysis.spec.name}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False)
     console.print("")
     for result in analysis.wagers.values():
         console.print(wager_table(result, exact=exact))
+
+
+def print_simulation(result: SimulationResult, console: Console | None = None) -> None:
+    console = console or wide_console()
+    console.print(
+        f"{result.rounds:,} rounds, seed {result.seed}, generator {result.generator}, {result.workers} worker(s)",
+        highlight=False,
+    )
+    summary = Table(title="Observed against exact", title_justify="left", title_style="bold")
+    for column in ("wager", "observed RTP", "exact RTP", "95% interval", "z", "chi-square", "p-value", "result"):
+        summary.add_column(column, justify="left" if column == "wager" else "right", no_wrap=True)
+    for w in result.wagers.values():
+        low, high = w.interval_95
+        summary.add_row(
+            w.wager.display_name,
+            percent_text(w.observed_rtp),
+            percent_text(w.exact_rtp),
+            f"{low:.4%} to {high:.4%}",
+            f"{w.z_score:+.2f}",
+            f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
+            f"{w.p_value:.4g}",
+            "PASS" if w.passed else "FAIL",
+        )
+    console.print(summary)
+    for w in result.wagers.values():
+        outcomes = Table(title=f"{w.wager.display_name}: outcomes", title_justify="left")
+        for column in ("outcome", "observed", "expected"):
+            outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
+        for c in w.outcomes:
+            outcomes.add_row(_outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
+        console.print(outcomes)
+    console.print(
+        "PASS: the simulation agrees with the exact figures"
+        if result.passed
+        else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
+    )

@@ -1,0 +1,208 @@
+"""Seeded Monte Carlo confirmation of the exact figures: shuffle, deal, decide, settle, count.
+
+Rounds are dealt in chunks of fixed size; chunk i draws from its own generator, seeded by the i-th child of
+``SeedSequence(seed)``. The numbers therefore depend only on the seed and the number of rounds — not on how many
+worker processes share the chunks — and any number of rounds runs in constant memory. Each chunk returns only
+outcome counts; totals are exact (counts times Fractions).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from trey.chisquare import chi_square_sf
+from trey.engine import GameAnalysis, analyze
+from trey.settle import OutcomeTable, Settler
+from trey.spec import GameSpec, WagerName
+
+GENERATOR = "numpy PCG64"
+CHUNK_ROUNDS = 1 << 20
+Z_LIMIT = 4.0
+P_VALUE_LIMIT = 1e-6
+Z_95 = 1.96
+
+SettlerFactory = Callable[[GameSpec, "npt.NDArray[np.bool_] | None"], Settler]
+Progress = Callable[[int], None]
+
+
+def _has_repeat(cards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    repeat = np.zeros(len(cards), dtype=bool)
+    for i in range(6):
+        for j in range(i + 1, 6):
+            repeat |= cards[:, i] == cards[:, j]
+    return repeat
+
+
+def deal(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.int8]:
+    """``(rounds, 6)`` cards, six different cards per row, uniformly: rows with a repeated card are drawn again
+    (about 26% of them the first time), so every ordered deal of six different cards is equally likely."""
+    cards = rng.integers(0, 52, size=(rounds, 6), dtype=np.int8)
+    pending = np.flatnonzero(_has_repeat(cards))
+    while pending.size:
+        fresh = rng.integers(0, 52, size=(pending.size, 6), dtype=np.int8)
+        cards[pending] = fresh
+        pending = pending[_has_repeat(fresh)]
+    return cards
+
+
+def _chunk_sizes(rounds: int) -> list[int]:
+    full, rest = divmod(rounds, CHUNK_ROUNDS)
+    return [CHUNK_ROUNDS] * full + ([rest] if rest else [])
+
+
+# Worker state: built once per process (or inherited through fork), reused by every chunk.
+_settler: Settler | None = None
+
+
+def _init_worker(settler: Settler) -> None:
+    global _settler
+    _settler = settler
+
+
+def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> dict[WagerName, npt.NDArray[np.int64]]:
+    assert _settler is not None
+    rng = np.random.Generator(np.random.PCG64(seed))
+    cards = deal(rng, rounds)
+    outcomes = _settler.settle(cards[:, :3], cards[:, 3:])
+    return {wager: np.bincount(index, minlength=len(_settler.tables[wager].names)) for wager, index in outcomes.items()}
+
+
+@dataclass(frozen=True)
+class OutcomeCheck:
+    outcome: str
+    observed: int
+    expected: Fraction
+
+
+@dataclass(frozen=True)
+class WagerSimulation:
+    wager: WagerName
+    rounds: int
+    total_wagered: Fraction  # in units of the initial bet (Ante & Play: Antes, Play bets included)
+    total_returned: Fraction  # stakes returned included
+    observed_rtp: Fraction  # per unit of the initial bet, like the exact RTP
+    exact_rtp: Fraction
+    exact_std_dev: float
+    sample_std_dev: float
+    outcomes: tuple[OutcomeCheck, ...]
+
+    @property
+    def std_error(self) -> float:
+        return self.sample_std_dev / math.sqrt(self.rounds)
+
+    @property
+    def interval_95(self) -> tuple[float, float]:
+        half = Z_95 * self.std_error
+        return float(self.observed_rtp) - half, float(self.observed_rtp) + half
+
+    @property
+    def z_score(self) -> float:
+        """How many exact standard errors the observed RTP lies from the exact RTP."""
+        return float(self.observed_rtp - self.exact_rtp) / (self.exact_std_dev / math.sqrt(self.rounds))
+
+    @property
+    def chi_square(self) -> float:
+        return sum(float((c.observed - c.expected) ** 2 / c.expected) for c in self.outcomes if c.expected > 0)
+
+    @property
+    def degrees_of_freedom(self) -> int:
+        return max(1, sum(1 for c in self.outcomes if c.expected > 0) - 1)
+
+    @property
+    def p_value(self) -> float:
+        if any(c.observed and not c.expected for c in self.outcomes):
+            return 0.0  # an outcome the mathematics says cannot happen
+        return chi_square_sf(self.chi_square, self.degrees_of_freedom)
+
+    @property
+    def passed(self) -> bool:
+        return abs(self.z_score) <= Z_LIMIT and self.p_value >= P_VALUE_LIMIT
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    rounds: int
+    seed: int
+    workers: int
+    generator: str
+    wagers: dict[WagerName, WagerSimulation]
+
+    @property
+    def passed(self) -> bool:
+        return all(w.passed for w in self.wagers.values())
+
+
+def _summarise(
+    table: OutcomeTable, counts: npt.NDArray[np.int64], rounds: int, analysis: GameAnalysis
+) -> WagerSimulation:
+    exact = analysis.wagers[table.wager]
+    n = [int(c) for c in counts]
+    total_net = sum((c * net for c, net in zip(n, table.nets, strict=True)), Fraction(0))
+    wagered = Fraction(sum(c * s for c, s in zip(n, table.staked, strict=True)))
+    mean = total_net / rounds
+    second = sum((c * net * net for c, net in zip(n, table.nets, strict=True)), Fraction(0)) / rounds
+    observed_rows: dict[str, int] = {}
+    for row, c in zip(table.rows, n, strict=True):
+        observed_rows[row] = observed_rows.get(row, 0) + c
+    checks = tuple(
+        OutcomeCheck(row.outcome, observed_rows.get(row.outcome, 0), row.probability * rounds) for row in exact.outcomes
+    )
+    return WagerSimulation(
+        wager=table.wager,
+        rounds=rounds,
+        total_wagered=wagered,
+        total_returned=wagered + total_net,
+        observed_rtp=1 + mean,
+        exact_rtp=exact.stats.rtp,
+        exact_std_dev=exact.stats.std_dev,
+        sample_std_dev=math.sqrt(max(second - mean * mean, Fraction(0))),
+        outcomes=checks,
+    )
+
+
+def simulate(
+    spec: GameSpec,
+    rounds: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    analysis: GameAnalysis | None = None,
+    settler_factory: SettlerFactory = Settler,
+    progress: Progress | None = None,
+) -> SimulationResult:
+    """Deal ``rounds`` rounds and compare every wager with the exact engine's figures."""
+    if rounds < 1:
+        raise ValueError("simulate at least one round")
+    if workers < 1:
+        raise ValueError("at least one worker is needed")
+    analysis = analysis or analyze(spec)
+    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
+    settler = settler_factory(spec, plays)
+    sizes = _chunk_sizes(rounds)
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
+
+    def add(counts: dict[WagerName, npt.NDArray[np.int64]], size: int) -> None:
+        for wager, c in counts.items():
+            totals[wager] += c
+        if progress is not None:
+            progress(size)
+
+    if workers == 1 or len(sizes) == 1:
+        _init_worker(settler)
+        for chunk_seed, size in zip(seeds, sizes, strict=True):
+            add(_run_chunk(chunk_seed, size), size)
+    else:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(settler,)) as pool:
+            futures = {pool.submit(_run_chunk, s, size): size for s, size in zip(seeds, sizes, strict=True)}
+            for future in as_completed(futures):
+                add(future.result(), futures[future])
+    wagers = {wager: _summarise(settler.tables[wager], totals[wager], rounds, analysis) for wager in settler.tables}
+    return SimulationResult(rounds, seed, workers, GENERATOR, wagers)

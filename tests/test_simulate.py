@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pytest
+
+from conftest import REPO, STANDARD, run_cli
+from trey import simulate as simulate_module
+from trey.chisquare import chi_square_sf
+from trey.engine import analyze
+from trey.hands import high_card_key, three_card_keys
+from trey.loader import check_data, load_spec
+from trey.settle import Settler
+from trey.simulate import deal, simulate
+from trey.spec import GameSpec, WagerName
+
+SCHEMA = json.loads((REPO / "schemas" / "simulation.schema.json").read_text())
+
+
+def test_chi_square_survival_function_matches_tabulated_values() -> None:
+    # Critical values at 5% (1, 2, 10 df) and 1e-6 (4 df) from standard tables; P(X >= 0.5) for 3 df.
+    assert chi_square_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-9)
+    assert chi_square_sf(5.991464547107979, 2) == pytest.approx(0.05, rel=1e-9)
+    assert chi_square_sf(18.307038053275146, 10) == pytest.approx(0.05, rel=1e-9)
+    assert chi_square_sf(0.5, 3) == pytest.approx(0.918891411654676, rel=1e-9)
+    assert chi_square_sf(100, 5) == pytest.approx(5.285148360943e-20, rel=1e-6)
+    assert chi_square_sf(0, 3) == 1.0
+
+
+def test_deal_gives_six_different_cards_uniformly() -> None:
+    cards = deal(np.random.Generator(np.random.PCG64(3)), 200_000)
+    assert cards.shape == (200_000, 6)
+    assert all(len(set(row)) == 6 for row in cards[:2000].tolist())
+    assert (np.sort(cards, axis=1)[:, 1:] != np.sort(cards, axis=1)[:, :-1]).all()
+    # every card in every seat about equally often: chi-square with 51 df per seat
+    for seat in range(6):
+        counts = np.bincount(cards[:, seat], minlength=52)
+        expected = 200_000 / 52
+        assert chi_square_sf(float(((counts - expected) ** 2 / expected).sum()), 51) > 1e-6
+
+
+def outcome_counts(result: simulate_module.SimulationResult) -> dict[str, list[int]]:
+    return {str(w): [c.observed for c in s.outcomes] for w, s in result.wagers.items()}
+
+
+def test_fixed_seed_gives_the_recorded_numbers() -> None:
+    result = simulate(load_spec(STANDARD), 10_000, 1)
+    assert outcome_counts(result) == {
+        "ante_play": [3306, 2151, 2337, 8, 2198],
+        "pair_plus": [27, 27, 320, 508, 1698, 7420],
+        "prime": [212, 2124, 7664],
+        "six_card_bonus": [0, 0, 7, 75, 107, 202, 359, 9250],
+    }
+    assert (result.seed, result.rounds, result.generator) == (1, 10_000, "numpy PCG64")
+
+
+def test_same_seed_same_numbers_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_ROUNDS", 20_000)
+    spec = load_spec(STANDARD)
+    one = simulate(spec, 70_000, 5, workers=1)
+    two = simulate(spec, 70_000, 5, workers=2)
+    again = simulate(spec, 70_000, 5, workers=2)
+    assert outcome_counts(one) == outcome_counts(two) == outcome_counts(again)
+    assert outcome_counts(simulate(spec, 70_000, 6, workers=2)) != outcome_counts(one)
+
+
+def variant(**rules: Any) -> GameSpec:
+    data = load_spec(STANDARD).canonical()
+    strategy = rules.pop("strategy", None)
+    data["rules"] = rules
+    if strategy is not None:
+        data["wagers"]["ante_play"]["strategy"] = strategy
+    spec = check_data(data, "variant").spec
+    assert spec is not None
+    return spec
+
+
+VARIANTS = {
+    "standard": {},
+    "no-qualifier, ties to the player": {"dealer_qualifier": "none", "ties": "player_wins"},
+    "J-high, mimic the dealer": {"dealer_qualifier": "J-high", "strategy": "mimic-dealer"},
+    "pair qualifier, always play": {"dealer_qualifier": "pair", "strategy": "always-play"},
+    "Q-6-4 qualifier, K-8-2 threshold, bonus on a fold, Pair Plus stands": {
+        "dealer_qualifier": "Q-6-4",
+        "strategy": {"play_at_least": "K-8-2"},
+        "ante_bonus_requires_play": False,
+        "pair_plus_on_fold": "stands",
+    },
+}
+
+
+@pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
+def test_a_few_hundred_thousand_rounds_agree_with_the_exact_engine(rules: dict[str, Any]) -> None:
+    spec = variant(**dict(rules))
+    result = simulate(spec, 300_000, 2026)
+    assert set(result.wagers) == set(WagerName)
+    for wager in result.wagers.values():
+        assert abs(wager.z_score) <= 4, wager
+        assert wager.p_value >= 1e-6, wager
+        assert wager.interval_95[0] - 0.05 < float(wager.exact_rtp) < wager.interval_95[1] + 0.05
+    assert result.passed
+
+
+_true_settle = Settler.settle
+
+
+def pay_flush_as_straight(self: Settler, player: Any, dealer: Any) -> dict[WagerName, Any]:
+    """A deliberately wrong settlement: Pair Plus pays a flush as a straight."""
+    outcomes = _true_settle(self, player, dealer)
+    names = self.tables[WagerName.PAIR_PLUS].names
+    pair_plus = outcomes[WagerName.PAIR_PLUS]
+    pair_plus[pair_plus == names.index("flush")] = names.index("straight")
+    return outcomes
+
+
+class FlushPaidAsStraight(Settler):
+    settle = pay_flush_as_straight
+
+
+def test_a_wrong_settlement_is_caught() -> None:
+    spec = load_spec(STANDARD)
+    result = simulate(spec, 300_000, 2026, settler_factory=FlushPaidAsStraight)
+    assert not result.passed
+    pair_plus = result.wagers[WagerName.PAIR_PLUS]
+    assert not pair_plus.passed
+    assert pair_plus.p_value < 1e-6 and pair_plus.z_score > 4
+    assert all(w.passed for name, w in result.wagers.items() if name is not WagerName.PAIR_PLUS)
+
+
+def test_simulated_decisions_are_the_engines() -> None:
+    """With the optimal strategy the simulator folds exactly the hands below Q-6-4."""
+    spec = load_spec(STANDARD)
+    analysis = analyze(spec)
+    assert analysis.ante_play is not None
+    settler = Settler(spec, analysis.ante_play.plays)
+    cards = deal(np.random.Generator(np.random.PCG64(9)), 50_000)
+    outcomes = settler.settle(cards[:, :3], cards[:, 3:])[WagerName.ANTE_PLAY]
+    rows = settler.tables[WagerName.ANTE_PLAY].rows
+    folds = sum(1 for i in outcomes.tolist() if rows[i] == "fold")
+    assert folds == int((three_card_keys(cards[:, :3].astype(np.int64)) < high_card_key((10, 4, 2))).sum())
+
+
+def test_cli_json_is_schema_valid_and_quiet_on_stderr() -> None:
+    result = run_cli("simulate", STANDARD, "--rounds", "20000", "--seed", "3", "--format", "json")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert (data["rounds"], data["seed"], data["generator"], data["passed"]) == (20000, 3, "numpy PCG64", True)
+
+
+def test_cli_table_names_seed_generator_and_verdict() -> None:
+    result = run_cli("simulate", STANDARD, "--rounds", "20000", "--seed", "3")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("20,000 rounds, seed 3, generator numpy PCG64, 1 worker(s)\n")
+    assert result.stdout.rstrip().endswith("PASS: the simulation agrees with the exact figures")
+
+
+def test_cli_exits_1_when_the_simulation_disagrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Settler, "settle", pay_flush_as_straight)
+    result = run_cli("simulate", STANDARD, "--rounds", "300000", "--seed", "3")
+    assert result.exit_code == 1
+    assert "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)" in result.stdout
+
+
+def test_cli_refuses_zero_rounds() -> None:
+    assert run_cli("simulate", STANDARD, "--rounds", "0").exit_code == 2
+
+
+def test_replace_keeps_specs_usable() -> None:
+    spec = replace(load_spec(STANDARD), name="renamed")
+    assert simulate(spec, 1000, 1).rounds == 1000
