@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 from collections.abc import Callable, Iterator
+from datetime import date
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
@@ -107,8 +109,6 @@ def analyze(
 
     analysis = run_analysis(load_spec(file))
     if output_format is OutputFormat.JSON:
-        import json
-
         from trey.export import analysis_json
 
         print(json.dumps(analysis_json(analysis), indent=2))
@@ -135,8 +135,6 @@ def simulate(
     with _progress(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
         result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)
     if output_format is OutputFormat.JSON:
-        import json
-
         from trey.export import simulation_json
 
         print(json.dumps(simulation_json(result, spec), indent=2))
@@ -146,6 +144,109 @@ def simulate(
         print_simulation(result)
     if not result.passed:
         raise typer.Exit(1)
+
+
+class Paper(StrEnum):
+    A4 = "a4"
+    LETTER = "letter"
+
+
+def _parse_date(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a date written YYYY-MM-DD") from None
+
+
+@app.command()
+@user_errors
+def certify(
+    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    out: Annotated[Path, typer.Option("--out", help="Directory to write the certificate into.", show_default=False)],
+    issue_date: Annotated[
+        str | None,
+        typer.Option(
+            "--date", help="Issue date YYYY-MM-DD (default: SOURCE_DATE_EPOCH, else today).", show_default=False
+        ),
+    ] = None,
+    profile: Annotated[str, typer.Option("--profile", help="Compliance profile: generic or rng-85.")] = "generic",
+    paper: Annotated[Paper, typer.Option("--paper", help="a4 or letter.")] = Paper.A4,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    simulate_rounds: Annotated[
+        int | None, typer.Option("--simulate", min=1, help="Add a simulation of N rounds.", show_default=False)
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the simulation.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for the simulation.")] = 1,
+) -> None:
+    """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
+    from trey.certificate import SimulationOptions, build_certificate, default_issue_date
+    from trey.loader import read_file
+    from trey.outputs import refuse_existing
+
+    when = _parse_date(issue_date) or default_issue_date()
+    names = {kind: f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")}
+    refuse_existing(out, list(names.values()), force=force)
+    raw = read_file(file)
+    from trey.loader import load_spec_bytes
+
+    spec = load_spec_bytes(raw, str(file))
+    cert = build_certificate(
+        spec,
+        file_name=file.name,
+        file_size=len(raw),
+        issue_date=when,
+        profile_name=profile,
+        simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
+        paper=paper.value,
+    )
+    from trey.report.certificate_view import render_certificate_html
+    from trey.report.pdf import html_to_pdf
+
+    html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name)
+    written = _write(
+        out,
+        {
+            names["json"]: lambda: (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode(),
+            names["html"]: html.encode,
+            names["pdf"]: lambda: html_to_pdf(html, when),
+        },
+        force=force,
+    )
+    for path in written:
+        print(path)
+    verdict = cert.data["overall"]
+    _err(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile.name} profile)")
+    if verdict != "PASS":
+        raise typer.Exit(1)
+
+
+def _write(out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool) -> list[Path]:
+    from trey.outputs import os_error_message, write_all
+
+    try:
+        return write_all(out, outputs, force=force)
+    except OSError as exc:
+        raise os_error_message(exc) from None
+
+
+@app.command()
+@user_errors
+def verify(
+    certificate: Annotated[
+        Path, typer.Argument(help="The certificate's .json file.", show_default=False, metavar="CERT")
+    ],
+    paytable: Annotated[
+        Path | None, typer.Option("--paytable", help="Also check this paytable file against the certificate.")
+    ] = None,
+) -> None:
+    """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
+    from trey.certificate import verify_certificate
+
+    cert = verify_certificate(certificate, paytable)
+    checked = f" and {paytable}" if paytable is not None else ""
+    print(f"{certificate}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']}")
 
 
 @contextlib.contextmanager

@@ -159,7 +159,7 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
             bonus_combinations[col] = int(paid_hands.sum()) * DEALER_HANDS
 
     cycle = HANDS * DEALER_HANDS
-    outcomes = tuple(OutcomeRow(o, nets[o], outcome_counts[o], cycle) for o in OUTCOMES)
+    outcomes = tuple(OutcomeRow(o, nets[o], outcome_counts[o], cycle, staked=1 if o == FOLD else 2) for o in OUTCOMES)
     bonus_rows = tuple(
         OutcomeRow(name, pay, bonus_combinations[i], cycle, returns_stake=False)
         for i, (name, pay) in enumerate(zip(ANTE_BONUS_OUTCOMES, bonus_pays, strict=True))

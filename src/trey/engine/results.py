@@ -66,8 +66,10 @@ class AntePlayAnalysis(WagerAnalysis):
         return self.stats.house_edge / self.average_wager
 
     @property
-    def largest_win(self) -> Fraction:
-        return max(r.net for r in self.net_results)
+    def rarest_win(self) -> OutcomeRow | None:
+        """The least likely award, the Ante Bonus rows included."""
+        paying = [r for r in (*self.outcomes, *self.ante_bonus) if r.pays > 0 and r.combinations]
+        return min(paying, key=lambda r: r.probability) if paying else None
 
 
 @dataclass(frozen=True)

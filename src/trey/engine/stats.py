@@ -26,6 +26,12 @@ class OutcomeRow:
     cycle: int
     # False for a bonus paid on top of another outcome (the Ante Bonus): its stake is counted by that outcome.
     returns_stake: bool = True
+    staked: int = 1  # units bet in all for this outcome: 2 when the player adds the Play bet
+
+    @property
+    def returned(self) -> Fraction:
+        """What the player gets back per unit of the initial bet, stakes included."""
+        return self.staked + self.pays if self.returns_stake else self.pays
 
     @property
     def probability(self) -> Fraction:

@@ -1,0 +1,141 @@
+"""Compliance profiles and the checks a certificate is issued against.
+
+A profile is a small YAML file (schemas/profile.schema.json) naming the checks to run; ``generic`` and ``rng-85``
+ship inside the package. Each check gives PASS or FAIL per wager with the figure it looked at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+from trey.engine.results import GameAnalysis
+from trey.errors import TreyError
+from trey.numbers import decimal_text, one_in_text, percent_text
+from trey.odds import OddsWording
+from trey.spec import GameSpec, Paytable, WagerName
+
+
+class Verdict(StrEnum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    description: str
+    checks: dict[str, Any]
+
+    def canonical(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "description": self.description, "checks": self.checks}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    check: str  # the profile key
+    requirement: str
+    wager: WagerName
+    verdict: Verdict
+    detail: str
+
+
+def shipped_profiles() -> list[str]:
+    folder = resources.files("trey").joinpath("profiles")
+    return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_profile(name: str) -> Profile:
+    """A shipped profile by name; an unknown name is a user error listing the known ones."""
+    import jsonschema
+    import yaml
+
+    if name not in shipped_profiles():
+        raise TreyError(f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
+    text = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    from trey.schemas import load_schema
+
+    jsonschema.validate(data, load_schema("profile"))  # shipped files: a failure here is a bug, not input
+    return Profile(data["name"], data["title"], " ".join(data["description"].split()), data["checks"])
+
+
+def _paytables(spec: GameSpec) -> dict[WagerName, Paytable]:
+    tables: dict[WagerName, Paytable] = {}
+    if spec.wagers.ante_play is not None:
+        tables[WagerName.ANTE_PLAY] = spec.wagers.ante_play.ante_bonus
+    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
+        table = getattr(spec.wagers, wager.value)
+        if table is not None:
+            tables[wager] = table
+    return tables
+
+
+def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
+    checks = profile.checks
+    results: list[CheckResult] = []
+    tables = _paytables(analysis.spec)
+    for wager, result in analysis.wagers.items():
+        if "odds_wording" in checks:
+            worded_for = [
+                f"{name.replace('_', ' ')} '{odds}'" for name, odds in tables[wager] if odds.wording is OddsWording.FOR
+            ]
+            results.append(
+                CheckResult(
+                    "odds_wording",
+                    "odds worded 'to', never 'for'",
+                    wager,
+                    Verdict.FAIL if worded_for else Verdict.PASS,
+                    ("'for' wording: " + ", ".join(worded_for)) if worded_for else "every row worded 'to'",
+                )
+            )
+        if "rarest_award_one_in_at_most" in checks:
+            limit = int(checks["rarest_award_one_in_at_most"])
+            rarest = result.rarest_win
+            if rarest is None:
+                verdict, detail = Verdict.PASS, "no award"
+            else:
+                assert rarest.one_in is not None
+                verdict = Verdict.PASS if rarest.one_in <= limit else Verdict.FAIL
+                detail = f"rarest award {rarest.outcome.replace('_', ' ')}: {one_in_text(rarest.one_in)}"
+            results.append(
+                CheckResult(
+                    "rarest_award_one_in_at_most",
+                    f"every award at least 1 in {limit:,}",
+                    wager,
+                    verdict,
+                    detail,
+                )
+            )
+        if checks.get("house_edge_positive"):
+            edge = result.stats.house_edge
+            results.append(
+                CheckResult(
+                    "house_edge_positive",
+                    "house edge above zero",
+                    wager,
+                    Verdict.PASS if edge > 0 else Verdict.FAIL,
+                    f"house edge {percent_text(edge)}" + ("" if edge > 0 else " (player-favourable)"),
+                )
+            )
+        if "rtp_floor_percent" in checks:
+            floor = Fraction(int(checks["rtp_floor_percent"]), 100)
+            rtp = result.stats.rtp
+            results.append(
+                CheckResult(
+                    "rtp_floor_percent",
+                    f"RTP at least {decimal_text(floor * 100, 0)}%",
+                    wager,
+                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
+                    f"RTP {percent_text(rtp)}",
+                )
+            )
+    return results
+
+
+def overall(results: list[CheckResult]) -> Verdict:
+    return Verdict.FAIL if any(r.verdict is Verdict.FAIL for r in results) else Verdict.PASS

@@ -1,0 +1,232 @@
+"""The certificate as HTML: every figure formatted here, once, so the template only places strings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from trey.certificate import Certificate, python_version
+from trey.engine.results import AntePlayAnalysis, WagerAnalysis
+from trey.engine.stats import Z_90, Z_95, OutcomeRow
+from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.report.charts import Share, return_share_svg, rtp_band_svg
+from trey.report.environment import render
+from trey.report.labels import (
+    HAND_ORDER,
+    odds_label,
+    outcome_label,
+    qualifier_sentence,
+    resolution_rows,
+    variant_rows,
+)
+from trey.spec import WagerName
+
+NOTICE = (
+    "This certificate is a mathematical evaluation of the paytable identified above, produced by software. "
+    "It is not a regulator's approval: only the competent authority approves a game and its paytables."
+)
+
+
+def _with_fraction(value: Fraction, places: int = 4) -> str:
+    return f"{percent_text(value, places)} ({fraction_text(value)})"
+
+
+def _par_row(row: OutcomeRow) -> dict[str, str]:
+    return {
+        "outcome": outcome_label(row.outcome, bonus=not row.returns_stake),
+        "pays": fraction_text(row.pays) if row.pays >= 0 or row.returns_stake else "",
+        "combinations": f"{row.combinations:,}",
+        "probability": decimal_text(row.probability, 8),
+        "one_in": one_in_text(row.one_in).removeprefix("1 in "),
+        "contribution": percent_text(row.contribution, 4),
+    }
+
+
+def _shares(result: WagerAnalysis) -> list[Share]:
+    rows = list(result.outcomes)
+    if isinstance(result, AntePlayAnalysis):
+        rows += list(result.ante_bonus)
+    # Shares of what is handed back (stakes included), so that every share is positive and they add up to 100%.
+    returned = sum((r.probability * r.returned for r in rows), Fraction(0))
+    return [
+        Share(outcome_label(r.outcome, bonus=not r.returns_stake), float(r.probability * r.returned / returned * 100))
+        for r in rows
+        if r.returned > 0 and r.combinations
+    ]
+
+
+def _wager(cert: Certificate, wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
+    stats = result.stats
+    rows = [_par_row(r) for r in result.outcomes]
+    figures = [
+        ("Cycle", f"{result.cycle:,} equally likely deals"),
+        ("Return to player (RTP)", _with_fraction(stats.rtp)),
+        ("House edge", _with_fraction(stats.house_edge)),
+        ("Hit frequency", _with_fraction(stats.hit_frequency)),
+        ("Variance", f"{decimal_text(stats.variance, 4)} ({fraction_text(stats.variance)})"),
+        ("Standard deviation", f"{stats.std_dev:.4f}"),
+        ("Volatility index, 90%", f"{stats.volatility_index(Z_90):.4f}"),
+        ("Volatility index, 95%", f"{stats.volatility_index(Z_95):.4f}"),
+        ("Largest win", f"{fraction_text(result.largest_win)} to 1"),
+    ]
+    unit = "per unit bet"
+    if isinstance(result, AntePlayAnalysis):
+        rows += [_par_row(r) for r in result.ante_bonus]
+        unit = (
+            "per Ante. Pays are the net result of Ante and Play together (a lost hand costs the Ante and the "
+            "Play: 2 Antes), the Ante Bonus rows are paid on top; contribution to RTP = probability × (1 + pays)"
+        )
+        figures += [
+            ("Average wager", f"{decimal_text(result.average_wager, 4)} Antes ({fraction_text(result.average_wager)})"),
+            ("Element of risk", _with_fraction(result.element_of_risk)),
+            ("Strategy", f"{result.strategy.kind}: {result.strategy.rule}"),
+            ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
+        ]
+    return {
+        "key": str(wager),
+        "title": wager.display_name,
+        "unit": unit,
+        "rows": rows,
+        "total_combinations": f"{sum(r.combinations for r in result.outcomes):,}",
+        "total_contribution": percent_text(
+            sum((r.contribution for r in result.outcomes), Fraction(0))
+            + sum((r.contribution for r in getattr(result, "ante_bonus", ())), Fraction(0)),
+            4,
+        ),
+        "figures": figures,
+        "band_chart": rtp_band_svg(stats, f"{wager.display_name}: range of the realised RTP"),
+        "share_chart": return_share_svg(_shares(result), f"{wager.display_name}: share of the amount returned"),
+    }
+
+
+def _paytables(cert: Certificate) -> list[dict[str, Any]]:
+    spec = cert.spec
+    tables = []
+    if spec.wagers.ante_play is not None:
+        bonus = spec.wagers.ante_play.ante_bonus
+        rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in bonus]
+        tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus"})
+    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
+        table = getattr(spec.wagers, wager.value)
+        if table is not None:
+            rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in table]
+            tables.append({"title": wager.display_name, "rows": rows, "empty": "no paying row"})
+    return tables
+
+
+def _disclosure(cert: Certificate) -> list[str]:
+    lines = []
+    for wager, result in cert.analysis.wagers.items():
+        if isinstance(result, AntePlayAnalysis):
+            strategy = (
+                "optimal strategy" if result.strategy.kind == "optimal" else f"the strategy '{result.strategy.kind}'"
+            )
+            lines.append(
+                f"Ante & Play: theoretical return to player with {strategy}: "
+                f"{percent_text(1 - result.element_of_risk, 2)} of the total amount wagered "
+                f"(house edge {percent_text(result.stats.house_edge, 2)} of the Ante)."
+            )
+        else:
+            lines.append(
+                f"{wager.display_name}: theoretical return to player {percent_text(result.stats.rtp, 2)} "
+                f"(house edge {percent_text(result.stats.house_edge, 2)})."
+            )
+    return lines
+
+
+def _simulation(cert: Certificate) -> dict[str, Any] | None:
+    sim = cert.simulation
+    if sim is None:
+        return None
+    rows = []
+    for w in sim.wagers.values():
+        low, high = w.interval_95
+        rows.append(
+            {
+                "wager": w.wager.display_name,
+                "observed": percent_text(w.observed_rtp, 4),
+                "exact": percent_text(w.exact_rtp, 4),
+                "interval": f"{low:.4%} to {high:.4%}",
+                "z": f"{w.z_score:+.2f}",
+                "chi": f"{w.chi_square:.2f} ({w.degrees_of_freedom} df), p = {w.p_value:.4g}",
+                "result": "PASS" if w.passed else "FAIL",
+            }
+        )
+    return {
+        "rounds": f"{sim.rounds:,}",
+        "seed": str(sim.seed),
+        "workers": str(sim.workers),
+        "generator": sim.generator,
+        "rows": rows,
+        "result": "PASS" if sim.passed else "FAIL",
+    }
+
+
+def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str) -> dict[str, Any]:
+    data = cert.data
+    spec = cert.spec
+    wagers = [_wager(cert, w, r) for w, r in cert.analysis.wagers.items()]
+    ante = cert.analysis.ante_play
+    strategy_text = None
+    if ante is not None:
+        strategy_text = {
+            "optimal": (
+                "optimal: for each of the 22,100 player hands the exact expected value of playing (over the "
+                "18,424 dealer hands left) is compared with that of folding, and the better decision is taken; "
+                f"the result is the rule '{ante.strategy.rule}'"
+                + (" or better." if ante.strategy.threshold_key is not None else ".")
+            ),
+            "mimic-dealer": "mimic the dealer: play exactly the hands with which the dealer would qualify.",
+            "always-play": "always play.",
+            "play_at_least": f"fixed rule: {spec.wagers.ante_play.strategy.label}."
+            if spec.wagers.ante_play is not None
+            else "",
+        }[str(ante.strategy.kind)]
+    return {
+        "paper": data["paper"],
+        "certificate_id": data["certificate_id"],
+        "revision": data["revision"],
+        "issue_date": data["issue_date"],
+        "game": spec.name,
+        "operator": spec.operator or "not stated",
+        "description": spec.description or "",
+        "source": spec.source or "not stated",
+        "profile_title": cert.profile.title,
+        "profile_name": cert.profile.name,
+        "profile_description": cert.profile.description,
+        "trey_version": data["trey_version"],
+        "overall": data["overall"],
+        "artefacts": [
+            {
+                "file": data["paytable"]["file"],
+                "size": f"{data['paytable']['size']:,} bytes",
+                "sha256": data["paytable"]["sha256"],
+            },
+        ],
+        "json_name": json_name,
+        "paytable_name": paytable_name,
+        "notice": NOTICE,
+        "wager_titles": [w["title"] for w in wagers],
+        "hand_order": HAND_ORDER,
+        "qualifier": qualifier_sentence(spec),
+        "resolution": resolution_rows(spec) if spec.wagers.ante_play is not None else [],
+        "variants": variant_rows(spec),
+        "paytables": _paytables(cert),
+        "strategy_text": strategy_text,
+        "cycles": [(w["title"], f"{r.cycle:,}") for w, r in zip(wagers, cert.analysis.wagers.values(), strict=True)],
+        "wagers": wagers,
+        "checks": [
+            {"wager": c.wager.display_name, "requirement": c.requirement, "detail": c.detail, "result": str(c.verdict)}
+            for c in cert.checks
+        ],
+        "simulation": _simulation(cert),
+        "disclosure": _disclosure(cert),
+        "canonical_yaml": yaml.safe_dump(data["paytable"]["canonical"], sort_keys=False, allow_unicode=True, width=100),
+        "python_version": python_version(),
+    }
+
+
+def render_certificate_html(cert: Certificate, *, json_name: str, paytable_name: str) -> str:
+    return render("certificate.html.j2", **certificate_context(cert, json_name=json_name, paytable_name=paytable_name))

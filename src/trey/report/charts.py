@@ -1,0 +1,85 @@
+"""Charts as real plots: matplotlib figures saved as SVG, deterministic byte for byte for the same input."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trey.engine.stats import Z_90, Z_95, WagerStats
+
+ROUNDS_AXIS = [10 ** (k / 8) for k in range(16, 65)]  # 10^2 .. 10^8
+INK = "#1a1a1a"
+BAND_95 = "#c9d7ea"
+BAND_90 = "#8fb0d9"
+LINE = "#1f4e8c"
+
+
+def _svg(figure: object) -> str:
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    assert isinstance(figure, Figure)
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "trey", "svg.fonttype": "none", "font.family": "DejaVu Sans"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "trey"})
+    # Drop the XML prolog and doctype: the SVG goes inside an HTML page.
+    text = buffer.getvalue()
+    return text[text.index("<svg") :]
+
+
+def rtp_band_svg(stats: WagerStats, title: str) -> str:
+    """The range of the realised RTP against rounds played: 90% and 95% bands around the theoretical RTP."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+
+    rtp = float(stats.rtp) * 100
+    figure = Figure(figsize=(6.4, 2.6))
+    axes = figure.add_subplot()
+    for z, colour, label in ((Z_95, BAND_95, "95% of sessions"), (Z_90, BAND_90, "90% of sessions")):
+        half = [stats.volatility_index(z) * 100 / math.sqrt(n) for n in ROUNDS_AXIS]
+        axes.fill_between(
+            ROUNDS_AXIS, [rtp - h for h in half], [rtp + h for h in half], color=colour, label=label, linewidth=0
+        )
+    axes.axhline(rtp, color=LINE, linewidth=1.2, label=f"theoretical RTP {rtp:.2f}%")
+    axes.set_xscale("log")
+    axes.set_xlim(ROUNDS_AXIS[0], ROUNDS_AXIS[-1])
+    # Plain tick labels: matplotlib's default 10^k labels go through its math-text parser, ten times slower.
+    axes.xaxis.set_major_locator(FixedLocator([10.0**k for k in range(2, 9)]))
+    axes.xaxis.set_major_formatter(FixedFormatter(["100", "1k", "10k", "100k", "1M", "10M", "100M"]))
+    axes.xaxis.set_minor_locator(NullLocator())
+    axes.set_xlabel("rounds played", color=INK)
+    axes.set_ylabel("realised RTP (%)", color=INK)
+    axes.set_title(title, color=INK, fontsize=10)
+    axes.grid(True, which="major", color="#dddddd", linewidth=0.5)
+    axes.legend(loc="upper right", fontsize=7, frameon=False)
+    figure.subplots_adjust(left=0.1, right=0.95, top=0.9, bottom=0.17)
+    return _svg(figure)
+
+
+@dataclass(frozen=True)
+class Share:
+    label: str
+    percent: float
+
+
+def return_share_svg(shares: Sequence[Share], title: str) -> str:
+    """Each paying outcome's share of the return to player, as horizontal bars."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 0.5 + 0.32 * max(1, len(shares))))
+    axes = figure.add_subplot()
+    labels = [s.label for s in shares][::-1]
+    values = [s.percent for s in shares][::-1]
+    bars = axes.barh(labels, values, color=LINE)
+    axes.bar_label(bars, labels=[f"{v:.1f}%" for v in values], padding=3, fontsize=7, color=INK)
+    axes.set_xlim(0, max([*values, 1.0]) * 1.18)
+    axes.set_xlabel("share of the amount returned to the player, stakes included (%)", color=INK)
+    axes.set_title(title, color=INK, fontsize=10)
+    axes.tick_params(labelsize=8)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    height = figure.get_figheight()
+    figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.3 / height, bottom=0.45 / height)
+    return _svg(figure)

@@ -1,0 +1,39 @@
+"""The Jinja2 environment: package templates, autoescaping on, undefined names an error."""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+
+def _base64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def css_string(text: str) -> Markup:
+    """Text for a CSS string ("..."): quotes, backslashes, angle brackets and line breaks as CSS escapes, so no
+    value can end the string or the style element."""
+    escaped = "".join(f"\\{ord(ch):X} " if ch in '"\\<>&\n\r' else ch for ch in text)
+    return Markup(escaped)
+
+
+@cache
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("trey", "report/templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["b64"] = _base64
+    env.filters["css_string"] = css_string
+    return env
+
+
+def render(template: str, **context: object) -> str:
+    return environment().get_template(template).render(**context)

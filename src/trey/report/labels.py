@@ -1,0 +1,94 @@
+"""Words for people: outcome names, odds and rule sentences shared by the certificate and the dealer sheet."""
+
+from __future__ import annotations
+
+from trey.cards import SUIT_SYMBOLS, parse_cards, rank_label
+from trey.odds import Odds
+from trey.spec import GameSpec, PairPlusOnFold, QualifierKind, Ties
+
+OUTCOME_LABELS = {
+    "fold": "Player folds",
+    "dealer_not_qualify": "Dealer does not qualify",
+    "win": "Player wins",
+    "tie": "Tie",
+    "lose": "Dealer wins",
+    "mini_royal": "Mini-royal (A-K-Q suited)",
+    "six_same_colour": "Six cards of one colour",
+    "three_same_colour": "Three cards of one colour",
+}
+
+
+def outcome_label(outcome: str, *, bonus: bool = False) -> str:
+    label = OUTCOME_LABELS.get(outcome) if not bonus else None
+    label = label or outcome.replace("_", " ").capitalize()
+    return f"Ante Bonus: {label.lower()}" if bonus else label
+
+
+def odds_label(odds: Odds) -> str:
+    """Odds as a regulator wants them: "X to 1" wording; a 'for' row is restated and flagged."""
+    if odds.wording.value == "for":
+        return f"{odds.to_one_text} (written '{odds}')"
+    return str(odds)
+
+
+def qualifier_sentence(spec: GameSpec) -> str:
+    q = spec.rules.dealer_qualifier
+    if q.kind is QualifierKind.NONE:
+        return "The dealer always qualifies."
+    if q.kind is QualifierKind.PAIR:
+        return "The dealer qualifies with a pair or better."
+    return f"The dealer qualifies with {q.weakest_hand} or better ({q.label})."
+
+
+def resolution_rows(spec: GameSpec) -> list[tuple[str, str, str, str]]:
+    """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid."""
+    rules = spec.rules
+    bonus = "paid" if not rules.ante_bonus_requires_play else "not paid"
+    tie_ante = "wins 1 to 1" if rules.ties is Ties.PLAYER_WINS else "pushes"
+    rows = [
+        ("Player folds", "loses", "—", f"{bonus} (bonus hands)"),
+        ("Dealer does not qualify", "wins 1 to 1", "pushes", "paid"),
+        ("Dealer qualifies, player higher", "wins 1 to 1", "wins 1 to 1", "paid"),
+        ("Dealer qualifies, tie", tie_ante, tie_ante, "paid"),
+        ("Dealer qualifies, dealer higher", "loses", "loses", "paid"),
+    ]
+    if spec.rules.dealer_qualifier.kind is QualifierKind.NONE:
+        rows.pop(1)
+    return rows
+
+
+def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
+    rules = spec.rules
+    return [
+        ("Dealer qualifier", f"{rules.dealer_qualifier.label}: {qualifier_sentence(spec)}"),
+        ("Ties", "Ante and Play win" if rules.ties is Ties.PLAYER_WINS else "Ante and Play push"),
+        (
+            "Ante Bonus",
+            "paid only when the player plays"
+            if rules.ante_bonus_requires_play
+            else "paid on the Ante even when the player folds",
+        ),
+        (
+            "Pair Plus when the player folds",
+            "lost with the Ante" if rules.pair_plus_on_fold is PairPlusOnFold.LOST else "settled on its own",
+        ),
+    ]
+
+
+HAND_ORDER = [
+    ("Straight flush", "Q♥ K♥ A♥", "three suited cards in sequence; A-K-Q suited (mini-royal) is the highest"),
+    ("Three of a kind", "7♣ 7♦ 7♠", "three cards of one rank"),
+    ("Straight", "4♠ 5♥ 6♣", "three cards in sequence; A-2-3 is the lowest, A-K-Q the highest"),
+    ("Flush", "2♦ 8♦ J♦", "three cards of one suit"),
+    ("Pair", "9♣ 9♥ 4♠", "two cards of one rank"),
+    ("High card", "Q♠ 6♦ 4♣", "none of the above: highest card, then the next, then the third"),
+]
+
+
+def card_faces(text: str) -> list[tuple[str, bool]]:
+    """``"Ah Kd"`` → [("A♥", True), ("K♦", True)]: face text and whether it prints red."""
+    faces = []
+    for card in parse_cards(text):
+        suit = card % 4
+        faces.append((rank_label(card // 4) + SUIT_SYMBOLS[suit], suit in (1, 2)))
+    return faces
