@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STANDARD := paytables/standard.yaml
-REPORT_DATE ?= 2026-01-01
+REPORT_DATE := 2026-01-01
 
 .PHONY: demo test lint typecheck pytest reports bench clean
 
@@ -23,6 +23,12 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed
 	$(BIN)/trey validate paytables/*.yaml paytables/*/*.yaml
 	$(BIN)/trey analyze $(STANDARD)
+	$(MAKE) --no-print-directory reports
+
+# The rendered examples in reports/, byte for byte reproducible (a test compares them with a fresh render).
+reports: $(VENV)/.installed
+	$(BIN)/trey certify $(STANDARD) --out reports --date $(REPORT_DATE) --force
+	$(BIN)/trey cheatsheet $(STANDARD) --out reports --date $(REPORT_DATE) --force
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks
@@ -32,6 +38,8 @@ test: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_analyze.py
+	$(BIN)/python benchmarks/bench_certify.py
+	$(BIN)/python benchmarks/bench_simulate.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -18,7 +18,7 @@ def time_command(args: Sequence[str], runs: int = 5) -> list[float]:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(list(args), check=True, cwd=REPO, stdout=subprocess.DEVNULL)
+        subprocess.run(list(args), check=True, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
     return times
 

@@ -249,6 +249,59 @@ def verify(
     print(f"{certificate}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']}")
 
 
+def _parse_bets(value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        bets = tuple(int(part) for part in value.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a list of whole amounts such as 5,10,25") from None
+    if not bets or any(b <= 0 for b in bets) or len(bets) > 10:
+        raise typer.BadParameter(f"{value!r}: give 1 to 10 positive whole amounts")
+    return bets
+
+
+@app.command()
+@user_errors
+def cheatsheet(
+    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    out: Annotated[Path, typer.Option("--out", help="Directory to write the sheet into.", show_default=False)],
+    bets: Annotated[
+        str | None, typer.Option("--bets", help="Bet columns, e.g. 5,10,15,25,50,100.", show_default=False)
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", help="letter or a4.")] = Paper.LETTER,
+    effective: Annotated[
+        str | None,
+        typer.Option(
+            "--date", help="Effective date YYYY-MM-DD (default SOURCE_DATE_EPOCH, else today).", show_default=False
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+) -> None:
+    """Write the dealer payout sheet: FILE-stem.dealer-sheet.html and .pdf in DIR."""
+    from trey.certificate import default_issue_date
+    from trey.engine import analyze as run_analysis
+    from trey.loader import load_spec
+    from trey.outputs import refuse_existing
+
+    columns = _parse_bets(bets)
+    when = _parse_date(effective) or default_issue_date()
+    names = {kind: f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")}
+    refuse_existing(out, list(names.values()), force=force)
+    spec = load_spec(file)
+    from trey.report.dealer_view import render_dealer_sheet_html
+    from trey.report.pdf import html_to_pdf
+
+    html = render_dealer_sheet_html(spec, run_analysis(spec), paper=paper.value, effective=when, bets=columns)
+    written = _write(
+        out,
+        {names["html"]: html.encode, names["pdf"]: lambda: html_to_pdf(html, when)},
+        force=force,
+    )
+    for path in written:
+        print(path)
+
+
 @contextlib.contextmanager
 def _progress(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""

@@ -40,17 +40,20 @@ def qualifier_sentence(spec: GameSpec) -> str:
     return f"The dealer qualifies with {q.weakest_hand} or better ({q.label})."
 
 
-def resolution_rows(spec: GameSpec) -> list[tuple[str, str, str, str]]:
-    """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid."""
+def resolution_rows(spec: GameSpec, *, short: bool = False) -> list[tuple[str, str, str, str]]:
+    """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid; ``short`` for the dealer sheet."""
     rules = spec.rules
     bonus = "paid" if not rules.ante_bonus_requires_play else "not paid"
-    tie_ante = "wins 1 to 1" if rules.ties is Ties.PLAYER_WINS else "pushes"
+    wins = "1 to 1" if short else "wins 1 to 1"
+    push = "push" if short else "pushes"
+    tie_ante = wins if rules.ties is Ties.PLAYER_WINS else push
+    qualifies = "" if short else "Dealer qualifies, "
     rows = [
-        ("Player folds", "loses", "—", f"{bonus} (bonus hands)"),
-        ("Dealer does not qualify", "wins 1 to 1", "pushes", "paid"),
-        ("Dealer qualifies, player higher", "wins 1 to 1", "wins 1 to 1", "paid"),
-        ("Dealer qualifies, tie", tie_ante, tie_ante, "paid"),
-        ("Dealer qualifies, dealer higher", "loses", "loses", "paid"),
+        ("Player folds", "loses", "—", bonus),
+        ("Dealer does not qualify", wins, push, "paid"),
+        (f"{qualifies}player higher".capitalize(), wins, wins, "paid"),
+        (f"{qualifies}tie".capitalize(), tie_ante, tie_ante, "paid"),
+        (f"{qualifies}dealer higher".capitalize(), "loses", "loses", "paid"),
     ]
     if spec.rules.dealer_qualifier.kind is QualifierKind.NONE:
         rows.pop(1)

@@ -1,0 +1,56 @@
+"""What a dealer pays: win amounts at real bet sizes, rounded to the chips in play and held to the payout cap.
+
+Amounts are whole currency units (the paytable's ``table`` section is in whole units). Odds "3 to 2" on 5 win
+7.5: the rule here rounds *down* to a multiple of the smallest chip, the usual house rule, and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from trey.odds import Odds
+from trey.spec import Table
+
+DEFAULT_BETS = (5, 10, 15, 25, 50, 100)
+# Bet sizes dealers commonly see, the commonest first: columns are taken in this order.
+COMMON_BETS = (5, 10, 25, 100, 50, 500, 1000, 15, 20, 200, 250, 1, 2, 3, 2500, 5000, 10000, 25000, 4, 2000)
+MAX_COLUMNS = 6
+
+
+@dataclass(frozen=True)
+class Payout:
+    exact: Fraction  # bet x net odds, before rounding or cap
+    amount: int  # what the dealer pays
+    rounded: bool  # the exact win was not a whole number of the smallest chip
+    capped: bool  # the win exceeded the payout cap and is paid at the cap
+
+
+def smallest_chip(table: Table | None) -> int:
+    return min(table.chips) if table is not None and table.chips else 1
+
+
+def bet_columns(table: Table | None) -> tuple[int, ...]:
+    """The bet sizes a dealer commonly sees between the table's limits (at most 6), or the defaults."""
+    if table is None or (table.minimum is None and table.maximum is None):
+        return DEFAULT_BETS
+    low = table.minimum or 1
+    high = table.maximum or max(COMMON_BETS)
+    chip = smallest_chip(table)
+    chosen = {low, high}
+    for bet in COMMON_BETS:
+        if len(chosen) >= MAX_COLUMNS:
+            break
+        if low <= bet <= high and bet % chip == 0:
+            chosen.add(bet)
+    return tuple(sorted(chosen))
+
+
+def payout(bet: int, odds: Odds | Fraction, *, chip: int = 1, cap: int | None = None) -> Payout:
+    """The win on ``bet`` at ``odds`` (the stake is returned besides), rounded down to ``chip`` and capped."""
+    net = odds.net if isinstance(odds, Odds) else odds
+    exact = bet * net
+    whole = int(exact // chip) * chip
+    rounded = whole != exact
+    capped = cap is not None and whole > cap
+    return Payout(exact, cap if capped and cap is not None else whole, rounded, capped)

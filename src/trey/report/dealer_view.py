@@ -1,0 +1,253 @@
+"""The dealer payout sheet: what every winning bet pays at the table's bet sizes, on one landscape page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from trey.cards import card_text
+from trey.engine import GameAnalysis
+from trey.odds import Odds
+from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
+from trey.report.environment import render
+from trey.report.labels import card_faces, outcome_label, qualifier_sentence, resolution_rows
+from trey.report.payoff_keys import payoff_key
+from trey.settle import SettledWager, Settler
+from trey.spec import GameSpec, PairPlusOnFold, Ties, WagerName
+
+WORKED_HANDS_SEED = 2026
+SETTLEMENT_ORDER = {
+    WagerName.ANTE_PLAY: ["Play", "Ante Bonus", "Ante"],
+    WagerName.PAIR_PLUS: ["Pair Plus"],
+    WagerName.PRIME: ["Prime"],
+    WagerName.SIX_CARD_BONUS: ["Six Card Bonus"],
+}
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
+HAND_STRIP = [
+    ("Straight flush", "Qh Kh Ah"),
+    ("Three of a kind", "7c 7d 7s"),
+    ("Straight", "4s 5h 6c"),
+    ("Flush", "2d 8d Jd"),
+    ("Pair", "9c 9h 4s"),
+    ("High card", "Qs 6d 4c"),
+]
+
+
+@dataclass(frozen=True)
+class Money:
+    currency: str
+
+    def __call__(self, amount: int | Fraction) -> str:
+        symbol = CURRENCY_SYMBOLS.get(self.currency)
+        whole = isinstance(amount, int) or amount.denominator == 1
+        text = f"{int(amount):,}" if whole else f"{float(amount):,.2f}"
+        return f"{symbol}{text}" if symbol else f"{self.currency} {text}"
+
+
+@dataclass(frozen=True)
+class PayRule:
+    """How this table pays: its currency, the smallest chip wins are rounded down to, and the payout cap."""
+
+    money: Money
+    chip: int
+    cap: int | None
+
+    def pay(self, bet: int, odds: Odds | Fraction) -> Payout:
+        return payout(bet, odds, chip=self.chip, cap=self.cap)
+
+
+def _cell(p: Payout, rule: PayRule) -> dict[str, Any]:
+    if p.capped:
+        return {"text": "CAP", "capped": True, "rounded": False}
+    return {"text": f"{p.amount:,}", "capped": False, "rounded": p.rounded}
+
+
+def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule) -> dict[str, Any]:
+    net = odds.net if isinstance(odds, Odds) else odds
+    odds_text = f"{net.numerator} to {net.denominator}"
+    if isinstance(odds, Odds) and odds.wording.value == "for":
+        odds_text += f" (table says {odds})"
+    return {
+        "label": label,
+        "odds": odds_text,
+        "net": net,
+        "cells": [_cell(rule.pay(b, odds), rule) for b in bets],
+    }
+
+
+def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list[dict[str, Any]]:
+    tables = []
+    if spec.wagers.ante_play is not None:
+        rows = [_row("Ante or Play wins", Fraction(1), bets, rule)]
+        rows += [
+            _row(f"Bonus: {outcome_label(o).lower()}", odds, bets, rule) for o, odds in spec.wagers.ante_play.ante_bonus
+        ]
+        tables.append({"title": "Ante & Play", "bet": "Ante", "rows": rows})
+    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
+        table = getattr(spec.wagers, wager.value)
+        if table is not None and len(table):
+            rows = [_row(outcome_label(o), odds, bets, rule) for o, odds in table]
+            tables.append({"title": wager.display_name, "bet": "Bet", "rows": rows})
+    return tables
+
+
+def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction | None]:
+    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play outcome, read from the rules.
+    None for the Play when the player folded."""
+    main, _, bonus_hand = settled.outcome.partition("+")
+    tie = Fraction(1) if spec.rules.ties is Ties.PLAYER_WINS else Fraction(0)
+    ante, play = {
+        "fold": (Fraction(-1), None),
+        "dealer_not_qualify": (Fraction(1), Fraction(0)),
+        "win": (Fraction(1), Fraction(1)),
+        "tie": (tie, tie),
+        "lose": (Fraction(-1), Fraction(-1)),
+    }[main]
+    bonus = Fraction(0)
+    if main == "fold" and spec.rules.ante_bonus_requires_play:
+        bonus_hand = ""  # no Play bet, no Ante Bonus
+    if bonus_hand and spec.wagers.ante_play is not None:
+        odds = spec.wagers.ante_play.ante_bonus.get(bonus_hand)
+        bonus = odds.net if odds is not None else Fraction(0)
+    if ante + (play or 0) + bonus != settled.net:
+        raise AssertionError(f"the rules and the settlement disagree on {settled.outcome}")
+    return {"Ante": ante, "Play": play, "Ante Bonus": bonus if bonus_hand else None}
+
+
+def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Deal with a fixed seed and keep the first hand of each kind worth showing, so the examples are varied."""
+    from trey.simulate import deal
+
+    wanted: list[Callable[[dict[WagerName, SettledWager]], bool]]
+    if WagerName.ANTE_PLAY in settler.tables:
+        wanted = [
+            lambda s: s[WagerName.ANTE_PLAY].outcome.startswith("win+"),
+            lambda s: s[WagerName.ANTE_PLAY].outcome.startswith("dealer_not_qualify"),
+            lambda s: s[WagerName.ANTE_PLAY].outcome == "fold" and any(w.net > 0 for w in s.values()),
+            lambda s: s[WagerName.ANTE_PLAY].outcome == "lose" and any(w.net > 0 for w in s.values()),
+        ]
+    else:
+        wanted = [lambda s: any(w.net > 0 for w in s.values())] * (count - 1) + [lambda s: True]
+    cards = deal(np.random.Generator(np.random.PCG64(WORKED_HANDS_SEED)), 5000)
+    chosen: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for want in wanted[:count]:
+        for row in cards.tolist():
+            player, dealer = tuple(row[:3]), tuple(row[3:])
+            if (player, dealer) not in chosen and want(settler.settle_round(player, dealer)):
+                chosen.append((player, dealer))
+                break
+    return chosen
+
+
+def _signed(amount: Fraction, bet: int, rule: PayRule) -> str:
+    if amount == 0:
+        return "push"
+    if amount < 0:
+        return f"−{rule.money(-amount * bet)}"
+    return f"+{rule.money(rule.pay(bet, amount).amount)}"
+
+
+def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> list[dict[str, Any]]:
+    hands = []
+    for player, dealer in _pick_worked_hands(settler):
+        settled = settler.settle_round(player, dealer)
+        lines = []
+        decision = ""
+        for wager, result in settled.items():
+            if wager is WagerName.ANTE_PLAY:
+                parts = ante_play_parts(result, spec)
+                decision = "folds" if parts["Play"] is None else "plays"
+                for part, value in parts.items():
+                    if value is not None:
+                        lines.append(
+                            (part.removeprefix("Ante ") if part == "Ante Bonus" else part, _signed(value, bet, rule))
+                        )
+            else:
+                won = f" ({outcome_label(result.outcome).lower()})" if result.net > 0 else ""
+                lines.append((wager.display_name, f"{_signed(result.net, bet, rule)}{won}"))
+        hands.append(
+            {
+                "player": card_faces(" ".join(card_text(c) for c in player)),
+                "dealer": card_faces(" ".join(card_text(c) for c in dealer)),
+                "decision": decision,
+                "lines": lines,
+            }
+        )
+    return hands
+
+
+def dealer_sheet_context(
+    spec: GameSpec, analysis: GameAnalysis, *, paper: str, effective: date, bets: tuple[int, ...] | None
+) -> dict[str, Any]:
+    table = spec.table
+    money = Money(table.currency if table is not None else "USD")
+    columns = bets or bet_columns(table)
+    chip = smallest_chip(table)
+    cap = table.payout_cap if table is not None else None
+    rule = PayRule(money, chip, cap)
+    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
+    settler = Settler(spec, plays)
+    tables = _payout_tables(spec, columns, rule)
+    any_rounded = any(cell["rounded"] for t in tables for r in t["rows"] for cell in r["cells"])
+    limits = []
+    if table is not None and table.minimum is not None:
+        limits.append(f"minimum {money(table.minimum)}")
+    if table is not None and table.maximum is not None:
+        limits.append(f"maximum {money(table.maximum)}")
+    order = [step for wager in spec.wagers.offered for step in SETTLEMENT_ORDER[wager]]
+    rules = []
+    if spec.wagers.ante_play is not None:
+        rules.append(qualifier_sentence(spec))
+        rules.append(
+            "Pair Plus is lost when the player folds."
+            if spec.rules.pair_plus_on_fold is PairPlusOnFold.LOST
+            else "Pair Plus stands when the player folds."
+        )
+    worked_bet = columns[1] if len(columns) > 1 else columns[0]
+    return {
+        "paper": paper,
+        "landscape": True,
+        "game": spec.name,
+        "operator": spec.operator or "",
+        "effective": effective.isoformat(),
+        "sha256": spec.sha256,
+        "limits": ", ".join(limits) if limits else "no limits in the paytable file",
+        "cap": f"{money(cap)} per wager per round" if cap is not None else "none",
+        "cap_amount": money(cap) if cap is not None else "",
+        "bets": [money(b) for b in columns],
+        "bets_note": (
+            "Bet sizes from --bets."
+            if bets
+            else "Bet sizes between the table's limits."
+            if table is not None and (table.minimum or table.maximum)
+            else f"No table limits in the paytable file: common bets {', '.join(money(b) for b in DEFAULT_BETS)}."
+        ),
+        "rounding": (
+            f"Wins that are not a whole number of the smallest chip ({money(chip)}) are rounded down to it"
+            + (" (marked *)." if any_rounded else "; none on this sheet.")
+        ),
+        "tables": tables,
+        "hand_strip": [(name, card_faces(cards)) for name, cards in HAND_STRIP],
+        "any_capped": any(cell["capped"] for t in tables for r in t["rows"] for cell in r["cells"]),
+        "resolution": resolution_rows(spec, short=True) if spec.wagers.ante_play is not None else [],
+        "keys": [
+            (f"{net.numerator} to {net.denominator}", payoff_key(net))
+            for net in sorted({row["net"] for t in tables for row in t["rows"]}, reverse=True)
+        ],
+        "rules": rules,
+        "order": order,
+        "worked_bet": money(worked_bet),
+        "worked_hands": _worked_hands(spec, settler, worked_bet, rule),
+    }
+
+
+def render_dealer_sheet_html(
+    spec: GameSpec, analysis: GameAnalysis, *, paper: str, effective: date, bets: tuple[int, ...] | None = None
+) -> str:
+    context = dealer_sheet_context(spec, analysis, paper=paper, effective=effective, bets=bets)
+    return render("dealer_sheet.html.j2", **context)
