@@ -1,6 +1,6 @@
 """Speed of `trey certify` (issue 4) and `trey cheatsheet`: whole commands, HTML + PDF (+ JSON), median of 5 runs.
 
-    .venv/bin/python benchmarks/bench_certify.py
+.venv/bin/python benchmarks/bench_certify.py
 """
 
 from __future__ import annotations
