@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
-from dataclasses import dataclass
-from datetime import date
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 from trey import __version__
-from trey.compliance import CheckResult, Profile, load_profile, overall, run_checks
+from trey.compliance import Finding, Profile, load_profile, overall, run_checks
 from trey.engine import GameAnalysis, analyze
 from trey.errors import SpecError, TreyError, VerificationError
 from trey.export import analysis_json, simulation_json
@@ -43,7 +45,7 @@ class Certificate:
     spec: GameSpec
     analysis: GameAnalysis
     profile: Profile
-    checks: list[CheckResult]
+    checks: list[Finding]
     simulation: SimulationResult | None
 
     @property
@@ -61,7 +63,7 @@ def content_id(data: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_bytes(content)).hexdigest()[:ID_DIGITS]
 
 
-def check_json(check: CheckResult) -> dict[str, str]:
+def check_json(check: Finding) -> dict[str, str]:
     return {
         "check": check.check,
         "requirement": check.requirement,
@@ -167,8 +169,6 @@ def verify_certificate(path: Path, paytable: Path | None = None) -> Certificate:
     result = check_data(recorded["canonical"], f"{path}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
-    from dataclasses import replace
-
     spec = replace(result.spec, sha256=recorded["sha256"])
     sim = stored.get("simulation")
     fresh = build_certificate(
@@ -194,11 +194,8 @@ def verify_certificate(path: Path, paytable: Path | None = None) -> Certificate:
     return fresh
 
 
-def default_issue_date(environ: dict[str, str] | None = None) -> date:
+def default_issue_date(environ: Mapping[str, str] | None = None) -> date:
     """SOURCE_DATE_EPOCH when set (reproducible builds), else today."""
-    import os
-    from datetime import UTC, datetime
-
     env = os.environ if environ is None else environ
     epoch = env.get("SOURCE_DATE_EPOCH")
     if epoch:

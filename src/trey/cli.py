@@ -30,6 +30,29 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class OutputFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+class Paper(StrEnum):
+    A4 = "a4"
+    LETTER = "letter"
+
+
+PaytableFile = Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")]
+OutDir = Annotated[Path, typer.Option("--out", help="Directory to write into.", show_default=False)]
+DateOption = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        help="Date YYYY-MM-DD printed on the document (default SOURCE_DATE_EPOCH or today).",
+        show_default=False,
+    ),
+]
+Force = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+
+
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
 
@@ -91,15 +114,10 @@ def validate(
         raise typer.Exit(1)
 
 
-class OutputFormat(StrEnum):
-    TABLE = "table"
-    JSON = "json"
-
-
 @app.command()
 @user_errors
 def analyze(
-    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    file: PaytableFile,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
     exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
 ) -> None:
@@ -121,7 +139,7 @@ def analyze(
 @app.command()
 @user_errors
 def simulate(
-    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
+    file: PaytableFile,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1_000_000,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the random generator.")] = 1,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Processes to share the rounds.")] = 1,
@@ -146,11 +164,6 @@ def simulate(
         raise typer.Exit(1)
 
 
-class Paper(StrEnum):
-    A4 = "a4"
-    LETTER = "letter"
-
-
 def _parse_date(value: str | None) -> date | None:
     if value is None:
         return None
@@ -163,17 +176,12 @@ def _parse_date(value: str | None) -> date | None:
 @app.command()
 @user_errors
 def certify(
-    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
-    out: Annotated[Path, typer.Option("--out", help="Directory to write the certificate into.", show_default=False)],
-    issue_date: Annotated[
-        str | None,
-        typer.Option(
-            "--date", help="Issue date YYYY-MM-DD (default: SOURCE_DATE_EPOCH, else today).", show_default=False
-        ),
-    ] = None,
+    file: PaytableFile,
+    out: OutDir,
+    issue_date: DateOption = None,
     profile: Annotated[str, typer.Option("--profile", help="Compliance profile: generic or rng-85.")] = "generic",
     paper: Annotated[Paper, typer.Option("--paper", help="a4 or letter.")] = Paper.A4,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    force: Force = False,
     simulate_rounds: Annotated[
         int | None, typer.Option("--simulate", min=1, help="Add a simulation of N rounds.", show_default=False)
     ] = None,
@@ -182,15 +190,13 @@ def certify(
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
     from trey.certificate import SimulationOptions, build_certificate, default_issue_date
-    from trey.loader import read_file
+    from trey.loader import load_spec_bytes, read_file
     from trey.outputs import refuse_existing
 
     when = _parse_date(issue_date) or default_issue_date()
     names = {kind: f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")}
     refuse_existing(out, list(names.values()), force=force)
-    raw = read_file(file)
-    from trey.loader import load_spec_bytes
-
+    raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
     spec = load_spec_bytes(raw, str(file))
     cert = build_certificate(
         spec,
@@ -264,19 +270,14 @@ def _parse_bets(value: str | None) -> tuple[int, ...] | None:
 @app.command()
 @user_errors
 def cheatsheet(
-    file: Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")],
-    out: Annotated[Path, typer.Option("--out", help="Directory to write the sheet into.", show_default=False)],
+    file: PaytableFile,
+    out: OutDir,
     bets: Annotated[
         str | None, typer.Option("--bets", help="Bet columns, e.g. 5,10,15,25,50,100.", show_default=False)
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="letter or a4.")] = Paper.LETTER,
-    effective: Annotated[
-        str | None,
-        typer.Option(
-            "--date", help="Effective date YYYY-MM-DD (default SOURCE_DATE_EPOCH, else today).", show_default=False
-        ),
-    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
+    effective: DateOption = None,
+    force: Force = False,
 ) -> None:
     """Write the dealer payout sheet: FILE-stem.dealer-sheet.html and .pdf in DIR."""
     from trey.certificate import default_issue_date

@@ -36,7 +36,7 @@ class Profile:
 
 
 @dataclass(frozen=True)
-class CheckResult:
+class Finding:
     check: str  # the profile key
     requirement: str
     wager: WagerName
@@ -75,9 +75,9 @@ def _paytables(spec: GameSpec) -> dict[WagerName, Paytable]:
     return tables
 
 
-def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
+def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
     checks = profile.checks
-    results: list[CheckResult] = []
+    results: list[Finding] = []
     tables = _paytables(analysis.spec)
     for wager, result in analysis.wagers.items():
         if "odds_wording" in checks:
@@ -85,7 +85,7 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
                 f"{name.replace('_', ' ')} '{odds}'" for name, odds in tables[wager] if odds.wording is OddsWording.FOR
             ]
             results.append(
-                CheckResult(
+                Finding(
                     "odds_wording",
                     "odds worded 'to', never 'for'",
                     wager,
@@ -103,7 +103,7 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
                 verdict = Verdict.PASS if rarest.one_in <= limit else Verdict.FAIL
                 detail = f"rarest award {rarest.outcome.replace('_', ' ')}: {one_in_text(rarest.one_in)}"
             results.append(
-                CheckResult(
+                Finding(
                     "rarest_award_one_in_at_most",
                     f"every award at least 1 in {limit:,}",
                     wager,
@@ -114,7 +114,7 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
         if checks.get("house_edge_positive"):
             edge = result.stats.house_edge
             results.append(
-                CheckResult(
+                Finding(
                     "house_edge_positive",
                     "house edge above zero",
                     wager,
@@ -126,7 +126,7 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
             floor = Fraction(int(checks["rtp_floor_percent"]), 100)
             rtp = result.stats.rtp
             results.append(
-                CheckResult(
+                Finding(
                     "rtp_floor_percent",
                     f"RTP at least {decimal_text(floor * 100, 0)}%",
                     wager,
@@ -137,5 +137,5 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[CheckResult]:
     return results
 
 
-def overall(results: list[CheckResult]) -> Verdict:
+def overall(results: list[Finding]) -> Verdict:
     return Verdict.FAIL if any(r.verdict is Verdict.FAIL for r in results) else Verdict.PASS

@@ -21,15 +21,8 @@ from trey.cards import ACE, Colour, colour_of, rank_of, ranks_label, suit_of
 IntArray = npt.NDArray[np.int64]
 
 
-class ThreeCardCategory(IntEnum):
-    """3-card categories, weakest first. A straight beats a flush."""
-
-    HIGH_CARD = 0
-    PAIR = 1
-    FLUSH = 2
-    STRAIGHT = 3
-    THREE_OF_A_KIND = 4
-    STRAIGHT_FLUSH = 5
+class _Category(IntEnum):
+    """A hand category: ordered by strength, named in files by its slug."""
 
     @property
     def slug(self) -> str:
@@ -40,7 +33,18 @@ class ThreeCardCategory(IntEnum):
         return self.name.replace("_", " ").capitalize()
 
 
-class SixCardCategory(IntEnum):
+class ThreeCardCategory(_Category):
+    """3-card categories, weakest first. A straight beats a flush."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    FLUSH = 2
+    STRAIGHT = 3
+    THREE_OF_A_KIND = 4
+    STRAIGHT_FLUSH = 5
+
+
+class SixCardCategory(_Category):
     """Best five-card poker hand out of six cards, weakest first."""
 
     HIGH_CARD = 0
@@ -53,14 +57,6 @@ class SixCardCategory(IntEnum):
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
     ROYAL_FLUSH = 9
-
-    @property
-    def slug(self) -> str:
-        return self.name.lower()
-
-    @property
-    def display_name(self) -> str:
-        return self.name.replace("_", " ").capitalize()
 
 
 class ColourOutcome(IntEnum):

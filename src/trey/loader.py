@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +117,6 @@ def _unwrap(result: CheckResult) -> GameSpec:
 
 
 def _with_sha(spec: GameSpec, sha: str) -> GameSpec:
-    from dataclasses import replace
-
     return replace(spec, sha256=sha)
 
 

@@ -17,10 +17,6 @@ def fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def parse_fraction(text: str) -> Fraction:
-    return Fraction(text)
-
-
 def to_decimal(value: Fraction) -> Decimal:
     return _CONTEXT.divide(Decimal(value.numerator), Decimal(value.denominator))
 

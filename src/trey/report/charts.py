@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,9 +37,14 @@ def rtp_band_svg(stats: WagerStats, title: str) -> str:
     figure = Figure(figsize=(6.4, 2.6))
     axes = figure.add_subplot()
     for z, colour, label in ((Z_95, BAND_95, "95% of sessions"), (Z_90, BAND_90, "90% of sessions")):
-        half = [stats.volatility_index(z) * 100 / math.sqrt(n) for n in ROUNDS_AXIS]
+        bands = [stats.rtp_band(int(n), z) for n in ROUNDS_AXIS]
         axes.fill_between(
-            ROUNDS_AXIS, [rtp - h for h in half], [rtp + h for h in half], color=colour, label=label, linewidth=0
+            ROUNDS_AXIS,
+            [low * 100 for low, _ in bands],
+            [high * 100 for _, high in bands],
+            color=colour,
+            label=label,
+            linewidth=0,
         )
     axes.axhline(rtp, color=LINE, linewidth=1.2, label=f"theoretical RTP {rtp:.2f}%")
     axes.set_xscale("log")
