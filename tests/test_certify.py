@@ -90,6 +90,10 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
         assert heading in html
     assert html.count('src="data:image/svg+xml;base64,') == 8  # two matplotlib charts per wager
     assert "108,290.00" in html  # the royal flush: 1 in 108,290
+    assert html.count("<td>Dealer wins</td>") == 1  # Ante & Play's losing outcome
+    assert html.count("<td>No paying hand</td>") == 3  # the side bets' losing rows
+    assert "<td>Six cards of one colour</td>" in html
+    assert '<td class="num">12/5525</td>' in html  # exact probability of a straight flush
 
 
 def test_a4_and_letter_pages(tmp_path: Path, standard_dir: Path) -> None:

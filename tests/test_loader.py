@@ -248,3 +248,36 @@ def test_the_readme_example_is_a_valid_paytable_equal_to_the_default_game() -> N
         standard.table,
         standard.wagers,
     )
+
+
+def _walk(schema: object, path: str = "$") -> list[str]:
+    """Every property of the schema that lacks a title or a description."""
+    missing = []
+    if isinstance(schema, dict):
+        for name, sub in schema.get("properties", {}).items():
+            if not (isinstance(sub, dict) and sub.get("title") and sub.get("description")):
+                missing.append(f"{path}.{name}")
+            missing += _walk(sub, f"{path}.{name}")
+        for key in ("anyOf", "oneOf", "allOf"):
+            for i, sub in enumerate(schema.get(key, [])):
+                missing += _walk(sub, f"{path}/{key}[{i}]")
+        for name, sub in schema.get("$defs", {}).items():
+            missing += _walk(sub, f"{path}/$defs/{name}")
+        if isinstance(schema.get("items"), dict):
+            missing += _walk(schema["items"], f"{path}[]")
+    return missing
+
+
+def test_the_paytable_schema_documents_every_field() -> None:
+    schema = json.loads((REPO / "schemas" / "paytable.schema.json").read_text())
+    assert schema["title"] and schema["description"]
+    assert _walk(schema) == []
+
+
+def test_shipped_profiles_follow_their_schema() -> None:
+    from trey.compliance import load_profile, shipped_profiles
+    from trey.schemas import validator
+
+    assert shipped_profiles() == ["generic", "rng-85"]
+    for name in shipped_profiles():
+        assert list(validator("profile").iter_errors(load_profile(name).canonical())) == []

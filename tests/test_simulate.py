@@ -174,3 +174,20 @@ def test_cli_refuses_zero_rounds() -> None:
 def test_replace_keeps_specs_usable() -> None:
     spec = replace(load_spec(STANDARD), name="renamed")
     assert simulate(spec, 1000, 1).rounds == 1000
+
+
+def test_progress_bar_only_for_long_runs_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from trey.cli import _progress
+
+    with _progress(5_000_000, enabled=True) as advance:
+        assert advance is None  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with _progress(5_000_000, enabled=False) as advance:
+        assert advance is None  # --format json
+    with _progress(100_000, enabled=True) as advance:
+        assert advance is None  # well under a second
+    with _progress(5_000_000, enabled=True) as advance:
+        assert advance is not None
+        advance(1_000_000)

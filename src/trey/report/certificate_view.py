@@ -33,25 +33,30 @@ def _with_fraction(value: Fraction, places: int = 4) -> str:
     return f"{percent_text(value, places)} ({fraction_text(value)})"
 
 
-def _par_row(row: OutcomeRow) -> dict[str, str]:
+def _par_row(row: OutcomeRow, wager: WagerName) -> dict[str, str]:
     return {
-        "outcome": outcome_label(row.outcome, bonus=not row.returns_stake),
+        "outcome": outcome_label(row.outcome, wager=wager, bonus=not row.returns_stake),
         "pays": fraction_text(row.pays) if row.pays >= 0 or row.returns_stake else "",
         "combinations": f"{row.combinations:,}",
         "probability": decimal_text(row.probability, 8),
+        "exact": fraction_text(row.probability),
         "one_in": one_in_text(row.one_in).removeprefix("1 in "),
         "contribution": percent_text(row.contribution, 4),
     }
 
 
 def _shares(result: WagerAnalysis) -> list[Share]:
+    wager = result.wager
     rows = list(result.outcomes)
     if isinstance(result, AntePlayAnalysis):
         rows += list(result.ante_bonus)
     # Shares of what is handed back (stakes included), so that every share is positive and they add up to 100%.
     returned = sum((r.probability * r.returned for r in rows), Fraction(0))
     return [
-        Share(outcome_label(r.outcome, bonus=not r.returns_stake), float(r.probability * r.returned / returned * 100))
+        Share(
+            outcome_label(r.outcome, wager=wager, bonus=not r.returns_stake),
+            float(r.probability * r.returned / returned * 100),
+        )
         for r in rows
         if r.returned > 0 and r.combinations
     ]
@@ -59,7 +64,7 @@ def _shares(result: WagerAnalysis) -> list[Share]:
 
 def _wager(cert: Certificate, wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
     stats = result.stats
-    rows = [_par_row(r) for r in result.outcomes]
+    rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
         ("Cycle", f"{result.cycle:,} equally likely deals"),
         ("Return to player (RTP)", _with_fraction(stats.rtp)),
@@ -73,7 +78,7 @@ def _wager(cert: Certificate, wager: WagerName, result: WagerAnalysis) -> dict[s
     ]
     unit = "per unit bet"
     if isinstance(result, AntePlayAnalysis):
-        rows += [_par_row(r) for r in result.ante_bonus]
+        rows += [_par_row(r, wager) for r in result.ante_bonus]
         unit = (
             "per Ante. Pays are the net result of Ante and Play together (a lost hand costs the Ante and the "
             "Play: 2 Antes), the Ante Bonus rows are paid on top; contribution to RTP = probability × (1 + pays)"

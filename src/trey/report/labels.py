@@ -4,24 +4,29 @@ from __future__ import annotations
 
 from trey.cards import SUIT_SYMBOLS, parse_cards, rank_label
 from trey.odds import Odds
-from trey.spec import GameSpec, PairPlusOnFold, QualifierKind, Ties
+from trey.spec import GameSpec, PairPlusOnFold, QualifierKind, Ties, WagerName
 
-OUTCOME_LABELS = {
+ANTE_PLAY_LABELS = {
     "fold": "Player folds",
     "dealer_not_qualify": "Dealer does not qualify",
     "win": "Player wins",
     "tie": "Tie",
     "lose": "Dealer wins",
+}
+OUTCOME_LABELS = {
+    "lose": "No paying hand",
     "mini_royal": "Mini-royal (A-K-Q suited)",
     "six_same_colour": "Six cards of one colour",
     "three_same_colour": "Three cards of one colour",
 }
 
 
-def outcome_label(outcome: str, *, bonus: bool = False) -> str:
-    label = OUTCOME_LABELS.get(outcome) if not bonus else None
-    label = label or outcome.replace("_", " ").capitalize()
-    return f"Ante Bonus: {label.lower()}" if bonus else label
+def outcome_label(outcome: str, *, wager: WagerName | None = None, bonus: bool = False) -> str:
+    """A person's name for an outcome; Ante & Play's own outcomes (win, lose...) need ``wager``."""
+    if bonus:
+        return f"Ante Bonus: {outcome.replace('_', ' ')}"
+    labels = ANTE_PLAY_LABELS if wager is WagerName.ANTE_PLAY else OUTCOME_LABELS
+    return labels.get(outcome) or outcome.replace("_", " ").capitalize()
 
 
 def odds_label(odds: Odds) -> str:
