@@ -11,9 +11,9 @@ from pypdf import PdfReader
 
 from conftest import PAYTABLES, REPO, STANDARD, run_cli
 from trey.engine import analyze
+from trey.jsonschemas import validator
 from trey.loader import load_spec
 from trey.numbers import percent_text
-from trey.schemas import validator
 
 DATE = "2026-01-01"
 

@@ -276,7 +276,7 @@ def test_the_paytable_schema_documents_every_field() -> None:
 
 def test_shipped_profiles_follow_their_schema() -> None:
     from trey.compliance import load_profile, shipped_profiles
-    from trey.schemas import validator
+    from trey.jsonschemas import validator
 
     assert shipped_profiles() == ["generic", "rng-85"]
     for name in shipped_profiles():

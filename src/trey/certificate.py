@@ -133,7 +133,7 @@ def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
 
 
 def read_certificate(path: Path) -> dict[str, Any]:
-    from trey.schemas import validator
+    from trey.jsonschemas import validator
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

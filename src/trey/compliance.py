@@ -58,7 +58,7 @@ def load_profile(name: str) -> Profile:
         raise TreyError(f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
     text = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
-    from trey.schemas import load_schema
+    from trey.jsonschemas import load_schema
 
     jsonschema.validate(data, load_schema("profile"))  # shipped files: a failure here is a bug, not input
     return Profile(data["name"], data["title"], " ".join(data["description"].split()), data["checks"])

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from trey.errors import Problem
-from trey.schemas import load_schema
+from trey.jsonschemas import load_schema
 from trey.yamldoc import JsonPath, YamlDocument
 
 STRATEGY_HINT = "use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4}"
