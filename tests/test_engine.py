@@ -361,3 +361,23 @@ def test_variant_file_analyses(tmp_path: Path) -> None:
     assert result is not None
     # with no qualifier the dealer always qualifies
     assert dict((r.outcome, r.combinations) for r in result.outcomes)["dealer_not_qualify"] == 0
+
+
+@pytest.mark.parametrize(
+    ("wager", "outcomes"),
+    [
+        (WagerName.PAIR_PLUS, PAIR_PLUS_OUTCOMES),
+        (WagerName.SIX_CARD_BONUS, SIX_CARD_OUTCOMES),
+        (WagerName.ANTE_PLAY, ANTE_BONUS_OUTCOMES),
+    ],
+)
+def test_paytable_rows_are_listed_rarest_first(wager: WagerName, outcomes: tuple[str, ...]) -> None:
+    """The loader's "a rarer hand pays less" warning relies on this order."""
+    table = paytable(outcomes, {o: Odds(1) for o in outcomes})
+    if wager is WagerName.ANTE_PLAY:
+        result = analyze(game(ante_play=AntePlay(table, Strategy(StrategyKind.ALWAYS_PLAY)))).ante_play
+        assert result is not None
+        counts = [row.combinations for row in result.ante_bonus]
+    else:
+        counts = [row.combinations for row in analyze(game(**{wager.value: table})).wagers[wager].outcomes[:-1]]
+    assert counts == sorted(counts) and len(set(counts)) == len(counts)

@@ -7,16 +7,18 @@ volatility index) are numbers rounded once to 4 decimals.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trey import __version__
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow
 from trey.numbers import fraction_text, rounded_float, sqrt_decimal
-from trey.simulate import SimulationResult
 from trey.spec import GameSpec
 
 FLOAT_PLACES = 4
+
+if TYPE_CHECKING:
+    from trey.simulate import SimulationResult
 
 
 def outcome_json(row: OutcomeRow) -> dict[str, Any]:

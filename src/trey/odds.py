@@ -20,7 +20,7 @@ class OddsWording(StrEnum):
 ODDS_PATTERN = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Odds:
     numerator: int
     denominator: int = 1

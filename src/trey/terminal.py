@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -10,7 +11,9 @@ from rich.table import Table
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
-from trey.simulate import SimulationResult
+
+if TYPE_CHECKING:
+    from trey.simulate import SimulationResult
 
 
 def _figure(value: Fraction, exact: bool) -> str:
