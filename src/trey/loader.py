@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from trey.errors import Problem, Severity, SpecError
-from trey.odds import Odds, OddsWording
+from trey.odds import Odds, OddsError, OddsWording
 from trey.schema_errors import schema_problems
 from trey.spec import (
     ANTE_BONUS_OUTCOMES,
@@ -128,7 +128,7 @@ def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
     reported = {p.path for p in problems}
     problems.extend(p for p in _semantic_problems(doc) if p.path not in reported)
     if not locate:
-        problems = [Problem(p.file, p.message, p.path, None, None, p.hint, p.severity) for p in problems]
+        problems = [replace(p, line=None, column=None) for p in problems]
     problems.sort(key=lambda p: (p.line or 0, p.column or 0))
     if any(p.severity is Severity.ERROR for p in problems):
         return CheckResult(None, tuple(problems))
@@ -172,11 +172,8 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
         for outcome, raw in pays.items():
             try:
                 odds = Odds.parse(raw)
-            except ValueError as exc:
-                hint = "the second number must be at least 1" if "divide by zero" in str(exc) else None
-                if "less than the stake" in str(exc):
-                    hint = "'N for M' includes the stake: N must be at least M"
-                yield doc.problem((*table_path, outcome), str(exc), hint)
+            except OddsError as exc:
+                yield doc.problem((*table_path, outcome), str(exc), exc.hint)
                 continue
             parsed[outcome] = odds
             if odds.wording is OddsWording.FOR:
@@ -199,8 +196,7 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
 
 
 def _warning(doc: YamlDocument, path: JsonPath, message: str, hint: str) -> Problem:
-    p = doc.problem(path, message, hint)
-    return Problem(p.file, p.message, p.path, p.line, p.column, p.hint, Severity.WARNING)
+    return replace(doc.problem(path, message, hint), severity=Severity.WARNING)
 
 
 # --- Model --------------------------------------------------------------------------------------------------

@@ -20,6 +20,14 @@ class OddsWording(StrEnum):
 ODDS_PATTERN = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$")
 
 
+class OddsError(ValueError):
+    """Odds that cannot be: the message says why, the hint how to write them."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
 @dataclass(frozen=True)
 class Odds:
     numerator: int
@@ -28,22 +36,25 @@ class Odds:
 
     def __post_init__(self) -> None:
         if self.numerator < 0:
-            raise ValueError(f"odds cannot be negative: {self.numerator}")
+            raise OddsError(f"odds cannot be negative: {self.numerator}", "a losing hand is simply left out")
         if self.denominator <= 0:
-            raise ValueError(f"odds '{self}' divide by zero")
+            raise OddsError(f"odds '{self}' divide by zero", "the second number must be at least 1")
         if self.wording is OddsWording.FOR and self.numerator < self.denominator:
-            raise ValueError(f"'{self}' returns less than the stake, so a win would lose money")
+            raise OddsError(
+                f"'{self}' returns less than the stake, so a win would lose money",
+                "'N for M' includes the stake: N must be at least M",
+            )
 
     @classmethod
     def parse(cls, value: int | str) -> Odds:
-        """Read odds as a paytable writes them. Raises ``ValueError`` with a readable message."""
+        """Read odds as a paytable writes them. Raises :class:`OddsError` (a ``ValueError``) saying why not."""
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise ValueError(f"odds must be a whole number or text like '3 to 2', not {value!r}")
+            raise OddsError(f"odds must be a whole number or text like '3 to 2', not {value!r}")
         if isinstance(value, int):
             return cls(value)
         match = ODDS_PATTERN.match(value)
         if match is None:
-            raise ValueError(f"cannot read odds {value!r}")
+            raise OddsError(f"cannot read odds {value!r}", "write N, 'N to M' or 'N for M'")
         return cls(int(match[1]), int(match[3]), OddsWording(match[2]))
 
     @property

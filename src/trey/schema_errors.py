@@ -12,6 +12,7 @@ from typing import Any
 
 from trey.errors import Problem
 from trey.jsonschemas import load_schema
+from trey.odds import Odds, OddsError
 from trey.yamldoc import JsonPath, YamlDocument
 
 STRATEGY_HINT = "use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4}"
@@ -55,10 +56,11 @@ def _did_you_mean(word: str, choices: Iterable[str]) -> str:
 def _odds_problem(doc: YamlDocument, path: JsonPath, value: Any) -> Problem:
     if isinstance(value, float):
         return doc.problem(path, f"odds must be exact, not the decimal number {value!r}", ODDS_HINT)
-    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-        return doc.problem(path, f"odds cannot be negative: {value}", "a losing hand is simply left out")
-    if isinstance(value, str):
-        return doc.problem(path, f"cannot read odds {value!r}", "write N, 'N to M' or 'N for M'")
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        try:
+            Odds.parse(value)  # says what is wrong with a whole number or a text, in one place
+        except OddsError as exc:
+            return doc.problem(path, str(exc), exc.hint)
     return doc.problem(path, f"odds must be a whole number or text, got {_describe(value)}", ODDS_HINT)
 
 
