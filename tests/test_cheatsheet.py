@@ -126,7 +126,7 @@ def test_bets_option_overrides_the_columns(tmp_path: Path) -> None:
     assert run_cli("cheatsheet", STANDARD, "--out", tmp_path / "x", "--bets", "0,5").exit_code == 2
 
 
-def test_fits_one_landscape_page_at_letter_and_a4(tmp_path: Path, standard: tuple[str, str]) -> None:
+def test_fits_one_landscape_page_at_letter_and_a4(tmp_path: Path) -> None:
     for paper, size in (("letter", (792, 612)), ("a4", (842, 595))):
         result = run_cli("cheatsheet", STANDARD, "--out", tmp_path / paper, "--date", DATE, "--paper", paper)
         assert result.exit_code == 0

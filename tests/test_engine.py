@@ -8,7 +8,6 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -352,7 +351,7 @@ def test_raising_an_ante_bonus_pay_never_lowers_the_rtp(bonus: dict[str, Odds], 
     assert after.stats.rtp >= before.stats.rtp
 
 
-def test_variant_file_analyses(tmp_path: Path) -> None:
+def test_variant_file_analyses() -> None:
     data = load_spec(STANDARD).canonical()
     data["rules"] = {"dealer_qualifier": "none", "ties": "player_wins"}
     spec = check_data(data, "variant").spec

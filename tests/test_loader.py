@@ -78,7 +78,7 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
     ]
 
 
-def test_one_bad_file_fails_the_batch_but_the_good_ones_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_bad_file_fails_the_batch_but_the_good_ones_are_reported() -> None:
     result = run_cli("validate", STANDARD, BAD / "float-odds.yaml")
     assert result.exit_code == 1
     assert result.stdout == f"{STANDARD}: valid (Ante & Play, Pair Plus, Prime, Six Card Bonus)\n"

@@ -62,7 +62,7 @@ def _shares(result: WagerAnalysis) -> list[Share]:
     ]
 
 
-def _wager(cert: Certificate, wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
+def _wager(wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
     stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
@@ -172,7 +172,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
 def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str) -> dict[str, Any]:
     data = cert.data
     spec = cert.spec
-    wagers = [_wager(cert, w, r) for w, r in cert.analysis.wagers.items()]
+    wagers = [_wager(w, r) for w, r in cert.analysis.wagers.items()]
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:

@@ -61,7 +61,7 @@ class PayRule:
         return payout(bet, odds, chip=self.chip, cap=self.cap)
 
 
-def _cell(p: Payout, rule: PayRule) -> dict[str, Any]:
+def _cell(p: Payout) -> dict[str, Any]:
     if p.capped:
         return {"text": "CAP", "capped": True, "rounded": False}
     return {"text": f"{p.amount:,}", "capped": False, "rounded": p.rounded}
@@ -76,7 +76,7 @@ def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule
         "label": label,
         "odds": odds_text,
         "net": net,
-        "cells": [_cell(rule.pay(b, odds), rule) for b in bets],
+        "cells": [_cell(rule.pay(b, odds)) for b in bets],
     }
 
 
@@ -132,7 +132,7 @@ def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int
             lambda s: s[WagerName.ANTE_PLAY].outcome == "lose" and any(w.net > 0 for w in s.values()),
         ]
     else:
-        wanted = [lambda s: any(w.net > 0 for w in s.values())] * (count - 1) + [lambda s: True]
+        wanted = [lambda s: any(w.net > 0 for w in s.values())] * (count - 1) + [lambda _: True]
     cards = deal(np.random.Generator(np.random.PCG64(WORKED_HANDS_SEED)), 5000)
     chosen: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     for want in wanted[:count]:
