@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import jsonschema
@@ -42,6 +44,9 @@ def test_analyze_json_follows_the_contract() -> None:
         "probability": "12/5525",
     }
     assert pair_plus["std_dev"] == 2.8496
+    sd = math.sqrt(Fraction(pair_plus["variance"]))
+    assert pair_plus["volatility_index_90"] == round(1.645 * sd, 4)
+    assert pair_plus["volatility_index_95"] == round(1.96 * sd, 4)
     assert pair_plus["house_edge"] == "402/5525"  # (48*40 + 52*30 + 720*6 + 1096*3 + 3744 - 16440) / 22100
     ante = data["wagers"]["ante_play"]
     assert ante["strategy"] == {"kind": "optimal", "rule": "Q-6-4", "hands_played": 14900, "hands_folded": 7200}

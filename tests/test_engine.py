@@ -249,6 +249,12 @@ def test_ante_play_contributions_add_up_to_the_rtp() -> None:
     assert result.element_of_risk == result.stats.house_edge / result.average_wager
     assert result.average_wager == 1 + Fraction(14_900, 22_100)
     assert result.largest_win == 7  # win (2) + straight flush bonus (5)
+    # every straight or better is played, so each bonus hand is paid against all 18,424 dealer hands
+    assert [(r.outcome, r.combinations) for r in result.ante_bonus] == [
+        ("straight_flush", 48 * 18_424),
+        ("three_of_a_kind", 52 * 18_424),
+        ("straight", 720 * 18_424),
+    ]
 
 
 def test_ties_to_the_player_lower_the_edge_by_about_013_points() -> None:
