@@ -27,7 +27,7 @@ demo: $(VENV)/.installed
 
 # The rendered examples in reports/, byte for byte reproducible (a test compares them with a fresh render).
 reports: $(VENV)/.installed
-	$(BIN)/trey certify $(STANDARD) --out reports --date $(REPORT_DATE) --force
+	$(BIN)/trey certify $(STANDARD) --out reports --date $(REPORT_DATE) --simulate 1000000 --seed 2026 --force
 	$(BIN)/trey cheatsheet $(STANDARD) --out reports --date $(REPORT_DATE) --force
 
 test: $(VENV)/.installed-dev

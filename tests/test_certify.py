@@ -16,6 +16,7 @@ from trey.loader import load_spec
 from trey.numbers import percent_text
 
 DATE = "2026-01-01"
+SIMULATION = ("--simulate", "1000000", "--seed", "2026")  # as `make reports` renders reports/
 
 
 def certify(out: Path, *args: str, paytable: Path = STANDARD) -> tuple[int, str, str]:
@@ -26,7 +27,7 @@ def certify(out: Path, *args: str, paytable: Path = STANDARD) -> tuple[int, str,
 @pytest.fixture(scope="module")
 def standard_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cert")
-    code, stdout, stderr = certify(out)
+    code, stdout, stderr = certify(out, *SIMULATION)
     assert code == 0, stderr
     assert stdout.splitlines() == [str(out / f"standard.certificate.{k}") for k in ("json", "html", "pdf")]
     return out
@@ -46,7 +47,11 @@ def test_json_follows_its_schema_and_carries_the_analysis(standard_dir: Path) ->
     assert data["paytable"]["canonical"] == load_spec(STANDARD).canonical()
     assert list(validator("analysis").iter_errors(data["analysis"])) == []
     assert data["analysis"]["wagers"]["ante_play"]["house_edge"] == "686689/20358520"
-    assert data["simulation"] is None
+    assert (data["simulation"]["rounds"], data["simulation"]["seed"], data["simulation"]["passed"]) == (
+        1_000_000,
+        2026,
+        True,
+    )
 
 
 def test_the_pdf_holds_the_figures_and_the_id_on_every_page(standard_dir: Path) -> None:
@@ -83,6 +88,7 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
         "5.4 Six Card Bonus",
         "6. Compliance checks",
         "7. Simulation confirmation",
+        "1,000,000 rounds dealt from freshly shuffled decks, seed 2026",
         "8. Player disclosure",
         "Appendix A. The paytable as parsed",
         "Appendix B. Reproduce and verify",
@@ -106,7 +112,7 @@ def test_a4_and_letter_pages(tmp_path: Path, standard_dir: Path) -> None:
 
 
 def test_same_inputs_give_identical_files(tmp_path: Path, standard_dir: Path) -> None:
-    code, _, _ = certify(tmp_path)
+    code, _, _ = certify(tmp_path, *SIMULATION)
     assert code == 0
     for kind in ("html", "json", "pdf"):
         name = f"standard.certificate.{kind}"
@@ -215,13 +221,13 @@ def test_operator_names_are_escaped(tmp_path: Path) -> None:
 def test_existing_files_are_not_overwritten_without_force(tmp_path: Path, standard_dir: Path) -> None:
     shutil.copytree(standard_dir, tmp_path, dirs_exist_ok=True)
     (tmp_path / "standard.certificate.html").write_text("keep me")
-    code, stdout, stderr = certify(tmp_path)
+    code, stdout, stderr = certify(tmp_path, *SIMULATION)
     assert code == 1
     assert stdout == ""
     assert stderr.startswith(f"error: would overwrite {tmp_path / 'standard.certificate.html'}, ")
     assert stderr.endswith("(use --force to replace them, or choose another --out)\n")
     assert (tmp_path / "standard.certificate.html").read_text() == "keep me"
-    code, _, _ = certify(tmp_path, "--force")
+    code, _, _ = certify(tmp_path, "--force", *SIMULATION)
     assert code == 0
     assert (tmp_path / "standard.certificate.html").read_bytes() == (
         standard_dir / "standard.certificate.html"
