@@ -162,4 +162,11 @@ EXPECTED = {
     "zero-denominator.yaml": [
         "zero-denominator.yaml:5:15: $.wagers.pair_plus.straight: odds '6 to 0' divide by zero (the second number must be at least 1)",
     ],
+    "huge-integer.yaml": [
+        "huge-integer.yaml:5:11: $.wagers.pair_plus.pair: cannot read the value '99999999999999999...' (numbers in a paytable are small)",
+    ],
+    "odds-too-large.yaml": [
+        "odds-too-large.yaml:5:18: $.wagers.six_card_bonus.royal_flush: odds '5000000000 to 1' are too large (each number is at most 1,000,000,000)",
+        "odds-too-large.yaml:6:22: $.wagers.six_card_bonus.three_of_a_kind: odds '7 to 3000000000' are too large (each number is at most 1,000,000,000)",
+    ],
 }

@@ -386,3 +386,21 @@ def test_paytable_rows_are_listed_rarest_first(wager: WagerName, outcomes: tuple
     else:
         counts = [row.combinations for row in analyze(game(**{wager.value: table})).wagers[wager].outcomes[:-1]]
     assert counts == sorted(counts) and len(set(counts)) == len(counts)
+
+
+def test_extreme_odds_stay_exact() -> None:
+    """The largest odds a file may hold, with awkward denominators: exact figures, no overflow."""
+    bonus = {
+        "straight_flush": Odds(1_000_000_000, 999_999_937),
+        "three_of_a_kind": Odds(999_999_929, 7),
+        "straight": Odds(1, 999_999_893),
+    }
+    result = analyze(game(ante_play=AntePlay(paytable(ANTE_BONUS_OUTCOMES, bonus)))).ante_play
+    no_bonus = analyze(load_spec(PAYTABLES / "ante_bonus" / "no-bonus.yaml")).ante_play
+    assert result is not None and no_bonus is not None
+    # Bonus hands are played anyway, so the decisions and the Ante & Play part are the no-bonus game's; each
+    # bonus hand adds its pay against all 18,424 dealer hands.
+    assert result.strategy.rule == "Q-6-4"
+    hands = {"straight_flush": 48, "three_of_a_kind": 52, "straight": 720}
+    added = sum((Fraction(hands[o], 22_100) * odds.net for o, odds in bonus.items()), Fraction(0))
+    assert result.stats.mean == no_bonus.stats.mean + added

@@ -17,7 +17,8 @@ class OddsWording(StrEnum):
     FOR = "for"
 
 
-ODDS_PATTERN = re.compile(r"^\s*(\d+)\s+(to|for)\s+(\d+)\s*$")
+ODDS_PATTERN = re.compile(r"^\s*(\d{1,12})\s+(to|for)\s+(\d{1,12})\s*$")
+MAX_ODDS_TERM = 10**9  # far beyond any real paytable; keeps a typo from producing astronomical figures
 
 
 class OddsError(ValueError):
@@ -28,6 +29,11 @@ class OddsError(ValueError):
         self.hint = hint
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 @dataclass(frozen=True)
 class Odds:
     numerator: int
@@ -35,6 +41,8 @@ class Odds:
     wording: OddsWording = OddsWording.TO
 
     def __post_init__(self) -> None:
+        if max(self.numerator, self.denominator) > MAX_ODDS_TERM:
+            raise OddsError(f"odds '{self}' are too large", f"each number is at most {MAX_ODDS_TERM:,}")
         if self.numerator < 0:
             raise OddsError(f"odds cannot be negative: {self.numerator}", "a losing hand is simply left out")
         if self.denominator <= 0:
@@ -49,12 +57,12 @@ class Odds:
     def parse(cls, value: int | str) -> Odds:
         """Read odds as a paytable writes them. Raises :class:`OddsError` (a ``ValueError``) saying why not."""
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise OddsError(f"odds must be a whole number or text like '3 to 2', not {value!r}")
+            raise OddsError(f"odds must be a whole number or text like '3 to 2', not {_short(value)}")
         if isinstance(value, int):
             return cls(value)
         match = ODDS_PATTERN.match(value)
         if match is None:
-            raise OddsError(f"cannot read odds {value!r}", "write N, 'N to M' or 'N for M'")
+            raise OddsError(f"cannot read odds {_short(value)}", "write N, 'N to M' or 'N for M'")
         return cls(int(match[1]), int(match[3]), OddsWording(match[2]))
 
     @property

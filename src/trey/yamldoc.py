@@ -98,7 +98,12 @@ class _Builder:
             return None
         if node.tag == _TAG + "timestamp":
             return node.value  # a date such as 2024-01-01 stays text
-        return self.constructor.construct_object(node)
+        try:
+            return self.constructor.construct_object(node)
+        except ValueError:  # e.g. an integer of thousands of digits, beyond Python's conversion limit
+            shown = node.value if len(node.value) <= 20 else node.value[:17] + "..."
+            self.fail(node, path, f"cannot read the value {shown!r}", "numbers in a paytable are small")
+            return None
 
     def build_mapping(self, node: yaml.MappingNode, path: JsonPath) -> dict[str, Any] | None:
         if node.tag != _TAG + "map":

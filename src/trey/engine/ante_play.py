@@ -8,9 +8,9 @@ with that of folding. Results are per Ante: Ante + Play + Ante Bonus.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
 
 import numpy as np
 import numpy.typing as npt
@@ -94,18 +94,24 @@ def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts
     if strategy.kind is StrategyKind.PLAY_AT_LEAST:
         assert strategy.ranks is not None
         return table.keys >= high_card_key(strategy.ranks)
-    # Optimal: compare 18,424 x EV in integers, scaled by the common denominator of the Ante Bonus pays.
-    scale = lcm(*(b.denominator for b in bonus))
-    bonus_scaled = np.array([int(b * scale) for b in bonus], dtype=np.int64)[_bonus_column(table.keys)]
+    # Optimal: play when 18,424 x (EV of playing - EV of folding) > 0. The Ante and Play part of that gain is an
+    # integer per hand. The Ante Bonus adds 18,424 x bonus when it needs the Play bet (otherwise it is paid either
+    # way and cancels), so each bonus column compares the integer gain with one exact threshold: no scaling, and
+    # no overflow whatever the odds.
     nets = base_nets(rules)
-    play = bonus_scaled * DEALER_HANDS
+    gain = np.full(HANDS, DEALER_HANDS, dtype=np.int64)  # folding would lose the Ante: 18,424 x 1
     for outcome, count in counts.by_outcome().items():
-        play = play + count * int(nets[outcome] * scale)
-    fold = np.full(HANDS, -scale * DEALER_HANDS, dtype=np.int64)
-    if not rules.ante_bonus_requires_play:
-        fold = fold + bonus_scaled * DEALER_HANDS
-    # Indifference (never met by the usual tables) folds: the smaller total wager for the same return.
-    return play > fold
+        gain = gain + count * int(nets[outcome])
+    column = _bonus_column(table.keys)
+    plays = np.zeros(HANDS, dtype=bool)
+    for col, pay in enumerate(bonus):
+        extra = pay * DEALER_HANDS if rules.ante_bonus_requires_play else Fraction(0)
+        # gain + extra > 0 <=> gain > floor(-extra), gain being an integer. Indifference folds: the smaller
+        # total wager for the same return (never met by the usual tables).
+        threshold = max(math.floor(-extra), -(2**62))
+        in_column = column == col
+        plays[in_column] = gain[in_column] > threshold
+    return plays
 
 
 def _bonus_column(keys: IntArray) -> npt.NDArray[np.int64]:
