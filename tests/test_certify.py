@@ -192,6 +192,20 @@ def test_verify_detects_another_paytable_file(standard_dir: Path) -> None:
     assert "  paytable.sha256 (the file given with --paytable has another SHA-256)" in result.stderr.splitlines()
 
 
+def test_verify_refuses_an_invalid_embedded_paytable(tmp_path: Path, standard_dir: Path) -> None:
+    forged = tamper(
+        standard_dir / "standard.certificate.json",
+        tmp_path / "forged.json",
+        lambda d: d["paytable"]["canonical"]["wagers"]["pair_plus"].__setitem__("pair", 1.5),
+    )
+    result = run_cli("verify", forged)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        f"error: {forged}: not a valid certificate: $.paytable.canonical.wagers.pair_plus.pair: 1.5 "
+    )
+    assert "Traceback" not in result.stderr
+
+
 def test_verify_refuses_what_is_not_a_certificate(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"certificate_id": 3}')
