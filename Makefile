@@ -12,12 +12,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Byte-compile trey once: this machine sets PYTHONDONTWRITEBYTECODE, so nothing would cache the compiled modules
+# and every command would compile them again at start-up.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q src
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m compileall -q src
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
@@ -37,6 +41,7 @@ test: $(VENV)/.installed-dev
 	$(BIN)/pytest
 
 bench: $(VENV)/.installed-dev
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python benchmarks/bench_analyze.py
 	$(BIN)/python benchmarks/bench_certify.py
 	$(BIN)/python benchmarks/bench_simulate.py
