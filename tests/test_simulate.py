@@ -191,3 +191,12 @@ def test_progress_bar_only_for_long_runs_on_a_terminal(monkeypatch: pytest.Monke
     with _progress(5_000_000, enabled=True) as advance:
         assert advance is not None
         advance(1_000_000)
+
+
+def test_games_without_ante_play_simulate_too() -> None:
+    from conftest import PAYTABLES
+
+    for path in (PAYTABLES / "prime" / "3-4.yaml", PAYTABLES / "pair_plus" / "40-30-5-4-1-mini-royal-100.yaml"):
+        result = simulate(load_spec(path), 100_000, 8)
+        assert result.passed, path
+        assert len(result.wagers) == 1
