@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import jsonschema
@@ -56,6 +57,13 @@ def test_fixed_seed_gives_the_recorded_numbers() -> None:
         "six_card_bonus": [0, 0, 7, 75, 107, 202, 359, 9250],
     }
     assert (result.seed, result.rounds, result.generator) == (1, 10_000, "numpy PCG64")
+    # Totals from the recorded counts by hand: each round stakes 1 Ante, plus a Play unless it folds (3,306 did);
+    # Pair Plus hands back 41, 31, 7, 4 and 2 units for its paying hands.
+    ante, pair_plus = result.wagers[WagerName.ANTE_PLAY], result.wagers[WagerName.PAIR_PLUS]
+    assert ante.total_wagered == 10_000 + (10_000 - 3306)
+    assert pair_plus.total_wagered == 10_000
+    assert pair_plus.total_returned == 27 * 41 + 27 * 31 + 320 * 7 + 508 * 4 + 1698 * 2
+    assert pair_plus.observed_rtp == Fraction(9612, 10_000)
 
 
 def test_same_seed_same_numbers_whatever_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:

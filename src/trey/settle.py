@@ -18,24 +18,25 @@ import numpy.typing as npt
 
 from trey.cards import RED_SUITS
 from trey.engine.ante_play import (
+    BONUS_COLUMNS,
     DEALER_NOT_QUALIFY,
     FOLD,
     LOSE,
+    NO_BONUS,
     OUTCOMES,
     TIE,
     WIN,
-    ante_bonus_outcome,
-    base_nets,
+    bonus_column,
+    round_net,
+    staked_units,
 )
 from trey.engine.hand_table import hand_table
 from trey.engine.pair_plus import pair_plus_outcomes
 from trey.engine.six_card import paid_outcome
 from trey.hands import IntArray, SixCardCategory, best_five_categories
-from trey.spec import ANTE_BONUS_OUTCOMES, GameSpec, PairPlusOnFold, Paytable, WagerName
+from trey.spec import GameSpec, PairPlusOnFold, Paytable, WagerName
 
 BoolArray = npt.NDArray[np.bool_]
-NO_BONUS = "no_bonus"
-_BONUS_COLUMNS = (*ANTE_BONUS_OUTCOMES, NO_BONUS)
 _IS_RED = np.array([c % 4 in RED_SUITS for c in range(52)], dtype=np.int8)
 
 
@@ -109,18 +110,13 @@ class Settler:
     def _ante_play_table(self) -> OutcomeTable:
         game = self.spec.wagers.ante_play
         assert game is not None
-        rules = self.spec.rules
-        nets = base_nets(rules)
         names, values, staked, rows = [], [], [], []
         for outcome in OUTCOMES:
-            for column in _BONUS_COLUMNS:
+            for column in BONUS_COLUMNS:
                 odds = game.ante_bonus.get(column) if column != NO_BONUS else None
-                bonus = odds.net if odds is not None else Fraction(0)
-                if outcome == FOLD and rules.ante_bonus_requires_play:
-                    bonus = Fraction(0)
                 names.append(outcome if column == NO_BONUS else f"{outcome}+{column}")
-                values.append(nets[outcome] + bonus)
-                staked.append(1 if outcome == FOLD else 2)
+                values.append(round_net(self.spec.rules, outcome, odds.net if odds is not None else Fraction(0)))
+                staked.append(staked_units(outcome))
                 rows.append(outcome)
         return OutcomeTable(WagerName.ANTE_PLAY, tuple(names), tuple(values), tuple(staked), tuple(rows))
 
@@ -140,8 +136,7 @@ class Settler:
                 [OUTCOMES.index(o) for o in (FOLD, DEALER_NOT_QUALIFY, WIN, TIE)],
                 OUTCOMES.index(LOSE),
             )
-            column = ante_bonus_outcome(player_keys)
-            result[WagerName.ANTE_PLAY] = main * len(_BONUS_COLUMNS) + np.where(column < 0, 3, column)
+            result[WagerName.ANTE_PLAY] = main * len(BONUS_COLUMNS) + bonus_column(player_keys)
         if self.spec.wagers.pair_plus is not None:
             outcomes = pair_plus_outcomes(self.spec.wagers.pair_plus, player_keys)
             index = np.full(len(player_keys), len(outcomes), dtype=np.int64)  # lose
@@ -174,10 +169,13 @@ class Settler:
         """Settle one round (for worked examples): each wager's outcome and net per unit bet."""
         if len(set(player) | set(dealer)) != 6:
             raise ValueError("a round needs six different cards")
-        indexes = self.settle(np.array([player]), np.array([dealer]))
-        settled = {}
-        for wager, index in indexes.items():
+        return self.settled(self.settle(np.array([player]), np.array([dealer])), 0)
+
+    def settled(self, outcomes: dict[WagerName, IntArray], row: int) -> dict[WagerName, SettledWager]:
+        """Round ``row`` of the result of :meth:`settle`, in words and exact nets."""
+        result = {}
+        for wager, index in outcomes.items():
             table = self.tables[wager]
-            i = int(index[0])
-            settled[wager] = SettledWager(wager, table.names[i], table.nets[i], table.staked[i])
-        return settled
+            i = int(index[row])
+            result[wager] = SettledWager(wager, table.names[i], table.nets[i], table.staked[i])
+        return result

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from trey.chisquare import chi_square_sf
 from trey.engine import GameAnalysis, analyze
+from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.settle import OutcomeTable, Settler
 from trey.spec import GameSpec, WagerName
 
@@ -26,7 +27,6 @@ GENERATOR = "numpy PCG64"
 CHUNK_ROUNDS = 1 << 20
 Z_LIMIT = 4.0
 P_VALUE_LIMIT = 1e-6
-Z_95 = 1.96
 
 SettlerFactory = Callable[[GameSpec, "npt.NDArray[np.bool_] | None"], Settler]
 Progress = Callable[[int], None]
@@ -144,10 +144,8 @@ def _summarise(
 ) -> WagerSimulation:
     exact = analysis.wagers[table.wager]
     n = [int(c) for c in counts]
-    total_net = sum((c * net for c, net in zip(n, table.nets, strict=True)), Fraction(0))
+    observed = stats_of(net_distribution(zip(table.nets, n, strict=True)))  # the engine's definitions
     wagered = Fraction(sum(c * s for c, s in zip(n, table.staked, strict=True)))
-    mean = total_net / rounds
-    second = sum((c * net * net for c, net in zip(n, table.nets, strict=True)), Fraction(0)) / rounds
     observed_rows: dict[str, int] = {}
     for row, c in zip(table.rows, n, strict=True):
         observed_rows[row] = observed_rows.get(row, 0) + c
@@ -158,11 +156,11 @@ def _summarise(
         wager=table.wager,
         rounds=rounds,
         total_wagered=wagered,
-        total_returned=wagered + total_net,
-        observed_rtp=1 + mean,
+        total_returned=wagered + observed.mean * rounds,
+        observed_rtp=observed.rtp,
         exact_rtp=exact.stats.rtp,
         exact_std_dev=exact.stats.std_dev,
-        sample_std_dev=math.sqrt(max(second - mean * mean, Fraction(0))),
+        sample_std_dev=observed.std_dev,
         outcomes=checks,
     )
 

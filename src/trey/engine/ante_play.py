@@ -32,6 +32,23 @@ LOSE = "lose"
 OUTCOMES = (FOLD, DEALER_NOT_QUALIFY, WIN, TIE, LOSE)
 
 
+NO_BONUS = "no_bonus"
+BONUS_COLUMNS = (*ANTE_BONUS_OUTCOMES, NO_BONUS)  # a hand's Ante Bonus column: its bonus outcome, or none
+
+
+def staked_units(outcome: str) -> int:
+    """Antes bet in all: the Ante alone on a fold, Ante and Play otherwise."""
+    return 1 if outcome == FOLD else 2
+
+
+def round_net(rules: Rules, outcome: str, bonus: Fraction) -> Fraction:
+    """Net result in Antes of a round ending in ``outcome`` for a hand whose Ante Bonus pays ``bonus``.
+
+    The one statement of the Ante Bonus on a fold: paid only when the rules do not require the Play bet."""
+    paid = outcome != FOLD or not rules.ante_bonus_requires_play
+    return base_nets(rules)[outcome] + (bonus if paid else Fraction(0))
+
+
 def base_nets(rules: Rules) -> dict[str, Fraction]:
     return {
         FOLD: Fraction(-1),
@@ -102,7 +119,7 @@ def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts
     gain = np.full(HANDS, DEALER_HANDS, dtype=np.int64)  # folding would lose the Ante: 18,424 x 1
     for outcome, count in counts.by_outcome().items():
         gain = gain + count * int(nets[outcome])
-    column = _bonus_column(table.keys)
+    column = bonus_column(table.keys)
     plays = np.zeros(HANDS, dtype=bool)
     for col, pay in enumerate(bonus):
         extra = pay * DEALER_HANDS if rules.ante_bonus_requires_play else Fraction(0)
@@ -114,8 +131,8 @@ def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts
     return plays
 
 
-def _bonus_column(keys: IntArray) -> npt.NDArray[np.int64]:
-    """Column into [SF, trips, straight, none] bonus lists."""
+def bonus_column(keys: IntArray) -> npt.NDArray[np.int64]:
+    """Each hand's index into BONUS_COLUMNS."""
     index = ante_bonus_outcome(keys)
     return np.where(index < 0, len(ANTE_BONUS_OUTCOMES), index)
 
@@ -144,7 +161,7 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     bonus_pays = [odds.net if (odds := game.ante_bonus.get(o)) else Fraction(0) for o in ANTE_BONUS_OUTCOMES]
     bonus = [*bonus_pays, Fraction(0)]  # last column: no bonus hand
     plays = _decide(game, rules, table, counts, bonus)
-    column = _bonus_column(table.keys)
+    column = bonus_column(table.keys)
     nets = base_nets(rules)
 
     outcome_counts = {FOLD: int((~plays).sum()) * DEALER_HANDS}
@@ -153,19 +170,18 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     for col, pay in enumerate(bonus):
         in_col = column == col
         folded = int((in_col & ~plays).sum()) * DEALER_HANDS
-        fold_bonus = pay if not rules.ante_bonus_requires_play else Fraction(0)
-        pairs.append((nets[FOLD] + fold_bonus, folded))
+        pairs.append((round_net(rules, FOLD, pay), folded))
         played_in_col = in_col & plays
         for outcome, count in counts.by_outcome().items():
             n = int(count[played_in_col].sum())
             outcome_counts[outcome] = outcome_counts.get(outcome, 0) + n
-            pairs.append((nets[outcome] + pay, n))
+            pairs.append((round_net(rules, outcome, pay), n))
         if col < len(ANTE_BONUS_OUTCOMES):
             paid_hands = played_in_col if rules.ante_bonus_requires_play else in_col
             bonus_combinations[col] = int(paid_hands.sum()) * DEALER_HANDS
 
     cycle = HANDS * DEALER_HANDS
-    outcomes = tuple(OutcomeRow(o, nets[o], outcome_counts[o], cycle, staked=1 if o == FOLD else 2) for o in OUTCOMES)
+    outcomes = tuple(OutcomeRow(o, nets[o], outcome_counts[o], cycle, staked=staked_units(o)) for o in OUTCOMES)
     bonus_rows = tuple(
         OutcomeRow(name, pay, bonus_combinations[i], cycle, returns_stake=False)
         for i, (name, pay) in enumerate(zip(ANTE_BONUS_OUTCOMES, bonus_pays, strict=True))

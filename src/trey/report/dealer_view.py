@@ -15,7 +15,7 @@ from trey.engine import GameAnalysis
 from trey.odds import Odds
 from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
 from trey.report.environment import render
-from trey.report.labels import card_faces, outcome_label, qualifier_sentence, resolution_rows
+from trey.report.labels import HAND_ORDER, card_faces, outcome_label, qualifier_sentence, resolution_rows
 from trey.report.payoff_keys import payoff_key
 from trey.settle import SettledWager, Settler
 from trey.spec import GameSpec, PairPlusOnFold, Ties, WagerName
@@ -28,14 +28,6 @@ SETTLEMENT_ORDER = {
     WagerName.SIX_CARD_BONUS: ["Six Card Bonus"],
 }
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
-HAND_STRIP = [
-    ("Straight flush", "Qh Kh Ah"),
-    ("Three of a kind", "7c 7d 7s"),
-    ("Straight", "4s 5h 6c"),
-    ("Flush", "2d 8d Jd"),
-    ("Pair", "9c 9h 4s"),
-    ("High card", "Qs 6d 4c"),
-]
 
 
 @dataclass(frozen=True)
@@ -134,13 +126,14 @@ def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int
     else:
         wanted = [lambda s: any(w.net > 0 for w in s.values())] * (count - 1) + [lambda _: True]
     cards = deal(np.random.Generator(np.random.PCG64(WORKED_HANDS_SEED)), 5000)
-    chosen: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    outcomes = settler.settle(cards[:, :3], cards[:, 3:])  # settle the candidates once, then pick
+    chosen_rows: list[int] = []
     for want in wanted[:count]:
-        for row in cards.tolist():
-            player, dealer = tuple(row[:3]), tuple(row[3:])
-            if (player, dealer) not in chosen and want(settler.settle_round(player, dealer)):
-                chosen.append((player, dealer))
+        for row in range(len(cards)):
+            if row not in chosen_rows and want(settler.settled(outcomes, row)):
+                chosen_rows.append(row)
                 break
+    chosen = [(tuple(cards[r, :3].tolist()), tuple(cards[r, 3:].tolist())) for r in chosen_rows]
     return chosen
 
 
@@ -232,7 +225,7 @@ def dealer_sheet_context(
             + (" (marked *)." if any_rounded else "; none on this sheet.")
         ),
         "tables": tables,
-        "hand_strip": [(name, card_faces(cards)) for name, cards in HAND_STRIP],
+        "hand_strip": [(name, card_faces(cards)) for name, cards, _ in HAND_ORDER],
         "any_capped": any(cell["capped"] for t in tables for r in t["rows"] for cell in r["cells"]),
         "resolution": resolution_rows(spec, short=True) if spec.wagers.ante_play is not None else [],
         "keys": [

@@ -83,13 +83,14 @@ def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
     ]
 
 
+# (hand, an example for the dealer sheet's card faces, the rule in words), strongest first.
 HAND_ORDER = [
-    ("Straight flush", "Q♥ K♥ A♥", "three suited cards in sequence; A-K-Q suited (mini-royal) is the highest"),
-    ("Three of a kind", "7♣ 7♦ 7♠", "three cards of one rank"),
-    ("Straight", "4♠ 5♥ 6♣", "three cards in sequence; A-2-3 is the lowest, A-K-Q the highest"),
-    ("Flush", "2♦ 8♦ J♦", "three cards of one suit"),
-    ("Pair", "9♣ 9♥ 4♠", "two cards of one rank"),
-    ("High card", "Q♠ 6♦ 4♣", "none of the above: highest card, then the next, then the third"),
+    ("Straight flush", "Qh Kh Ah", "three suited cards in sequence; A-K-Q suited (mini-royal) is the highest"),
+    ("Three of a kind", "7c 7d 7s", "three cards of one rank"),
+    ("Straight", "4s 5h 6c", "three cards in sequence; A-2-3 is the lowest, A-K-Q the highest"),
+    ("Flush", "2d 8d Jd", "three cards of one suit"),
+    ("Pair", "9c 9h 4s", "two cards of one rank"),
+    ("High card", "Qs 6d 4c", "none of the above: highest card, then the next, then the third"),
 ]
 
 
