@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, REPO, STANDARD, run_cli
+from trey.certificate import content_id
 from trey.engine import analyze
 from trey.jsonschemas import validator
 from trey.loader import load_spec
@@ -330,9 +332,26 @@ def test_simulation_section_is_certified_and_verified(tmp_path: Path) -> None:
     assert "7. Simulation confirmation" in (tmp_path / "3-4.certificate.html").read_text()
     assert "60,000 rounds dealt" in " ".join(pdf_pages(tmp_path / "3-4.certificate.pdf")).replace("\n", " ")
     assert run_cli("verify", cert).exit_code == 0
-    forged = tamper(
-        cert, tmp_path / "forged.json", lambda d: d["simulation"]["wagers"]["prime"].__setitem__("observed_rtp", "1")
-    )
+    # A forger who recomputes the ID: the simulation is re-run and the forged figure named.
+    forged = tamper(cert, tmp_path / "forged.json", lambda d: reidentify(forge_observed_rtp(d)))
     result = run_cli("verify", forged)
     assert result.exit_code == 1
     assert "  simulation.wagers.prime.observed_rtp" in result.stderr.splitlines()
+    # A forger who does not: the ID gives it away before anything is re-run.
+    forged = tamper(cert, tmp_path / "forged.json", forge_observed_rtp)
+    lines = run_cli("verify", forged).stderr.splitlines()
+    assert lines[1:] == [
+        "  certificate_id (it does not match the certificate's content)",
+        "  simulation (not re-run: the certificate was altered after it was issued)",
+    ]
+
+
+def forge_observed_rtp(data: dict[str, Any]) -> dict[str, Any]:
+    data["simulation"]["wagers"]["prime"]["observed_rtp"] = "1"
+    return data
+
+
+def reidentify(data: dict[str, Any]) -> dict[str, Any]:
+    """What a forger does after editing: recompute the content-derived ID."""
+    data["certificate_id"] = content_id(data)
+    return data

@@ -149,7 +149,7 @@ def test_type_sizes_for_the_table(standard: tuple[str, str]) -> None:
     assert ("table.pay td.amount", 12) in sizes
     assert ("table.pay th.bet", 12) in sizes
     # Below 10 pt only the page footer and the certificate's monospace digests, which this sheet does not use.
-    assert {sel for sel, size in sizes if size < 10} == {"@bottom-left", "@bottom-right", ".mono"}
+    assert {sel for sel, size in sizes if size < 10} == {".page-footer", "@bottom-right", ".mono"}
     assert 'class="mono"' not in html
 
 

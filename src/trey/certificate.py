@@ -20,11 +20,13 @@ from typing import Any
 from trey import __version__
 from trey.compliance import Finding, Profile, load_profile, overall, run_checks
 from trey.engine import GameAnalysis, analyze
-from trey.errors import SpecError, TreyError, VerificationError
+from trey.errors import SpecError, TreyError, VerificationError, json_path
 from trey.export import analysis_json, simulation_json
-from trey.loader import check_data
-from trey.simulate import SimulationResult, simulate
+from trey.files import display_name, read_bounded
+from trey.loader import check_data, load_spec_bytes, read_file
+from trey.simulate import MAX_ROUNDS, SimulationResult, simulate
 from trey.spec import GameSpec
+from trey.text import printable
 
 REVISION = 1
 ID_DIGITS = 12
@@ -34,7 +36,7 @@ ID_DIGITS = 12
 class SimulationOptions:
     rounds: int
     seed: int
-    workers: int = 1
+    workers: int = 1  # a speed setting: results, and so the certificate, do not depend on it
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ def build_certificate(
     }
     if simulated is not None:
         sim = simulation_json(simulated, spec)
-        data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "workers", "generator", "passed", "wagers")}
+        data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
         verdicts.append("PASS" if simulated.passed else "FAIL")
     data["overall"] = "FAIL" if "FAIL" in verdicts else "PASS"
     data["certificate_id"] = content_id(data)
@@ -132,62 +134,147 @@ def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
     return [] if stored == fresh and type(stored) is type(fresh) else [path]
 
 
+MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024
+# Verification re-runs the certificate's simulation; the certificate must not choose how long that takes. Larger
+# simulations are verified only when the user allows them with --allow-rounds.
+VERIFY_ROUNDS_LIMIT = 100_000_000
+EARLIEST_DATE = date(1980, 1, 1)  # PDF and font timestamps are written for these years
+LATEST_DATE = date(2099, 12, 31)
+
+
+def checked_date(day: date, what: str = "the issue date") -> date:
+    if not EARLIEST_DATE <= day <= LATEST_DATE:
+        raise TreyError(
+            f"{what} {day.isoformat()} is outside the years trey dates documents",
+            hint=f"give a date from {EARLIEST_DATE.isoformat()} to {LATEST_DATE.isoformat()}",
+        )
+    return day
+
+
+def _refused(path: Path, message: str, field: str | None = None, *, hint: str) -> VerificationError:
+    return VerificationError(f"{display_name(path)}: {message}", fields=[field] if field else [], hint=hint)
+
+
 def read_certificate(path: Path) -> dict[str, Any]:
+    """A certificate's data after the cheap checks: strict JSON (no duplicate keys), the schema, the date.
+
+    Nothing here recomputes anything: a forged or hostile file is refused before it can cost time."""
+    from trey.jsonread import JsonInputError, loads_strict
     from trey.jsonschemas import validator
 
+    raw = read_bounded(path, limit=MAX_CERTIFICATE_BYTES, what="a certificate's .json file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TreyError(f"{path}: no such file", hint="give the certificate's .json file") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise VerificationError(f"{path}: not a certificate: {exc}", hint="give the .certificate.json file") from None
-    errors = sorted(validator("certificate").iter_errors(data), key=str)
+        data = loads_strict(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _refused(path, f"not a certificate: not UTF-8 at byte {exc.start}", hint=_JSON_HINT) from None
+    except JsonInputError as exc:
+        field = json_path(exc.path) if exc.path is not None else None
+        raise _refused(path, f"not a certificate: {exc}", field, hint=_JSON_HINT) from None
+    errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
     if errors:
         first = errors[0]
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first.absolute_path)
-        raise VerificationError(
-            f"{path}: not a valid certificate: {where}: {first.message}",
-            fields=[where],
+        where = json_path(tuple(first.absolute_path))
+        raise _refused(
+            path,
+            f"not a valid certificate: {where}: {_short(first.message)}",
+            where,
             hint="the file does not follow schemas/certificate.schema.json",
         )
+    try:
+        checked_date(date.fromisoformat(data["issue_date"]))
+    except ValueError:
+        raise _refused(
+            path,
+            f"not a valid certificate: $.issue_date: {data['issue_date']!r} is not a date",
+            "$.issue_date",
+            hint="dates are written YYYY-MM-DD",
+        ) from None
+    except TreyError as exc:
+        raise _refused(
+            path, f"not a valid certificate: $.issue_date: {exc.message}", "$.issue_date", hint=exc.hint or ""
+        ) from None
     result: dict[str, Any] = data
     return result
 
 
-def verify_certificate(path: Path, paytable: Path | None = None) -> Certificate:
-    """Recompute a certificate from the paytable inside it; raise :class:`VerificationError` naming each field
-    that differs. With ``paytable``, also check that file's SHA-256 and content against the certificate."""
+_JSON_HINT = "give the .certificate.json file that trey certify wrote"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _paytable_problems(recorded: dict[str, Any], paytable: Path, canonical: dict[str, Any]) -> list[str]:
+    """How the file given with --paytable differs from the paytable the certificate was computed from.
+
+    The certificate's own hash fields are claims: the file is parsed and its canonical content compared with the
+    canonical paytable inside the certificate, which is what every figure is recomputed from."""
+    raw = read_file(paytable)
+    given = load_spec_bytes(raw, display_name(paytable))
+    problems = []
+    if canonical_bytes(given.canonical()) != canonical_bytes(canonical):
+        problems.append(
+            "paytable.canonical (the file given with --paytable describes another game than the certificate)"
+        )
+    if hashlib.sha256(raw).hexdigest() != recorded["sha256"]:
+        problems.append("paytable.sha256 (the file given with --paytable has another SHA-256)")
+    if len(raw) != recorded["size"]:
+        problems.append("paytable.size (the file given with --paytable has another size)")
+    return problems
+
+
+def verify_certificate(
+    path: Path, paytable: Path | None = None, *, allow_rounds: int = VERIFY_ROUNDS_LIMIT, workers: int = 1
+) -> Certificate:
+    """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
+    that differs.
+
+    Order: strict JSON and the schema; the certificate ID against the content; the embedded paytable; the size of
+    the simulation against ``allow_rounds``; the file given with ``paytable`` against the embedded paytable; only
+    then the recomputation. A certificate whose ID does not match its content is reported with the fields of the
+    exact analysis that differ, without re-running its simulation."""
     stored = read_certificate(path)
+    name = display_name(path)
     recorded = stored["paytable"]
     problems: list[str] = []
-    if paytable is not None:
-        raw = paytable.read_bytes() if paytable.is_file() else None
-        if raw is None:
-            raise TreyError(f"{paytable}: no such file", hint="give the paytable the certificate was issued for")
-        if hashlib.sha256(raw).hexdigest() != recorded["sha256"]:
-            problems.append("paytable.sha256 (the file given with --paytable has another SHA-256)")
-    result = check_data(recorded["canonical"], f"{path}:paytable.canonical")
+    id_matches = content_id(stored) == stored["certificate_id"]
+    if not id_matches:
+        problems.append("certificate_id (it does not match the certificate's content)")
+    result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
+    sim = stored["simulation"]
+    if sim is not None and id_matches and sim["rounds"] > allow_rounds:
+        raise VerificationError(
+            f"{name}: the certificate's simulation has {sim['rounds']:,} rounds; verification re-runs at most "
+            f"{allow_rounds:,}",
+            fields=["simulation.rounds"],
+            hint=f"allow it with --allow-rounds {sim['rounds']} (up to {MAX_ROUNDS:,})",
+        )
+    if paytable is not None:
+        problems.extend(_paytable_problems(recorded, paytable, recorded["canonical"]))
     spec = replace(result.spec, sha256=recorded["sha256"])
-    sim = stored.get("simulation")
     fresh = build_certificate(
         spec,
         file_name=recorded["file"],
         file_size=recorded["size"],
         issue_date=date.fromisoformat(stored["issue_date"]),
         profile_name=stored["profile"]["name"],
-        simulation=SimulationOptions(sim["rounds"], sim["seed"], sim["workers"]) if sim else None,
+        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
         paper=stored["paper"],
     )
-    if content_id(stored) != stored["certificate_id"]:
-        problems.append("certificate_id (it does not match the certificate's content)")
-    for field in _differences(stored, fresh.data, "$"):
+    compared = dict(stored)
+    if not id_matches:  # the simulation was not re-run: compare everything else
+        compared["simulation"] = None
+        compared["overall"] = fresh.data["overall"]
+    for field in _differences(compared, fresh.data, "$"):
         if field != "$.certificate_id":
             problems.append(field.removeprefix("$."))
+    if not id_matches and sim is not None:
+        problems.append("simulation (not re-run: the certificate was altered after it was issued)")
     if problems:
         raise VerificationError(
-            f"{path}: the certificate does not verify; these fields differ from a fresh computation:\n  "
+            f"{name}: the certificate does not verify; these fields differ from a fresh computation:\n  "
             + "\n  ".join(problems),
             fields=problems,
         )
@@ -200,9 +287,13 @@ def default_issue_date(environ: Mapping[str, str] | None = None) -> date:
     epoch = env.get("SOURCE_DATE_EPOCH")
     if epoch:
         try:
-            return datetime.fromtimestamp(int(epoch), tz=UTC).date()
-        except (ValueError, OverflowError):
-            raise TreyError(f"SOURCE_DATE_EPOCH is not a number of seconds: {epoch!r}") from None
+            day = datetime.fromtimestamp(int(epoch), tz=UTC).date()
+        except (ValueError, OverflowError, OSError):
+            raise TreyError(
+                f"SOURCE_DATE_EPOCH is not a number of seconds: {printable(epoch)!r}",
+                hint="set it to whole seconds since 1970-01-01 UTC, or unset it",
+            ) from None
+        return checked_date(day, "SOURCE_DATE_EPOCH gives the date")
     return date.today()
 
 

@@ -51,10 +51,23 @@ DateOption = Annotated[
     ),
 ]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+Seed = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the random generator.")]
+Workers = Annotated[
+    int, typer.Option("--workers", min=1, help="Processes to share the rounds (at most the machine's CPUs).")
+]
 
 
 def _err(text: str) -> None:
-    print(text, file=sys.stderr)
+    """A diagnostic on stderr; user text in it cannot drive the terminal (see :func:`trey.text.printable`)."""
+    from trey.text import printable
+
+    print(printable(text, keep_line_breaks=True), file=sys.stderr)
+
+
+def _out(text: str) -> None:
+    from trey.text import printable
+
+    print(printable(text, keep_line_breaks=True))
 
 
 def user_errors(command: Callable[P, R]) -> Callable[P, R]:
@@ -66,13 +79,19 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
             return command(*args, **kwargs)
         except SpecError as exc:
             for problem in exc.problems:
-                _err(str(problem))
+                _err(_one_line(str(problem)))
             raise typer.Exit(1) from None
         except TreyError as exc:
             _err(f"error: {exc}")
             raise typer.Exit(1) from None
 
     return wrapper
+
+
+def _one_line(text: str) -> str:
+    from trey.text import printable
+
+    return printable(text)
 
 
 def _version(value: bool) -> None:
@@ -95,21 +114,27 @@ def _main(
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Paytable files (YAML).", show_default=False, metavar="FILE")],
     strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="table (messages on stderr) or json (problems as data).")
+    ] = OutputFormat.TABLE,
 ) -> None:
     """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
-    from trey.loader import check_file
+    from trey.files import display_name
+    from trey.loader import check_file, validation_json
 
-    failed = False
-    for path in files:
-        result = check_file(path)
-        for problem in result.problems:
-            _err(str(problem))
-        bad = bool(result.errors) or (strict and bool(result.warnings))
-        failed = failed or bad
-        if result.spec is not None and not bad:
-            wagers = ", ".join(w.display_name for w in result.spec.wagers.offered)
-            note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
-            print(f"{path}: valid ({wagers}{note})")
+    results = [(display_name(path), check_file(path)) for path in files]
+    failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
+    if output_format is OutputFormat.JSON:
+        print(json.dumps(validation_json(results, strict=strict), indent=2, ensure_ascii=True))
+    else:
+        for name, result in results:
+            for problem in result.problems:
+                _err(_one_line(str(problem)))
+            bad = bool(result.errors) or (strict and bool(result.warnings))
+            if result.spec is not None and not bad:
+                wagers = ", ".join(w.display_name for w in result.spec.wagers.offered)
+                note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
+                _out(f"{name}: valid ({wagers}{note})")
     if failed:
         raise typer.Exit(1)
 
@@ -140,9 +165,9 @@ def analyze(
 @user_errors
 def simulate(
     file: PaytableFile,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal.")] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the random generator.")] = 1,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes to share the rounds.")] = 1,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal (at most 10^10).")] = 1_000_000,
+    seed: Seed = 1,
+    workers: Workers = 1,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
@@ -165,12 +190,15 @@ def simulate(
 
 
 def _parse_date(value: str | None) -> date | None:
+    from trey.certificate import checked_date
+
     if value is None:
         return None
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise typer.BadParameter(f"{value!r} is not a date written YYYY-MM-DD") from None
+    return checked_date(day)
 
 
 @app.command()
@@ -185,8 +213,8 @@ def certify(
     simulate_rounds: Annotated[
         int | None, typer.Option("--simulate", min=1, help="Add a simulation of N rounds.", show_default=False)
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the simulation.")] = 1,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes for the simulation.")] = 1,
+    seed: Seed = 1,
+    workers: Workers = 1,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
     from trey.certificate import SimulationOptions, build_certificate, default_issue_date
@@ -221,7 +249,7 @@ def certify(
         force=force,
     )
     for path in written:
-        print(path)
+        _out(str(path))
     verdict = cert.data["overall"]
     _err(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile.name} profile)")
     if verdict != "PASS":
@@ -246,24 +274,45 @@ def verify(
     paytable: Annotated[
         Path | None, typer.Option("--paytable", help="Also check this paytable file against the certificate.")
     ] = None,
+    allow_rounds: Annotated[
+        int,
+        typer.Option(
+            "--allow-rounds",
+            min=1,
+            max=10**10,
+            help="Re-run a certificate's simulation of up to N rounds (default 100,000,000).",
+        ),
+    ] = 100_000_000,
+    workers: Workers = 1,
 ) -> None:
     """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
     from trey.certificate import verify_certificate
+    from trey.files import display_name
 
-    cert = verify_certificate(certificate, paytable)
-    checked = f" and {paytable}" if paytable is not None else ""
-    print(f"{certificate}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']}")
+    cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers)
+    checked = f" and {display_name(paytable)}" if paytable is not None else ""
+    _out(
+        f"{display_name(certificate)}{checked}: verified; certificate {cert.certificate_id}, "
+        f"overall {cert.data['overall']}"
+    )
 
 
 def _parse_bets(value: str | None) -> tuple[int, ...] | None:
+    """``--bets 10,5,5`` → ``(5, 10)``: sorted, each once; plain decimal digits only."""
+    from trey.payouts import MAX_BET, MAX_COLUMNS
+
     if value is None:
         return None
-    try:
-        bets = tuple(int(part) for part in value.split(","))
-    except ValueError:
-        raise typer.BadParameter(f"{value!r} is not a list of whole amounts such as 5,10,25") from None
-    if not bets or any(b <= 0 for b in bets) or len(bets) > 10:
-        raise typer.BadParameter(f"{value!r}: give 1 to 10 positive whole amounts")
+    parts = [part.strip() for part in value.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise typer.BadParameter(f"{value!r} is not a list of whole amounts such as 5,10,25")
+    bets = tuple(sorted({int(part) for part in parts}))
+    if any(b <= 0 for b in bets) or len(bets) > MAX_COLUMNS:
+        raise typer.BadParameter(f"{value!r}: give 1 to {MAX_COLUMNS} different positive amounts")
+    if bets[-1] > MAX_BET:
+        raise typer.BadParameter(
+            f"{value!r}: a bet of {bets[-1]:,} is more than a payout cell can show; give bets up to {MAX_BET:,}"
+        )
     return bets
 
 
@@ -300,7 +349,7 @@ def cheatsheet(
         force=force,
     )
     for path in written:
-        print(path)
+        _out(str(path))
 
 
 @contextlib.contextmanager

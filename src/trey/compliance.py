@@ -51,16 +51,17 @@ def shipped_profiles() -> list[str]:
 
 def load_profile(name: str) -> Profile:
     """A shipped profile by name; an unknown name is a user error listing the known ones."""
-    import jsonschema
-    import yaml
+    from trey.jsonschemas import validator
+    from trey.yamldoc import parse_yaml
 
     if name not in shipped_profiles():
         raise TreyError(f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
-    text = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
-    from trey.jsonschemas import load_schema
-
-    jsonschema.validate(data, load_schema("profile"))  # shipped files: a failure here is a bug, not input
+    raw = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_bytes()
+    doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
+    data = doc.data
+    # Shipped files: a failure here is a bug in trey, not bad input.
+    assert not doc.problems, doc.problems
+    validator("profile").validate(data)
     return Profile(data["name"], data["title"], " ".join(data["description"].split()), data["checks"])
 
 

@@ -10,6 +10,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+PathPart = str | int
+JsonPath = tuple[PathPart, ...]
+
+
+def json_path(path: JsonPath) -> str:
+    """``("wagers", "pair_plus", "pair")`` → ``$.wagers.pair_plus.pair``; list indexes as ``[0]``."""
+    text = "$"
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -18,15 +29,34 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an input file, located as precisely as we know."""
+    """One thing wrong with an input file, located as precisely as we know.
+
+    ``code`` is stable (``yaml.duplicate-key``, ``odds.float``...): tools key on it, never on the wording. The
+    README lists every code. ``path`` is the JSON path as a sequence of keys and list indexes.
+    """
 
     file: str
     message: str
-    path: str | None = None
+    path: JsonPath | None = None
     line: int | None = None
     column: int | None = None
     hint: str | None = None
     severity: Severity = Severity.ERROR
+    code: str = "invalid"
+
+    def as_json(self) -> dict[str, object]:
+        """The problem as data (``trey validate --format json``; schemas/validation.schema.json)."""
+        return {
+            "code": self.code,
+            "severity": str(self.severity),
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "path": list(self.path) if self.path is not None else None,
+            "json_path": json_path(self.path) if self.path is not None else None,
+            "message": self.message,
+            "hint": self.hint,
+        }
 
     def __str__(self) -> str:
         where = self.file
@@ -36,7 +66,7 @@ class Problem:
         if self.severity is Severity.WARNING:
             text += "warning: "
         if self.path is not None:
-            text += f"{self.path}: "
+            text += f"{json_path(self.path)}: "
         text += self.message
         if self.hint:
             text += f" ({self.hint})"

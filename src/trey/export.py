@@ -6,6 +6,7 @@ volatility index) are numbers rounded once to 4 decimals.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +82,7 @@ def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
             "exact_rtp": fraction_text(w.exact_rtp),
             "std_error": rounded_float(Decimal(repr(w.std_error)), 8),
             "interval_95": [rounded_float(Decimal(repr(low)), 8), rounded_float(Decimal(repr(high)), 8)],
-            "z_score": rounded_float(Decimal(repr(w.z_score)), 4),
+            "z_score": rounded_float(Decimal(repr(w.z_score)), 4) if math.isfinite(w.z_score) else None,
             "chi_square": rounded_float(Decimal(repr(w.chi_square)), 4),
             "degrees_of_freedom": w.degrees_of_freedom,
             "p_value": float(f"{w.p_value:.6g}"),

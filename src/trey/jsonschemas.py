@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-NAMES = ("paytable", "analysis", "simulation", "profile", "certificate")
+NAMES = ("paytable", "analysis", "simulation", "profile", "certificate", "validation")
 
 
 @cache
@@ -21,12 +21,28 @@ def load_schema(name: str) -> dict[str, Any]:
     return schema
 
 
+def _is_whole_number(_: object, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@cache
+def strict_validator_class() -> type[Draft202012Validator]:
+    """Draft 2020-12, except that ``integer`` means a whole number as written: JSON Schema counts ``7.0`` as an
+    integer, which would put a float where trey's model (and ``range(7.0)``) expects an int."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number)
+    strict: type[Draft202012Validator] = validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, type_checker=checker
+    )
+    return strict
+
+
 def validator(name: str) -> Draft202012Validator:
     """A validator for one schema, with the others registered so that ``$ref`` between them resolves."""
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
     registry: Registry[Any] = Registry().with_resources(
         (load_schema(n)["$id"], Resource.from_contents(load_schema(n))) for n in NAMES
     )
-    return Draft202012Validator(load_schema(name), registry=registry)
+    return strict_validator_class()(load_schema(name), registry=registry)

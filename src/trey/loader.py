@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from trey.errors import Problem, Severity, SpecError
+from trey.files import display_name, read_bounded
 from trey.odds import Odds, OddsError, OddsWording
 from trey.schema_errors import schema_problems
 from trey.spec import (
@@ -34,7 +35,7 @@ from trey.spec import (
     Wagers,
     parse_high_card_hand,
 )
-from trey.yamldoc import JsonPath, Location, YamlDocument, json_path, parse_yaml
+from trey.yamldoc import MAX_FILE_BYTES, JsonPath, Location, YamlDocument, json_path, parse_yaml
 
 PAYTABLE_OUTCOMES: dict[JsonPath, tuple[str, ...]] = {
     ("wagers", "ante_play", "ante_bonus"): ANTE_BONUS_OUTCOMES,
@@ -61,19 +62,26 @@ class CheckResult:
 
 
 def read_file(path: str | Path) -> bytes:
-    """A file's bytes, or a :class:`SpecError` saying plainly why it cannot be read."""
-    name = str(path)
-    p = Path(path)
-    try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise SpecError([Problem(name, "no such file", hint="check the path")]) from None
-    except IsADirectoryError:
-        raise SpecError([Problem(name, "is a directory", hint=f"give the files in it, e.g. {name}/*.yaml")]) from None
-    except PermissionError:
-        raise SpecError([Problem(name, "permission denied", hint="check the file's permissions")]) from None
-    except OSError as exc:
-        raise SpecError([Problem(name, f"cannot read the file: {exc.strerror}")]) from None
+    """A paytable file's bytes, or a :class:`SpecError` saying plainly why it cannot be read."""
+    name = display_name(path)
+    return read_bounded(path, limit=MAX_FILE_BYTES, hint=f"give the files in it, e.g. {name}/*.yaml")
+
+
+def validation_json(results: list[tuple[str, CheckResult]], *, strict: bool) -> dict[str, Any]:
+    """``trey validate --format json`` (schemas/validation.schema.json): every problem as data, with its code."""
+    files = []
+    for name, result in results:
+        valid = not result.errors and not (strict and result.warnings)
+        files.append(
+            {
+                "file": name,
+                "valid": valid,
+                "errors": len(result.errors),
+                "warnings": len(result.warnings),
+                "problems": [p.as_json() for p in result.problems],
+            }
+        )
+    return {"strict": strict, "valid": all(f["valid"] for f in files), "files": files}
 
 
 def check_file(path: str | Path) -> CheckResult:
@@ -81,7 +89,7 @@ def check_file(path: str | Path) -> CheckResult:
         raw = read_file(path)
     except SpecError as exc:
         return CheckResult(None, exc.problems)
-    return check_bytes(raw, str(path))
+    return check_bytes(raw, display_name(path))
 
 
 def check_bytes(raw: bytes, filename: str) -> CheckResult:
@@ -156,13 +164,23 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
             try:
                 parse_high_card_hand(text)
             except ValueError as exc:
-                yield doc.problem(hand_path, str(exc), "name a high-card hand with three different ranks, e.g. Q-6-4")
+                yield doc.problem(
+                    "rules.not-a-hand",
+                    hand_path,
+                    str(exc),
+                    "name a high-card hand with three different ranks, e.g. Q-6-4",
+                )
 
     table = _get(data, ("table",))
     table = table if isinstance(table, dict) else {}
     minimum, maximum = table.get("minimum"), table.get("maximum")
     if isinstance(minimum, int) and isinstance(maximum, int) and minimum > maximum:
-        yield doc.problem(("table", "maximum"), f"the maximum {maximum} is below the minimum {minimum}", "swap them")
+        yield doc.problem(
+            "table.maximum-below-minimum",
+            ("table", "maximum"),
+            f"the maximum {maximum} is below the minimum {minimum}",
+            "swap them",
+        )
 
     for table_path, outcomes in PAYTABLE_OUTCOMES.items():
         pays = _get(data, table_path)
@@ -173,12 +191,21 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
             try:
                 odds = Odds.parse(raw)
             except OddsError as exc:
-                yield doc.problem((*table_path, outcome), str(exc), exc.hint)
+                yield doc.problem(exc.code, (*table_path, outcome), str(exc), exc.hint)
                 continue
             parsed[outcome] = odds
+            if odds.numerator == 0:
+                yield _warning(
+                    doc,
+                    "odds.zero",
+                    (*table_path, outcome),
+                    f"'{odds}' pays nothing: the bet is returned and nothing more",
+                    "leave the row out if the hand loses, or give the pay",
+                )
             if odds.wording is OddsWording.FOR:
                 yield _warning(
                     doc,
+                    "odds.for-wording",
                     (*table_path, outcome),
                     f"'{odds}' uses 'for' wording",
                     f"New Jersey requires 'to' or 'win': write '{odds.to_one_text}'",
@@ -189,14 +216,15 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
                 if parsed[rarer].net < parsed[commoner].net:
                     yield _warning(
                         doc,
+                        "paytable.rarer-pays-less",
                         (*table_path, rarer),
                         f"{rarer} ({parsed[rarer]}) pays less than the commoner {commoner} ({parsed[commoner]})",
                         "a rarer hand usually pays more; check the table",
                     )
 
 
-def _warning(doc: YamlDocument, path: JsonPath, message: str, hint: str) -> Problem:
-    return replace(doc.problem(path, message, hint), severity=Severity.WARNING)
+def _warning(doc: YamlDocument, code: str, path: JsonPath, message: str, hint: str) -> Problem:
+    return replace(doc.problem(code, path, message, hint), severity=Severity.WARNING)
 
 
 # --- Model --------------------------------------------------------------------------------------------------
@@ -252,4 +280,13 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
     )
 
 
-__all__ = ["CheckResult", "Location", "check_bytes", "check_data", "check_file", "json_path", "load_spec"]
+__all__ = [
+    "CheckResult",
+    "Location",
+    "check_bytes",
+    "check_data",
+    "check_file",
+    "json_path",
+    "load_spec",
+    "validation_json",
+]

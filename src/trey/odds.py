@@ -17,16 +17,38 @@ class OddsWording(StrEnum):
     FOR = "for"
 
 
-ODDS_PATTERN = re.compile(r"^\s*(\d{1,12})\s+(to|for)\s+(\d{1,12})\s*$")
+# ASCII digits only: Python's \d also matches Arabic-Indic and other digits, which a dealer would not read as 40.
+ODDS_PATTERN = re.compile(r"[ ]*([0-9]{1,12})[ ]+(to|for)[ ]+([0-9]{1,12})[ ]*")
 MAX_ODDS_TERM = 10**9  # far beyond any real paytable; keeps a typo from producing astronomical figures
 
 
 class OddsError(ValueError):
-    """Odds that cannot be: the message says why, the hint how to write them."""
+    """Odds that cannot be: the message says why, the hint how to write them, the code which rule failed."""
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, *, code: str) -> None:
         super().__init__(message)
         self.hint = hint
+        self.code = code
+
+
+ODDS_HINT = "write a whole number (40 means 40 to 1) or quoted text such as '3 to 2'"
+
+
+def describe(value: object) -> str:
+    """A value as a table-games manager would name it: ``'maybe' (text)``, ``a list``, ``nothing (null)``."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, int):
+        return f"{value} (a whole number)"
+    if isinstance(value, float):
+        return f"{value!r} (a decimal number)"
+    if isinstance(value, str):
+        return f"{_short(value)} (text)"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping"
 
 
 def _short(value: object) -> str:
@@ -42,27 +64,38 @@ class Odds:
 
     def __post_init__(self) -> None:
         if max(self.numerator, self.denominator) > MAX_ODDS_TERM:
-            raise OddsError(f"odds '{self}' are too large", f"each number is at most {MAX_ODDS_TERM:,}")
+            raise OddsError(
+                f"odds '{self}' are too large", f"each number is at most {MAX_ODDS_TERM:,}", code="odds.too-large"
+            )
         if self.numerator < 0:
-            raise OddsError(f"odds cannot be negative: {self.numerator}", "a losing hand is simply left out")
+            raise OddsError(
+                f"odds cannot be negative: {self.numerator}", "a losing hand is simply left out", code="odds.negative"
+            )
         if self.denominator <= 0:
-            raise OddsError(f"odds '{self}' divide by zero", "the second number must be at least 1")
+            raise OddsError(
+                f"odds '{self}' divide by zero", "the second number must be at least 1", code="odds.zero-denominator"
+            )
         if self.wording is OddsWording.FOR and self.numerator < self.denominator:
             raise OddsError(
                 f"'{self}' returns less than the stake, so a win would lose money",
                 "'N for M' includes the stake: N must be at least M",
+                code="odds.for-below-stake",
             )
 
     @classmethod
-    def parse(cls, value: int | str) -> Odds:
+    def parse(cls, value: object) -> Odds:
         """Read odds as a paytable writes them. Raises :class:`OddsError` (a ``ValueError``) saying why not."""
+        if isinstance(value, float):
+            raise OddsError(f"odds must be exact, not the decimal number {value!r}", ODDS_HINT, code="odds.float")
         if isinstance(value, bool) or not isinstance(value, int | str):
-            raise OddsError(f"odds must be a whole number or text like '3 to 2', not {_short(value)}")
+            raise OddsError(f"odds must be a whole number or text, got {describe(value)}", ODDS_HINT, code="odds.type")
         if isinstance(value, int):
             return cls(value)
-        match = ODDS_PATTERN.match(value)
+        match = ODDS_PATTERN.fullmatch(value)
         if match is None:
-            raise OddsError(f"cannot read odds {_short(value)}", "write N, 'N to M' or 'N for M'")
+            raise OddsError(
+                f"cannot read odds {_short(value)}", "write N, 'N to M' or 'N for M'", code="odds.unreadable"
+            )
         return cls(int(match[1]), int(match[3]), OddsWording(match[2]))
 
     @property

@@ -15,7 +15,10 @@ from trey.spec import Table
 DEFAULT_BETS = (5, 10, 15, 25, 50, 100)
 # Bet sizes dealers commonly see, the commonest first: columns are taken in this order.
 COMMON_BETS = (5, 10, 25, 100, 50, 500, 1000, 15, 20, 200, 250, 1, 2, 3, 2500, 5000, 10000, 25000, 4, 2000)
-MAX_COLUMNS = 6
+MAX_COLUMNS = 6  # bet columns that fit one landscape page at 12 pt beside the labels
+# The largest bet a column may show: its payouts (up to 1000 to 1, eleven characters with grouping) still fit a
+# cell at 12 pt; a test renders the widest case and finds every column on the page.
+MAX_BET = 100_000
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ outcome counts; totals are exact (counts times Fractions).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -20,11 +21,15 @@ import numpy.typing as npt
 from trey.chisquare import chi_square_sf
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
+from trey.errors import TreyError
 from trey.settle import OutcomeTable, Settler
 from trey.spec import GameSpec, WagerName
 
 GENERATOR = "numpy PCG64"
 CHUNK_ROUNDS = 1 << 20
+# The most rounds one simulation deals: about an hour at 3 million rounds a second on two cores. It bounds what a
+# typo (or a certificate handed to `trey verify`) can make the machine do.
+MAX_ROUNDS = 10**10
 Z_LIMIT = 4.0
 P_VALUE_LIMIT = 1e-6
 
@@ -50,6 +55,11 @@ def deal(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.int8]:
         cards[pending] = fresh
         pending = pending[_has_repeat(fresh)]
     return cards
+
+
+def usable_workers(requested: int) -> int:
+    """No more worker processes than the machine has CPUs: more would only compete for them."""
+    return max(1, min(requested, os.cpu_count() or 1))
 
 
 def _chunk_sizes(rounds: int) -> list[int]:
@@ -104,8 +114,14 @@ class WagerSimulation:
 
     @property
     def z_score(self) -> float:
-        """How many exact standard errors the observed RTP lies from the exact RTP."""
-        return float(self.observed_rtp - self.exact_rtp) / (self.exact_std_dev / math.sqrt(self.rounds))
+        """How many exact standard errors the observed RTP lies from the exact RTP.
+
+        A wager whose every round ends alike (zero variance) has no spread to measure against: z is 0 when the
+        observed RTP is the exact one and infinite otherwise."""
+        difference = float(self.observed_rtp - self.exact_rtp)
+        if self.exact_std_dev == 0:
+            return 0.0 if self.observed_rtp == self.exact_rtp else math.copysign(math.inf, difference)
+        return difference / (self.exact_std_dev / math.sqrt(self.rounds))
 
     @property
     def chi_square(self) -> float:
@@ -180,6 +196,9 @@ def simulate(
         raise ValueError("simulate at least one round")
     if workers < 1:
         raise ValueError("at least one worker is needed")
+    if rounds > MAX_ROUNDS:
+        raise TreyError(f"{rounds:,} rounds are more than one simulation deals", hint=f"give at most {MAX_ROUNDS:,}")
+    workers = usable_workers(workers)
     analysis = analysis or analyze(spec)
     plays = analysis.ante_play.plays if analysis.ante_play is not None else None
     settler = settler_factory(spec, plays)

@@ -6,14 +6,21 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.text import printable
 
 if TYPE_CHECKING:
     from trey.simulate import SimulationResult
+
+
+def user_text(text: str) -> str:
+    """Text from a paytable for rich: control characters escaped, and ``[...]`` shown, never read as markup."""
+    return escape(printable(text))
 
 
 def _figure(value: Fraction, exact: bool) -> str:
@@ -75,13 +82,15 @@ def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
 
 def wide_console() -> Console:
     """A console for stdout; files and pipes get 120 columns, so that no figure is cut."""
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
+    console = Console(emoji=False)  # ":smile:" in a name stays text
+    return console if console.is_terminal else Console(width=120, emoji=False)
 
 
 def print_analysis(analysis: GameAnalysis, *, exact: bool = False, console: Console | None = None) -> None:
     console = console or wide_console()
-    console.print(f"[bold]{analysis.spec.name}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False)
+    console.print(
+        f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
+    )
     console.print("")
     for result in analysis.wagers.values():
         console.print(wager_table(result, exact=exact))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from fractions import Fraction
 from typing import Any
 
@@ -162,10 +163,24 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
     return {
         "rounds": f"{sim.rounds:,}",
         "seed": str(sim.seed),
-        "workers": str(sim.workers),
         "generator": sim.generator,
         "rows": rows,
         "result": "PASS" if sim.passed else "FAIL",
+    }
+
+
+def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
+    """The commands printed for the reader to paste: every file name quoted for a POSIX shell, so that a name
+    such as ``$(touch x).yaml`` is text, never code."""
+    data = cert.data
+    certify = ["trey", "certify", paytable_name, "--out", "DIR", "--date", data["issue_date"]]
+    certify += ["--profile", cert.profile.name, "--paper", data["paper"]]
+    if data["simulation"] is not None:
+        certify += ["--simulate", str(data["simulation"]["rounds"]), "--seed", str(data["simulation"]["seed"])]
+    return {
+        "analyze_command": shlex.join(["trey", "analyze", paytable_name, "--format", "json"]),
+        "certify_command": shlex.join(certify),
+        "verify_command": shlex.join(["trey", "verify", json_name, "--paytable", paytable_name]),
     }
 
 
@@ -210,8 +225,8 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
                 "sha256": data["paytable"]["sha256"],
             },
         ],
-        "json_name": json_name,
         "paytable_name": paytable_name,
+        **_commands(cert, json_name, paytable_name),
         "notice": NOTICE,
         "wager_titles": [w["title"] for w in wagers],
         "hand_order": HAND_ORDER,

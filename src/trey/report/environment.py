@@ -6,18 +6,10 @@ import base64
 from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
 
 
 def _base64(text: str) -> str:
     return base64.b64encode(text.encode()).decode()
-
-
-def css_string(text: str) -> Markup:
-    """Text for a CSS string ("..."): quotes, backslashes, angle brackets and line breaks as CSS escapes, so no
-    value can end the string or the style element."""
-    escaped = "".join(f"\\{ord(ch):X} " if ch in '"\\<>&\n\r' else ch for ch in text)
-    return Markup(escaped)
 
 
 @cache
@@ -31,7 +23,6 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["b64"] = _base64
-    env.filters["css_string"] = css_string
     return env
 
 

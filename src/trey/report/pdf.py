@@ -1,4 +1,4 @@
-"""HTML to PDF with WeasyPrint, reproducibly."""
+"""HTML to PDF with WeasyPrint, reproducibly, fetching nothing from outside the package."""
 
 from __future__ import annotations
 
@@ -6,6 +6,43 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+
+
+class FetchRefused(ValueError):
+    """WeasyPrint asked for a resource outside the package: reports never load anything from elsewhere."""
+
+
+def allowed_resource(url: str) -> bytes | None:
+    """The bytes of a file inside the trey package named by a ``file:`` URL; None for ``data:`` URLs (read by
+    WeasyPrint itself). Anything else raises :class:`FetchRefused`, so no text that reaches a document can make
+    rendering read a local file or contact a server."""
+    parts = urlsplit(url)
+    if parts.scheme == "data":
+        return None
+    if parts.scheme == "file" and not parts.netloc:
+        target = Path(unquote(parts.path)).resolve()
+        if target.is_relative_to(PACKAGE_DIR) and target.is_file():
+            return target.read_bytes()
+    raise FetchRefused(f"trey does not fetch {url[:80]!r} while rendering")
+
+
+def package_url_fetcher() -> Any:
+    """WeasyPrint's ``url_fetcher``: inline ``data:`` URLs (the charts) and files inside the trey package only."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class PackageOnlyFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint is untyped
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            body = allowed_resource(url)
+            if body is None:
+                return super().fetch(url, headers)
+            return URLFetcherResponse(url, body)
+
+    return PackageOnlyFetcher(allowed_protocols=("data", "file"), allow_redirects=False)
 
 
 @contextmanager
@@ -38,5 +75,6 @@ def html_to_pdf(html: str, day: date) -> bytes:
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     with _source_date(day):
-        pdf: bytes = HTML(string=html, base_url=".").write_pdf()
+        document = HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher())
+        pdf: bytes = document.write_pdf()
     return pdf

@@ -1,0 +1,49 @@
+"""Text that trey did not write: finding what cannot be printed or encoded, and making it safe to echo.
+
+Names, keys and file names come from users. A lone surrogate (``"\\ud800"`` in a YAML or JSON string) is not a
+character and cannot be encoded as UTF-8; control characters and bidirectional overrides in a name would reach the
+terminal as escape sequences. Readers refuse the first, and everything echoed to a terminal goes through
+:func:`printable` first.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Characters that reorder or hide what follows them on a terminal or a page ("Trojan source").
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` written as ``\\udXXX``, or None when the text is all characters."""
+    for ch in text:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            return f"\\u{ord(ch):04x}"
+    return None
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def printable(text: str, *, keep_line_breaks: bool = False) -> str:
+    """``text`` with control characters, bidirectional controls and lone surrogates written as escapes
+    (``\\x1b``, ``\\u202e``, ``\\udcff``), so that echoing it can neither drive the terminal nor fail to encode.
+    Line breaks are escaped too (one message is one line) unless ``keep_line_breaks``."""
+    out = []
+    for ch in text:
+        if ch == "\n" and keep_line_breaks:
+            out.append(ch)
+        elif ch in _BIDI_CONTROLS or 0xD800 <= ord(ch) <= 0xDFFF or unicodedata.category(ch) == "Cc":
+            out.append(_escaped(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def non_ascii_characters(text: str) -> str:
+    """``'\\u0430' U+0430`` for each non-ASCII character of ``text``, for a hint about look-alike keys."""
+    return ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in dict.fromkeys(text) if ord(ch) > 0x7F)
