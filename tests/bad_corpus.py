@@ -169,4 +169,46 @@ EXPECTED = {
         "odds-too-large.yaml:5:18: $.wagers.six_card_bonus.royal_flush: odds '5000000000 to 1' are too large (each number is at most 1,000,000,000)",
         "odds-too-large.yaml:6:22: $.wagers.six_card_bonus.three_of_a_kind: odds '7 to 3000000000' are too large (each number is at most 1,000,000,000)",
     ],
+    "octal-odds.yaml": [
+        "octal-odds.yaml:4:31: $.wagers.pair_plus.flush: the number 040 is not written in plain decimal (YAML 1.1 would read it as 32) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "sexagesimal-odds.yaml": [
+        "sexagesimal-odds.yaml:4:31: $.wagers.pair_plus.flush: the number 1:30 is not written in plain decimal (YAML 1.1 would read it as 90) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "hex-odds.yaml": [
+        "hex-odds.yaml:4:31: $.wagers.pair_plus.flush: the number 0x28 is not written in plain decimal (YAML 1.1 would read it as 40) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "binary-odds.yaml": [
+        "binary-odds.yaml:4:21: $.wagers.pair_plus.pair: the number 0b11 is not written in plain decimal (YAML 1.1 would read it as 3) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "underscore-odds.yaml": [
+        "underscore-odds.yaml:4:21: $.wagers.pair_plus.pair: the number 1_0 is not written in plain decimal (YAML 1.1 would read it as 10) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "yes-boolean.yaml": [
+        "yes-boolean.yaml:4:29: $.rules.ante_bonus_requires_play: 'yes' is a YAML 1.1 boolean, not plainly true or false (write true or false, or quote the value if it is text)",
+    ],
+    "bool-tag-text.yaml": [
+        "bool-tag-text.yaml:4:29: $.rules.ante_bonus_requires_play: 'abc' is not a boolean (write true or false, or quote the value if it is text)",
+    ],
+    "surrogate-name.yaml": [
+        "surrogate-name.yaml:2:7: $.name: the text holds \\ud800, half of a UTF-16 pair, which is not a character (remove the escape or write the character itself)",
+    ],
+    "non-ascii-digits.yaml": [
+        "non-ascii-digits.yaml:4:31: $.wagers.pair_plus.flush: cannot read odds '٤ to 1' (write N, 'N to M' or 'N for M')",
+    ],
+    "lookalike-key.yaml": [
+        "lookalike-key.yaml:4:3: $.wagers.pаir_plus: unknown key 'pаir_plus' (did you mean 'pair_plus'? the key contains non-ASCII characters: 'а' U+0430)",
+    ],
+    "float-integer.yaml": [
+        "float-integer.yaml:4:12: $.table.minimum: expected a whole number, got 7.0 (a decimal number)",
+    ],
+    "leading-zero-limit.yaml": [
+        "leading-zero-limit.yaml:4:12: $.table.maximum: the number 0100 is not written in plain decimal (YAML 1.1 would read it as 64) (write the number in decimal digits without leading zeros, '_' or ':', or quote it if it is text)",
+    ],
+    "control-character-name.yaml": [
+        "control-character-name.yaml:2:7: $.name: the text holds the control character \\x0c, which a report cannot show (remove it; text on certificates and sheets is plain characters)",
+    ],
+    "bidi-override-name.yaml": [
+        "bidi-override-name.yaml:2:7: $.name: the text holds the control character \\u202e, which a report cannot show (remove it; text on certificates and sheets is plain characters)",
+    ],
 }

@@ -45,7 +45,7 @@ def pct(value: Fraction, places: int = 2) -> str:
     return percent_text(value, places)
 
 
-# --- Published figures (shared/reference/published-figures.md), at their published rounding ---------------------
+# --- Published figures (docs/published-figures.md), at their published rounding ---------------------
 
 PAIR_PLUS_EDGES = {
     "40-30-6-4-1": "2.32%",

@@ -339,13 +339,13 @@ def cheatsheet(
     names = {kind: f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")}
     refuse_existing(out, list(names.values()), force=force)
     spec = load_spec(file)
-    from trey.report.dealer_view import render_dealer_sheet_html
-    from trey.report.pdf import html_to_pdf
+    from trey.report.dealer_view import fit_dealer_sheet
+    from trey.report.pdf import document_to_pdf
 
-    html = render_dealer_sheet_html(spec, run_analysis(spec), paper=paper.value, effective=when, bets=columns)
+    sheet = fit_dealer_sheet(spec, run_analysis(spec), paper=paper.value, effective=when, bets=columns)
     written = _write(
         out,
-        {names["html"]: html.encode, names["pdf"]: lambda: html_to_pdf(html, when)},
+        {names["html"]: sheet.html.encode, names["pdf"]: lambda: document_to_pdf(sheet.document, when)},
         force=force,
     )
     for path in written:

@@ -42,7 +42,7 @@ class Problem:
     column: int | None = None
     hint: str | None = None
     severity: Severity = Severity.ERROR
-    code: str = "invalid"
+    code: str = "input.invalid"
 
     def as_json(self) -> dict[str, object]:
         """The problem as data (``trey validate --format json``; schemas/validation.schema.json)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from trey.errors import JsonPath, json_path
-from trey.text import lone_surrogate
+from trey.text import hidden_control, lone_surrogate
 
 MAX_DEPTH = 32  # a certificate is about eight levels deep
 
@@ -87,3 +87,6 @@ def _check_text(text: str, path: JsonPath) -> None:
     bad = lone_surrogate(text)
     if bad is not None:
         raise JsonInputError(f"the text holds {bad}, which is not a character", path, code="text.surrogate")
+    hidden = hidden_control(text)
+    if hidden is not None:
+        raise JsonInputError(f"the text holds the control character {hidden}", path, code="text.control-character")

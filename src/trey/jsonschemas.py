@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -16,8 +15,10 @@ NAMES = ("paytable", "analysis", "simulation", "profile", "certificate", "valida
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """``load_schema("paytable")`` reads ``schemas/paytable.schema.json``."""
+    from trey.jsonread import loads_strict  # every JSON trey reads refuses duplicate keys, its own included
+
     text = resources.files("trey").joinpath("schemas", f"{name}.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = loads_strict(text)
     return schema
 
 

@@ -9,6 +9,7 @@ title or a message, which may change.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -171,7 +172,8 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
             "table.chips-duplicate", path, "a chip denomination is listed twice", "list each chip value once"
         )
     else:
-        yield doc.problem(f"schema.{keyword}", path, error.message)
+        kebab = re.sub(r"(?<!^)(?=[A-Z])", "-", str(keyword)).lower()  # minItems -> min-items
+        yield doc.problem(f"schema.{kebab}", path, error.message)
 
 
 def schema_problems(doc: YamlDocument) -> Iterator[Problem]:

@@ -22,6 +22,18 @@ def lone_surrogate(text: str) -> str | None:
     return None
 
 
+def hidden_control(text: str) -> str | None:
+    """The first character of ``text`` that a reader of a report could not see or that would reorder what they
+    see (a control character other than tab and line break, or a bidirectional control), written as an escape;
+    None when there is none."""
+    for ch in text:
+        if ch in "\t\n":
+            continue
+        if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
+            return _escaped(ch)
+    return None
+
+
 def _escaped(ch: str) -> str:
     code = ord(ch)
     if code <= 0xFF:

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from trey.errors import JsonPath, PathPart, Problem, SpecError, json_path
-from trey.text import lone_surrogate
+from trey.text import hidden_control, lone_surrogate
 
 MAX_FILE_BYTES = 1024 * 1024
 # A paytable has a few dozen nodes; this bound stops a "billion laughs" file after a few milliseconds.
@@ -29,6 +29,7 @@ _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "times
 # same to everyone: plain decimal integers without leading zeros, and true/false.
 _PLAIN_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _BOOLEANS = {"true": True, "false": False}
+_YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 
 __all__ = ["JsonPath", "Location", "PathPart", "YamlDocument", "json_path", "parse_yaml", "read_source"]
 
@@ -111,11 +112,14 @@ class _Builder:
             return self.checked_text(node, path, text)
         if tag == "bool":
             if text not in _BOOLEANS:
+                yaml11 = text.lower() in _YAML11_BOOLEANS
                 self.fail(
                     "yaml.boolean-form",
                     node,
                     path,
-                    f"{shown!r} is a YAML 1.1 boolean, not plainly true or false",
+                    f"{shown!r} is a YAML 1.1 boolean, not plainly true or false"
+                    if yaml11
+                    else f"{shown!r} is not a boolean",
                     "write true or false, or quote the value if it is text",
                 )
                 return None
@@ -167,6 +171,16 @@ class _Builder:
                 path,
                 f"the text holds {bad}, half of a UTF-16 pair, which is not a character",
                 "remove the escape or write the character itself",
+            )
+            return None
+        hidden = hidden_control(text)
+        if hidden is not None:
+            self.fail(
+                "text.control-character",
+                node,
+                path,
+                f"the text holds the control character {hidden}, which a report cannot show",
+                "remove it; text on certificates and sheets is plain characters",
             )
             return None
         return text

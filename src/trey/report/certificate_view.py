@@ -24,6 +24,8 @@ from trey.report.labels import (
 )
 from trey.spec import WagerName
 
+FOOTER_NAME_CHARS = 60  # the footer names the game after the certificate ID; a longer name is cut to one line
+
 NOTICE = (
     "This certificate is a mathematical evaluation of the paytable identified above, produced by software. "
     "It is not a regulator's approval: only the competent authority approves a game and its paytables."
@@ -210,6 +212,7 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
         "revision": data["revision"],
         "issue_date": data["issue_date"],
         "game": spec.name,
+        "footer_game": spec.name if len(spec.name) <= FOOTER_NAME_CHARS else spec.name[: FOOTER_NAME_CHARS - 1] + "…",
         "operator": spec.operator or "not stated",
         "description": spec.description or "",
         "source": spec.source or "not stated",

@@ -12,6 +12,7 @@ import numpy as np
 
 from trey.cards import card_text
 from trey.engine import GameAnalysis
+from trey.errors import TreyError
 from trey.odds import Odds
 from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
 from trey.report.environment import render
@@ -21,6 +22,7 @@ from trey.settle import SettledWager, Settler
 from trey.spec import GameSpec, PairPlusOnFold, Ties, WagerName
 
 WORKED_HANDS_SEED = 2026
+AMOUNT_SIZES = (12, 11, 10, 9, 8)  # point sizes tried for the payout amounts, largest first
 SETTLEMENT_ORDER = {
     WagerName.ANTE_PLAY: ["Play", "Ante Bonus", "Ante"],
     WagerName.PAIR_PLUS: ["Pair Plus"],
@@ -62,11 +64,13 @@ def _cell(p: Payout) -> dict[str, Any]:
 def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule) -> dict[str, Any]:
     net = odds.net if isinstance(odds, Odds) else odds
     odds_text = f"{net.numerator} to {net.denominator}"
-    if isinstance(odds, Odds) and odds.wording.value == "for":
-        odds_text += f" (table says {odds})"
+    # "for" odds are restated as the "to" odds the dealer pays; the table's wording goes on a line of its own so
+    # that the label column stays narrow enough for the amounts.
+    table_says = f"(table says {odds})" if isinstance(odds, Odds) and odds.wording.value == "for" else ""
     return {
         "label": label,
         "odds": odds_text,
+        "table_says": table_says,
         "net": net,
         "cells": [_cell(rule.pay(b, odds)) for b in bets],
     }
@@ -175,7 +179,13 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
 
 
 def dealer_sheet_context(
-    spec: GameSpec, analysis: GameAnalysis, *, paper: str, effective: date, bets: tuple[int, ...] | None
+    spec: GameSpec,
+    analysis: GameAnalysis,
+    *,
+    paper: str,
+    effective: date,
+    bets: tuple[int, ...] | None,
+    amount_pt: int = AMOUNT_SIZES[0],
 ) -> dict[str, Any]:
     table = spec.table
     money = Money(table.currency if table is not None else "USD")
@@ -205,6 +215,7 @@ def dealer_sheet_context(
     return {
         "paper": paper,
         "landscape": True,
+        "amount_pt": amount_pt,
         "game": spec.name,
         "operator": spec.operator or "",
         "effective": effective.isoformat(),
@@ -240,7 +251,55 @@ def dealer_sheet_context(
 
 
 def render_dealer_sheet_html(
-    spec: GameSpec, analysis: GameAnalysis, *, paper: str, effective: date, bets: tuple[int, ...] | None = None
+    spec: GameSpec,
+    analysis: GameAnalysis,
+    *,
+    paper: str,
+    effective: date,
+    bets: tuple[int, ...] | None = None,
+    amount_pt: int = AMOUNT_SIZES[0],
 ) -> str:
-    context = dealer_sheet_context(spec, analysis, paper=paper, effective=effective, bets=bets)
+    context = dealer_sheet_context(spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=amount_pt)
     return render("dealer_sheet.html.j2", **context)
+
+
+@dataclass(frozen=True)
+class FittedSheet:
+    html: str
+    document: Any  # the WeasyPrint layout of ``html``, measured to fit, ready to write as PDF
+    amount_pt: int
+
+
+def pay_tables_fit(document: Any) -> bool:
+    """One page, and every payout table ends left of the side column (no amount runs into it or off the page)."""
+    if len(document.pages) != 1:
+        return False
+    # WeasyPrint exposes the laid-out boxes of a page only as ``_page_box``; this measurement is all we use it for.
+    boxes = list(document.pages[0]._page_box.descendants())
+    side = next(b for b in boxes if getattr(b, "element_tag", None) == "div" and b.element.get("class") == "side")
+    tables = [
+        b
+        for b in boxes
+        if getattr(b, "element_tag", None) == "table" and "pay" in (b.element.get("class") or "").split()
+    ]
+    return all(t.position_x + t.margin_width() <= side.position_x for t in tables)
+
+
+def fit_dealer_sheet(
+    spec: GameSpec, analysis: GameAnalysis, *, paper: str, effective: date, bets: tuple[int, ...] | None = None
+) -> FittedSheet:
+    """The dealer sheet with its amounts at the largest size (12 pt for every shipped table) at which every
+    column stays on the page; large bets and pays shrink the amounts, down to 8 pt, and beyond that the bets are
+    refused, never printed off the page."""
+    from trey.report.pdf import render_document
+
+    for size in AMOUNT_SIZES:
+        html = render_dealer_sheet_html(spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=size)
+        document = render_document(html)
+        if pay_tables_fit(document):
+            return FittedSheet(html, document, size)
+    columns = ", ".join(f"{b:,}" for b in (bets or bet_columns(spec.table)))
+    raise TreyError(
+        f"the payouts of the bets {columns} do not fit the sheet, even at {AMOUNT_SIZES[-1]} pt",
+        hint="give fewer or smaller bets with --bets",
+    )

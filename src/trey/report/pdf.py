@@ -59,12 +59,9 @@ def _source_date(day: date) -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
-def html_to_pdf(html: str, day: date) -> bytes:
-    """Render an HTML document (its CSS sets the paper size) to PDF bytes.
-
-    The same HTML and date give the same bytes: WeasyPrint writes no creation date unless the document asks for
-    one, and the fonts' timestamps are pinned to ``day``.
-    """
+def render_document(html: str) -> Any:
+    """Lay out an HTML document (its CSS sets the paper size) with WeasyPrint: a ``weasyprint.Document`` whose
+    pages and boxes can be measured before the PDF is written."""
     import logging
     import warnings
 
@@ -74,7 +71,17 @@ def html_to_pdf(html: str, day: date) -> bytes:
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
+    return HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher()).render()
+
+
+def document_to_pdf(document: Any, day: date) -> bytes:
+    """PDF bytes of a laid-out document; the same document and date give the same bytes: WeasyPrint writes no
+    creation date unless the document asks for one, and the fonts' timestamps are pinned to ``day``."""
     with _source_date(day):
-        document = HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher())
         pdf: bytes = document.write_pdf()
     return pdf
+
+
+def html_to_pdf(html: str, day: date) -> bytes:
+    """Render an HTML document to PDF bytes (see :func:`render_document` and :func:`document_to_pdf`)."""
+    return document_to_pdf(render_document(html), day)
