@@ -1,0 +1,28 @@
+"""``dealer_hand``: the dealer's three cards, with the same outcomes as the player's (a "Dealer Bonus")."""
+
+from __future__ import annotations
+
+from math import comb
+
+from trey.hands import IntArray
+from trey.readings.base import Cards, Reading, Seat
+from trey.readings.player_hand import CLASSES, OUTCOMES, three_card_class_counts, three_card_classes
+
+
+class DealerHand(Reading):
+    name = "dealer_hand"
+    title = "the dealer's three cards"
+    seat = Seat.DEALER
+    classes = CLASSES
+    outcomes = OUTCOMES
+    cycle = comb(52, 3)  # the dealer's hand alone is any of the 22,100, equally likely
+    suit_groups = (tuple(range(4)),)
+
+    def classify(self, player: Cards, dealer: Cards) -> IntArray:
+        return three_card_classes(dealer)
+
+    def class_counts(self) -> tuple[int, ...]:
+        return three_card_class_counts()
+
+
+DEALER_HAND = DealerHand()

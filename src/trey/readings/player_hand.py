@@ -1,0 +1,80 @@
+"""``player_hand``: the player's three cards, as Pair Plus reads them."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from trey.hands import IntArray, ThreeCardCategory, three_card_keys
+from trey.readings.base import SUIT_NAMES, Cards, Outcome, Reading, Seat
+
+# Classes, rarest first; the mini-royals (A-K-Q suited) apart by suit, spades first.
+MINI_ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: classes 0..3
+CLASSES = (
+    *(f"mini_royal_{SUIT_NAMES[s]}" for s in MINI_ROYAL_SUITS),
+    "other_straight_flush",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "pair",
+    "nothing",
+)
+_ROYALS = frozenset(range(4))
+OUTCOMES = (
+    *(Outcome(CLASSES[i], frozenset({i})) for i in range(4)),
+    Outcome("mini_royal", _ROYALS),
+    Outcome("straight_flush", _ROYALS | {4}),
+    Outcome("three_of_a_kind", frozenset({5})),
+    Outcome("straight", frozenset({6})),
+    Outcome("flush", frozenset({7})),
+    Outcome("pair", frozenset({8})),
+)
+_ACE_HIGH_STRAIGHT_FLUSH_KEY = (int(ThreeCardCategory.STRAIGHT_FLUSH) << 12) | (12 << 8)
+# Class of each three-card category (a straight flush that is no mini-royal is class 4).
+_CLASS_OF_CATEGORY = np.array([9, 8, 7, 6, 5, 4], dtype=np.int64)  # indexed by ThreeCardCategory
+_CLASS_OF_SUIT = np.array([MINI_ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
+
+
+def three_card_classes(cards: Cards) -> IntArray:
+    """The class of each ``(n, 3)`` hand of three cards."""
+    keys = three_card_keys(cards)
+    classes = _CLASS_OF_CATEGORY[keys >> 12]
+    royal = keys == _ACE_HIGH_STRAIGHT_FLUSH_KEY
+    return np.where(royal, _CLASS_OF_SUIT[cards[:, 0] % 4], classes)
+
+
+def three_card_class_counts() -> tuple[int, ...]:
+    """Over the C(52, 3) = 22,100 hands, by counting ranks and suits."""
+    sequences = 12  # A-2-3 up to A-K-Q
+    rank_sets = comb(13, 3) - sequences  # three different ranks not in sequence
+    counts = (
+        *(1,) * 4,  # one A-K-Q of each suit
+        sequences * 4 - 4,  # the other straight flushes
+        13 * comb(4, 3),  # three of a kind
+        sequences * (4**3 - 4),  # straights: any suits but all alike
+        rank_sets * 4,  # flushes
+        13 * comb(4, 2) * 12 * 4,  # pairs: the pair's rank and suits, the kicker's rank and suit
+        rank_sets * (4**3 - 4),  # high cards
+    )
+    assert sum(counts) == comb(52, 3)
+    return counts
+
+
+class PlayerHand(Reading):
+    name = "player_hand"
+    title = "the player's three cards"
+    seat = Seat.PLAYER
+    classes = CLASSES
+    outcomes = OUTCOMES
+    cycle = comb(52, 3)
+    suit_groups = (tuple(range(4)),)
+
+    def classify(self, player: Cards, dealer: Cards) -> IntArray:
+        return three_card_classes(player)
+
+    def class_counts(self) -> tuple[int, ...]:
+        return three_card_class_counts()
+
+
+PLAYER_HAND = PlayerHand()
