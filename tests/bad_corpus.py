@@ -32,7 +32,7 @@ EXPECTED = {
         "for-below-stake.yaml:5:24: $.wagers.prime.three_same_colour: '1 for 2' returns less than the stake, so a win would lose money ('N for M' includes the stake: N must be at least M)",
     ],
     "future-version.yaml": [
-        "future-version.yaml:1:7: $.trey: unsupported format version 2 (this trey reads 'trey: 1')",
+        "future-version.yaml:1:7: $.trey: unsupported format version 3 (this trey reads 'trey: 2' and 'trey: 1')",
     ],
     "invalid-yaml-tab.yaml": [
         "invalid-yaml-tab.yaml:4:1: invalid YAML: found character '\\t' that cannot start any token (indent with spaces, not tabs)",
@@ -50,17 +50,17 @@ EXPECTED = {
         "many-problems.yaml:10:5: $.wagers.six_card_bonus.royal: unknown key 'royal' (did you mean 'royal_flush'?)",
     ],
     "merge-key.yaml": [
-        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, name, operator, rules, source, table, trey, wagers)",
+        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, name, operator, rules, side_bets, source, table, trey, wagers)",
         "merge-key.yaml:6:5: $.wagers.pair_plus: YAML merge keys (<<) are not supported (write the keys out)",
     ],
     "missing-name.yaml": [
         "missing-name.yaml:1:1: $: missing required key 'name' (add 'name:')",
     ],
     "missing-trey.yaml": [
-        "missing-trey.yaml:1:1: $: missing required key 'trey' (add 'trey: 1' as the first line)",
+        "missing-trey.yaml:1:1: $: missing required key 'trey' (add 'trey: 2' as the first line)",
     ],
     "missing-wagers.yaml": [
-        "missing-wagers.yaml:1:1: $: missing required key 'wagers' (add 'wagers:')",
+        "missing-wagers.yaml:1:1: $: no wager offered (add ante_play, pair_plus, prime or six_card_bonus under wagers:, or a side bet under side_bets:)",
     ],
     "name-is-number.yaml": [
         "name-is-number.yaml:2:7: $.name: expected text, got 42 (a whole number)",
@@ -69,7 +69,7 @@ EXPECTED = {
         "negative-odds.yaml:5:11: $.wagers.pair_plus.pair: odds cannot be negative: -1 (a losing hand is simply left out)",
     ],
     "no-wager.yaml": [
-        "no-wager.yaml:3:9: $.wagers: no wager offered (add at least one of ante_play, pair_plus, prime, six_card_bonus)",
+        "no-wager.yaml:3:9: $.wagers: no wager offered (add ante_play, pair_plus, prime or six_card_bonus under wagers:, or a side bet under side_bets:)",
     ],
     "non-text-key.yaml": [
         "non-text-key.yaml:5:5: $.wagers.pair_plus: keys must be plain text, got '1' (quote the key)",
@@ -126,10 +126,10 @@ EXPECTED = {
         "ties-unknown.yaml:4:9: $.rules.ties: 'dealer' (text) is not allowed (expected one of: player_wins, push)",
     ],
     "top-level-list.yaml": [
-        "top-level-list.yaml:1:1: $: a paytable file is a mapping of keys, got a list (start with 'trey: 1')",
+        "top-level-list.yaml:1:1: $: a paytable file is a mapping of keys, got a list (start with 'trey: 2')",
     ],
     "top-level-scalar.yaml": [
-        "top-level-scalar.yaml:1:1: $: a paytable file is a mapping of keys, got 'just some words' (text) (start with 'trey: 1')",
+        "top-level-scalar.yaml:1:1: $: a paytable file is a mapping of keys, got 'just some words' (text) (start with 'trey: 2')",
     ],
     "two-documents.yaml": [
         "two-documents.yaml:6:1: a paytable file holds one YAML document (remove the second '---' and what follows)",
@@ -157,7 +157,7 @@ EXPECTED = {
         "unreadable-odds.yaml:5:12: $.wagers.pair_plus.flush: cannot read odds 'three to one' (write N, 'N to M' or 'N for M')",
     ],
     "version-as-text.yaml": [
-        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 1')",
+        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 2' and 'trey: 1')",
     ],
     "zero-denominator.yaml": [
         "zero-denominator.yaml:5:15: $.wagers.pair_plus.straight: odds '6 to 0' divide by zero (the second number must be at least 1)",

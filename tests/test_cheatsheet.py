@@ -19,7 +19,7 @@ from trey.payouts import bet_columns, payout
 from trey.report.dealer_view import _pick_worked_hands, ante_play_parts, dealer_sheet_context
 from trey.report.payoff_keys import payoff_key
 from trey.settle import Settler
-from trey.spec import Table, WagerName
+from trey.spec import Table
 
 DATE = "2026-01-01"
 
@@ -169,7 +169,7 @@ def test_resolution_grid_follows_the_rules(tmp_path: Path) -> None:
     _, pdf = sheet(tmp_path / "out", path)
     text = pdf.replace("\n", " ")
     assert "The dealer qualifies with J-3-2 or better (J-high)." in text
-    assert "Pair Plus stands when the player folds." in text
+    assert "When the player folds: Pair Plus stands (settled on its own);" in text
     assert "Player folds loses — paid" in text  # the Ante Bonus is paid on a fold too
     assert "Tie 1 to 1 1 to 1 paid" in text  # ties go to the player
 
@@ -185,7 +185,7 @@ def test_worked_hands_agree_with_the_rules() -> None:
     bonus = {3: Fraction(1), 4: Fraction(4), 5: Fraction(5)}  # straight, trips, straight flush
     q642 = three_card_key((40, 17, 10))  # Qc 6d 4h: the weakest hand played
     for player, dealer in hands:
-        settled = settler.settle_round(player, dealer)[WagerName.ANTE_PLAY]
+        settled = settler.settle_round(player, dealer)["ante_play"]
         mine, theirs = three_card_key(player), three_card_key(dealer)
         plays = mine >= q642
         qualifies = theirs >= three_card_key((40, 5, 2))  # Qc 3d 2h

@@ -49,7 +49,14 @@ def test_analyze_json_follows_the_contract() -> None:
     assert pair_plus["volatility_index_95"] == round(1.96 * sd, 4)
     assert pair_plus["house_edge"] == "402/5525"  # (48*40 + 52*30 + 720*6 + 1096*3 + 3744 - 16440) / 22100
     ante = data["wagers"]["ante_play"]
-    assert ante["strategy"] == {"kind": "optimal", "rule": "Q-6-4", "hands_played": 14900, "hands_folded": 7200}
+    assert ante["strategy"] == {
+        "kind": "optimal",
+        "decision": "at_least",
+        "rule": "Q-6-4",
+        "hands_played": 14900,
+        "hands_folded": 7200,
+    }
+    assert [w["title"] for w in data["wagers"].values()] == ["Ante & Play", "Pair Plus", "Prime", "Six Card Bonus"]
     assert ante["net_results"][-1]["net"] == "7"  # a winning straight flush: Ante + Play + 5 to 1 bonus
     assert sum(o["combinations"] for o in ante["outcomes"]) == ante["cycle"] == 407170400
     assert sum(r["combinations"] for r in ante["net_results"]) == ante["cycle"]

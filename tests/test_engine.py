@@ -17,17 +17,15 @@ from hypothesis import strategies as st
 from conftest import PAYTABLES, STANDARD
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
-from trey.engine.hand_table import DEALER_HANDS, HANDS, hand_table
-from trey.engine.pair_plus import analyze_pair_plus
-from trey.engine.six_card import SIX_CARD_SETS, category_counts
+from trey.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.engine.side_bet import analyze_side_bet
 from trey.hands import SixCardCategory, best_five_categories, colour_outcome, three_card_keys
 from trey.loader import check_data, load_spec
 from trey.numbers import decimal_text, percent_text
 from trey.odds import Odds
+from trey.readings.six_cards import SIX_CARD_SETS, category_counts
 from trey.spec import (
     ANTE_BONUS_OUTCOMES,
-    PAIR_PLUS_OUTCOMES,
-    SIX_CARD_OUTCOMES,
     AntePlay,
     DealerQualifier,
     GameSpec,
@@ -35,9 +33,21 @@ from trey.spec import (
     Rules,
     Strategy,
     StrategyKind,
+    SideBet,
     Ties,
-    WagerName,
     Wagers,
+)
+
+# The rows of the format-1 presets (the suit-specific rows of format 2 apart).
+PAIR_PLUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
+SIX_CARD_OUTCOMES = (
+    "royal_flush",
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
 )
 
 
@@ -64,7 +74,7 @@ PAIR_PLUS_EDGES = {
 
 @pytest.mark.parametrize(("stem", "edge"), PAIR_PLUS_EDGES.items())
 def test_pair_plus_house_edges(stem: str, edge: str) -> None:
-    result = analyze(load_spec(PAYTABLES / "pair_plus" / f"{stem}.yaml")).wagers[WagerName.PAIR_PLUS]
+    result = analyze(load_spec(PAYTABLES / "pair_plus" / f"{stem}.yaml")).wagers["pair_plus"]
     assert pct(result.stats.house_edge) == edge
     assert result.cycle == 22_100
 
@@ -108,7 +118,7 @@ def test_optimal_strategy_does_not_depend_on_the_ante_bonus_table() -> None:
 
 @pytest.mark.parametrize(("stem", "edge"), [("1000-200-100-20-15-10-7", "8.56%"), ("1000-200-50-25-20-10-5", "10.22%")])
 def test_six_card_bonus_house_edges(stem: str, edge: str) -> None:
-    result = analyze(load_spec(PAYTABLES / "six_card_bonus" / f"{stem}.yaml")).wagers[WagerName.SIX_CARD_BONUS]
+    result = analyze(load_spec(PAYTABLES / "six_card_bonus" / f"{stem}.yaml")).wagers["six_card_bonus"]
     assert pct(result.stats.house_edge) == edge
     assert result.cycle == SIX_CARD_SETS == 20_358_520
     # "Trips or better hits slightly over 7.2% of the time"
@@ -116,7 +126,7 @@ def test_six_card_bonus_house_edges(stem: str, edge: str) -> None:
 
 
 def test_prime_house_edge() -> None:
-    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers[WagerName.PRIME]
+    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers["prime"]
     assert pct(result.stats.house_edge) == "3.62%"
     assert result.cycle == 407_170_400
 
@@ -186,7 +196,7 @@ def test_prime_counts_equal_a_brute_force_by_colour_class() -> None:
         outcomes = Counter(colour_outcome(player, d) for d in combinations(rest, 3))
         six += hands_in_class * outcomes[2]
         three += hands_in_class * outcomes[1]
-    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers[WagerName.PRIME]
+    result = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml")).wagers["prime"]
     assert [(r.outcome, r.combinations) for r in result.outcomes] == [
         ("six_same_colour", six),
         ("three_same_colour", three),
@@ -229,7 +239,7 @@ def test_six_card_counts_equal_a_brute_force_over_all_20358520_sets() -> None:
 
 
 def test_pair_plus_statistics_by_hand() -> None:
-    result = analyze(load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml")).wagers[WagerName.PAIR_PLUS]
+    result = analyze(load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml")).wagers["pair_plus"]
     pays = {40: 48, 30: 52, 6: 720, 3: 1096, 1: 3744, -1: 16440}
     mean = Fraction(sum(p * n for p, n in pays.items()), 22100)
     second = Fraction(sum(p * p * n for p, n in pays.items()), 22100)
@@ -267,18 +277,17 @@ def test_ties_to_the_player_lower_the_edge_by_about_013_points() -> None:
 
 
 def test_pair_plus_lost_on_a_fold_is_honoured() -> None:
-    paytable = load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml").wagers.pair_plus
-    assert paytable is not None
+    bet = load_spec(PAYTABLES / "pair_plus" / "40-30-6-3-1.yaml").wagers.side_bet("pair_plus")
     folds = np.zeros(HANDS, dtype=bool)
     folds[hand_table().keys >> 12 == 1] = True  # a player who folds every pair
-    result = analyze_pair_plus(paytable, folds)
+    result = analyze_side_bet(bet, ~folds)
     assert dict((r.outcome, r.combinations) for r in result.outcomes)["pair"] == 0
     assert dict((r.outcome, r.combinations) for r in result.outcomes)["lose"] == 16440 + 3744
 
 
 def test_only_offered_wagers_are_analysed() -> None:
     analysis = analyze(load_spec(PAYTABLES / "prime" / "3-4.yaml"))
-    assert list(analysis.wagers) == [WagerName.PRIME]
+    assert list(analysis.wagers) == ["prime"]
 
 
 # --- Properties ------------------------------------------------------------------------------------------------
@@ -286,8 +295,10 @@ def test_only_offered_wagers_are_analysed() -> None:
 odds_values = st.integers(0, 60).map(Odds) | st.tuples(st.integers(0, 30), st.integers(1, 4)).map(lambda t: Odds(*t))
 
 
-def game(**wagers: object) -> GameSpec:
-    return GameSpec(name="property", wagers=Wagers(**wagers))  # type: ignore[arg-type]
+def game(ante_play: AntePlay | None = None, **side_bets: dict[str, Odds]) -> GameSpec:
+    """A game with these wagers; side bets are presets given by their pays."""
+    bets = tuple(SideBet.of_preset(name, pays) for name, pays in side_bets.items())
+    return GameSpec(name="property", wagers=Wagers(ante_play=ante_play, side_bets=bets))
 
 
 def paytable(outcomes: tuple[str, ...], pays: dict[str, Odds]) -> Paytable:
@@ -304,8 +315,8 @@ def test_raising_a_pay_never_lowers_the_rtp_and_player_only_wagers_are_linear(
     pp: dict[str, Odds], six: dict[str, Odds], data: st.DataObject
 ) -> None:
     for wager, outcomes, pays in (
-        (WagerName.PAIR_PLUS, PAIR_PLUS_OUTCOMES, pp),
-        (WagerName.SIX_CARD_BONUS, SIX_CARD_OUTCOMES, six),
+        ("pair_plus", PAIR_PLUS_OUTCOMES, pp),
+        ("six_card_bonus", SIX_CARD_OUTCOMES, six),
     ):
         outcome = data.draw(st.sampled_from(sorted(pays)))
         raise_by = data.draw(st.integers(1, 20))
@@ -315,8 +326,8 @@ def test_raising_a_pay_never_lowers_the_rtp_and_player_only_wagers_are_linear(
                 outcome: Odds(pays[outcome].numerator + raise_by * pays[outcome].denominator, pays[outcome].denominator)
             },
         )
-        before = analyze(game(**{wager.value: paytable(outcomes, pays)})).wagers[wager]
-        after = analyze(game(**{wager.value: paytable(outcomes, higher)})).wagers[wager]
+        before = analyze(game(**{wager: pays})).wagers[wager]
+        after = analyze(game(**{wager: higher})).wagers[wager]
         assert after.stats.rtp >= before.stats.rtp
         row = next(r for r in before.outcomes if r.outcome == outcome)
         assert after.stats.rtp - before.stats.rtp == raise_by * row.probability
@@ -371,20 +382,21 @@ def test_variant_file_analyses() -> None:
 @pytest.mark.parametrize(
     ("wager", "outcomes"),
     [
-        (WagerName.PAIR_PLUS, PAIR_PLUS_OUTCOMES),
-        (WagerName.SIX_CARD_BONUS, SIX_CARD_OUTCOMES),
-        (WagerName.ANTE_PLAY, ANTE_BONUS_OUTCOMES),
+        ("pair_plus", PAIR_PLUS_OUTCOMES),
+        ("six_card_bonus", SIX_CARD_OUTCOMES),
+        ("ante_play", ANTE_BONUS_OUTCOMES),
     ],
 )
-def test_paytable_rows_are_listed_rarest_first(wager: WagerName, outcomes: tuple[str, ...]) -> None:
+def test_paytable_rows_are_listed_rarest_first(wager: str, outcomes: tuple[str, ...]) -> None:
     """The loader's "a rarer hand pays less" warning relies on this order."""
     table = paytable(outcomes, {o: Odds(1) for o in outcomes})
-    if wager is WagerName.ANTE_PLAY:
+    if wager == "ante_play":
         result = analyze(game(ante_play=AntePlay(table, Strategy(StrategyKind.ALWAYS_PLAY)))).ante_play
         assert result is not None
         counts = [row.combinations for row in result.ante_bonus]
     else:
-        counts = [row.combinations for row in analyze(game(**{wager.value: table})).wagers[wager].outcomes[:-1]]
+        pays = {o: Odds(1) for o in outcomes}
+        counts = [row.combinations for row in analyze(game(**{wager: pays})).wagers[wager].outcomes[:-1]]
     assert counts == sorted(counts) and len(set(counts)) == len(counts)
 
 

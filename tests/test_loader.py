@@ -15,7 +15,7 @@ from conftest import ALL_PAYTABLES, DATA, REPO, STANDARD, run_cli
 from trey.errors import SpecError
 from trey.loader import check_bytes, check_data, load_spec
 from trey.odds import Odds, OddsWording
-from trey.spec import QualifierKind, StrategyKind, Ties, WagerName
+from trey.spec import OnFold, QualifierKind, StrategyKind, Ties
 
 BAD = DATA / "bad"
 
@@ -128,7 +128,9 @@ def test_standard_model() -> None:
     assert spec.rules.dealer_qualifier.kind is QualifierKind.HIGH_CARD
     assert spec.rules.dealer_qualifier.weakest_hand == "Q-3-2"
     assert spec.rules.ties is Ties.PUSH
-    assert spec.wagers.offered == tuple(WagerName)
+    assert spec.wagers.ids == ("ante_play", "pair_plus", "prime", "six_card_bonus")
+    assert spec.wagers.titles == ("Ante & Play", "Pair Plus", "Prime", "Six Card Bonus")
+    assert [b.on_fold for b in spec.wagers.side_bets] == [OnFold.LOST, OnFold.STANDS, OnFold.STANDS]
     assert spec.wagers.ante_play is not None
     assert spec.wagers.ante_play.strategy.kind is StrategyKind.OPTIMAL
     assert [(o, odds.net) for o, odds in spec.wagers.ante_play.ante_bonus] == [
@@ -158,9 +160,8 @@ wagers:
     assert spec.wagers.ante_play is not None
     assert spec.wagers.ante_play.strategy.label == "play 10-8-2 or better"
     assert len(spec.wagers.ante_play.ante_bonus) == 0
-    assert spec.wagers.prime is not None and spec.wagers.prime.get("three_same_colour") == Odds(3, 2)
-    assert spec.wagers.six_card_bonus is not None
-    royal = spec.wagers.six_card_bonus.get("royal_flush")
+    assert spec.wagers.paytable("prime").get("three_same_colour") == Odds(3, 2)
+    royal = spec.wagers.paytable("six_card_bonus").get("royal_flush")
     assert royal == Odds(1001, 1, OddsWording.FOR) and royal.net == 1000
     assert [p.message for p in result.warnings] == ["'1001 for 1' uses 'for' wording"]
 

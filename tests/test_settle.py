@@ -14,11 +14,10 @@ from conftest import STANDARD
 from trey.cards import parse_cards
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
-from trey.engine.hand_table import HANDS, hand_table
+from trey.hand_table import HANDS, hand_table
 from trey.hands import best_five_category, colour_outcome
 from trey.loader import load_spec
 from trey.settle import Settler, hand_indexes
-from trey.spec import WagerName
 
 SPEC = load_spec(STANDARD)
 ANALYSIS = analyze(SPEC)
@@ -35,12 +34,12 @@ def test_hand_indexes_find_every_hand_in_every_order() -> None:
 def test_ante_play_settlement_matches_the_engines_dealer_counts() -> None:
     table = hand_table()
     counts = dealer_counts(table, SPEC.rules.dealer_qualifier.minimum_key)
-    rows = SETTLER.tables[WagerName.ANTE_PLAY].rows
+    rows = SETTLER.tables["ante_play"].rows
     for i in random.Random(4).sample(range(HANDS), 20):
         player = table.cards[i]
         rest = [c for c in range(52) if c not in player]
         dealer = np.array(list(combinations(rest, 3)))
-        outcomes = SETTLER.settle(np.tile(player, (len(dealer), 1)), dealer)[WagerName.ANTE_PLAY]
+        outcomes = SETTLER.settle(np.tile(player, (len(dealer), 1)), dealer)["ante_play"]
         tally = Counter(rows[o] for o in outcomes.tolist())
         if not ANALYSIS.ante_play.plays[i]:  # type: ignore[union-attr]
             assert tally == {"fold": 18_424}
@@ -57,10 +56,10 @@ def test_ante_play_settlement_matches_the_engines_dealer_counts() -> None:
 def test_pair_plus_settlement_over_every_player_hand_matches_the_engine() -> None:
     cards = hand_table().cards
     dealer = np.array([[c for c in range(52) if c not in row][:3] for row in cards.tolist()])
-    outcomes = SETTLER.settle(cards, dealer)[WagerName.PAIR_PLUS]
-    names = SETTLER.tables[WagerName.PAIR_PLUS].names
+    outcomes = SETTLER.settle(cards, dealer)["pair_plus"]
+    names = SETTLER.tables["pair_plus"].names
     settled = Counter(names[o] for o in outcomes.tolist())
-    engine = {row.outcome: row.combinations for row in ANALYSIS.wagers[WagerName.PAIR_PLUS].outcomes}
+    engine = {row.outcome: row.combinations for row in ANALYSIS.wagers["pair_plus"].outcomes}
     assert settled == engine
 
 
@@ -69,15 +68,15 @@ def test_prime_and_six_card_settlement_agree_with_the_single_hand_rules() -> Non
     deals = [rng.sample(range(52), 6) for _ in range(3000)]
     cards = np.array(deals)
     outcomes = SETTLER.settle(cards[:, :3], cards[:, 3:])
-    prime_names = SETTLER.tables[WagerName.PRIME].names
-    six_names = SETTLER.tables[WagerName.SIX_CARD_BONUS].names
+    prime_names = SETTLER.tables["prime"].names
+    six_names = SETTLER.tables["six_card_bonus"].names
     for k, d in enumerate(deals):
         colour = colour_outcome(d[:3], d[3:])
         expected_prime = ["lose", "three_same_colour", "six_same_colour"][colour]
-        assert prime_names[outcomes[WagerName.PRIME][k]] == expected_prime
+        assert prime_names[outcomes["prime"][k]] == expected_prime
         category = best_five_category(d).slug
         expected_six = category if category in six_names else "lose"
-        assert six_names[outcomes[WagerName.SIX_CARD_BONUS][k]] == expected_six
+        assert six_names[outcomes["six_card_bonus"][k]] == expected_six
 
 
 @pytest.mark.parametrize(
@@ -88,7 +87,7 @@ def test_prime_and_six_card_settlement_agree_with_the_single_hand_rules() -> Non
             "Ah Kh Qh",
             "2h 3d 4h",
             {
-                "ante_play": ("win+straight_flush", 7),
+                "ante_play": ("win with straight_flush", 7),
                 "pair_plus": ("straight_flush", 40),
                 "prime": ("six_same_colour", 4),
                 "six_card_bonus": ("flush", 15),
@@ -132,7 +131,7 @@ def test_prime_and_six_card_settlement_agree_with_the_single_hand_rules() -> Non
             "7h 7d 7s",
             "8c 9c 10c",
             {
-                "ante_play": ("lose+three_of_a_kind", 2),
+                "ante_play": ("lose with three_of_a_kind", 2),
                 "pair_plus": ("three_of_a_kind", 30),
                 "prime": ("lose", -1),
                 "six_card_bonus": ("three_of_a_kind", 7),
@@ -142,7 +141,7 @@ def test_prime_and_six_card_settlement_agree_with_the_single_hand_rules() -> Non
 )
 def test_worked_rounds(player: str, dealer: str, expected: dict[str, tuple[str, int]]) -> None:
     settled = SETTLER.settle_round(parse_cards(player), parse_cards(dealer))
-    assert {str(w): (s.outcome, s.net) for w, s in settled.items()} == {
+    assert {w: (str(s.outcome), s.net) for w, s in settled.items()} == {
         w: (o, Fraction(n)) for w, (o, n) in expected.items()
     }
 

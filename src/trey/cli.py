@@ -132,7 +132,7 @@ def validate(
                 _err(_one_line(str(problem)))
             bad = bool(result.errors) or (strict and bool(result.warnings))
             if result.spec is not None and not bad:
-                wagers = ", ".join(w.display_name for w in result.spec.wagers.offered)
+                wagers = ", ".join(result.spec.wagers.titles)
                 note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
                 _out(f"{name}: valid ({wagers}{note})")
     if failed:

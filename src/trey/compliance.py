@@ -16,7 +16,6 @@ from trey.engine.results import GameAnalysis
 from trey.errors import TreyError
 from trey.numbers import decimal_text, one_in_text, percent_text
 from trey.odds import OddsWording
-from trey.spec import GameSpec, Paytable, WagerName
 
 
 class Verdict(StrEnum):
@@ -39,7 +38,7 @@ class Profile:
 class Finding:
     check: str  # the profile key
     requirement: str
-    wager: WagerName
+    wager: str  # the wager's id
     verdict: Verdict
     detail: str
 
@@ -65,25 +64,15 @@ def load_profile(name: str) -> Profile:
     return Profile(data["name"], data["title"], " ".join(data["description"].split()), data["checks"])
 
 
-def _paytables(spec: GameSpec) -> dict[WagerName, Paytable]:
-    tables: dict[WagerName, Paytable] = {}
-    if spec.wagers.ante_play is not None:
-        tables[WagerName.ANTE_PLAY] = spec.wagers.ante_play.ante_bonus
-    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
-        table = getattr(spec.wagers, wager.value)
-        if table is not None:
-            tables[wager] = table
-    return tables
-
-
 def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
     checks = profile.checks
     results: list[Finding] = []
-    tables = _paytables(analysis.spec)
     for wager, result in analysis.wagers.items():
         if "odds_wording" in checks:
             worded_for = [
-                f"{name.replace('_', ' ')} '{odds}'" for name, odds in tables[wager] if odds.wording is OddsWording.FOR
+                f"{name.replace('_', ' ')} '{odds}'"
+                for name, odds in analysis.spec.wagers.paytable(wager)
+                if odds.wording is OddsWording.FOR
             ]
             results.append(
                 Finding(

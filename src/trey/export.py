@@ -35,6 +35,7 @@ def wager_json(result: WagerAnalysis) -> dict[str, Any]:
     stats = result.stats
     sd = sqrt_decimal(stats.variance)
     data: dict[str, Any] = {
+        "title": result.title,
         "cycle": stats.cycle,
         "rtp": fraction_text(stats.rtp),
         "house_edge": fraction_text(stats.house_edge),
@@ -53,6 +54,7 @@ def wager_json(result: WagerAnalysis) -> dict[str, Any]:
         data["element_of_risk"] = fraction_text(result.element_of_risk)
         data["strategy"] = {
             "kind": str(result.strategy.kind),
+            "decision": str(result.strategy.decision),
             "rule": result.strategy.rule,
             "hands_played": result.strategy.hands_played,
             "hands_folded": result.strategy.hands_folded,

@@ -10,39 +10,36 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from trey.errors import Problem, Severity, SpecError
 from trey.files import display_name, read_bounded
 from trey.odds import Odds, OddsError, OddsWording
-from trey.schema_errors import schema_problems
+from trey.readings import READINGS, Reading
+from trey.schema_errors import did_you_mean, schema_problems
 from trey.spec import (
     ANTE_BONUS_OUTCOMES,
-    PAIR_PLUS_OUTCOMES,
-    PRIME_OUTCOMES,
-    SIX_CARD_OUTCOMES,
+    ANTE_PLAY,
+    PRESETS,
     AntePlay,
     DealerQualifier,
     GameSpec,
+    OnFold,
     PairPlusOnFold,
     Paytable,
     Rules,
+    SideBet,
     Strategy,
     StrategyKind,
     Table,
     Ties,
     Wagers,
+    default_title,
     parse_high_card_hand,
 )
 from trey.yamldoc import MAX_FILE_BYTES, JsonPath, Location, YamlDocument, json_path, parse_yaml
-
-PAYTABLE_OUTCOMES: dict[JsonPath, tuple[str, ...]] = {
-    ("wagers", "ante_play", "ante_bonus"): ANTE_BONUS_OUTCOMES,
-    ("wagers", "pair_plus"): PAIR_PLUS_OUTCOMES,
-    ("wagers", "prime"): PRIME_OUTCOMES,
-    ("wagers", "six_card_bonus"): SIX_CARD_OUTCOMES,
-}
 
 
 @dataclass(frozen=True)
@@ -182,45 +179,128 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
             "swap them",
         )
 
-    for table_path, outcomes in PAYTABLE_OUTCOMES.items():
-        pays = _get(data, table_path)
-        if not isinstance(pays, dict):
+    yield from _wager_problems(doc, data)
+    for table_path, outcomes in _paytables(data):
+        yield from _paytable_problems(doc, table_path, outcomes)
+
+
+def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]]]:
+    """Every paytable of the file with the outcomes it may list, rarest first."""
+    yield ("wagers", "ante_play", "ante_bonus"), ANTE_BONUS_OUTCOMES
+    for preset in PRESETS.values():
+        yield ("wagers", preset.id), READINGS[preset.reads].outcome_slugs
+    side_bets = _get(data, ("side_bets",))
+    for bet_id, bet in (side_bets or {}).items() if isinstance(side_bets, dict) else ():
+        reading = _reading_of(bet)
+        if reading is not None:
+            yield ("side_bets", bet_id, "pays"), reading.outcome_slugs
+
+
+def _reading_of(bet: Any) -> Reading | None:
+    reads = bet.get("reads") if isinstance(bet, dict) else None
+    return READINGS.get(reads) if isinstance(reads, str) else None
+
+
+def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]:
+    wagers = _get(data, ("wagers",))
+    side_bets = _get(data, ("side_bets",))
+    if not wagers and not side_bets and "wagers.none" not in {p.code for p in doc.problems}:
+        yield doc.problem(
+            "wagers.none",
+            ("wagers",) if "wagers" in data else (),
+            "no wager offered",
+            "add ante_play, pair_plus, prime or six_card_bonus under wagers:, or a side bet under side_bets:",
+        )
+    if not isinstance(side_bets, dict):
+        return
+    if data.get("trey") == 1 and side_bets:
+        yield doc.problem(
+            "format.version-feature",
+            ("side_bets",),
+            "side_bets are format 2",
+            "write 'trey: 2' as the first line",
+            key=True,
+        )
+    for bet_id, bet in side_bets.items():
+        if bet_id in PRESETS or bet_id == ANTE_PLAY:
+            where = "under wagers:" if bet_id in PRESETS else "as the main game"
+            yield doc.problem(
+                "side-bet.id-clash",
+                ("side_bets", bet_id),
+                f"the id {bet_id!r} is the name of a wager trey knows ({where})",
+                f"choose another id, or give the {bet_id} pays {where}",
+                key=True,
+            )
+        reading = _reading_of(bet)
+        pays = bet.get("pays") if isinstance(bet, dict) else None
+        if reading is None or not isinstance(pays, dict):
             continue
-        parsed: dict[str, Odds] = {}
-        for outcome, raw in pays.items():
-            try:
-                odds = Odds.parse(raw)
-            except OddsError as exc:
-                yield doc.problem(exc.code, (*table_path, outcome), str(exc), exc.hint)
-                continue
-            parsed[outcome] = odds
-            if odds.numerator == 0:
+        for outcome in pays:
+            if outcome not in reading.outcome_slugs:
+                yield doc.problem(
+                    "side-bet.unknown-outcome",
+                    ("side_bets", bet_id, "pays", outcome),
+                    f"{reading.name} has no outcome {outcome!r}",
+                    did_you_mean(outcome, reading.outcome_slugs),
+                    key=True,
+                )
+        paying = [o for o, raw in pays.items() if o in reading.outcome_slugs and _net(raw) > 0]
+        reachable = [o for o in paying if not reading.unreachable(o)]
+        if not reachable and all(o in reading.outcome_slugs for o in pays):
+            yield doc.problem(
+                "side-bet.never-pays",
+                ("side_bets", bet_id, "pays"),
+                f"the side bet {bet_id!r} can never pay: no listed outcome wins anything",
+                "give at least one outcome a pay above 0",
+            )
+
+
+def _net(raw: Any) -> Fraction:
+    try:
+        return Odds.parse(raw).net
+    except OddsError:
+        return Fraction(0)
+
+
+def _paytable_problems(doc: YamlDocument, table_path: JsonPath, outcomes: tuple[str, ...]) -> Iterator[Problem]:
+    pays = _get(doc.data, table_path)
+    if not isinstance(pays, dict):
+        return
+    parsed: dict[str, Odds] = {}
+    for outcome, raw in pays.items():
+        try:
+            odds = Odds.parse(raw)
+        except OddsError as exc:
+            yield doc.problem(exc.code, (*table_path, outcome), str(exc), exc.hint)
+            continue
+        parsed[outcome] = odds
+        if odds.numerator == 0:
+            yield _warning(
+                doc,
+                "odds.zero",
+                (*table_path, outcome),
+                f"'{odds}' pays nothing: the bet is returned and nothing more",
+                "leave the row out if the hand loses, or give the pay",
+            )
+        if odds.wording is OddsWording.FOR:
+            yield _warning(
+                doc,
+                "odds.for-wording",
+                (*table_path, outcome),
+                f"'{odds}' uses 'for' wording",
+                f"New Jersey requires 'to' or 'win': write '{odds.to_one_text}'",
+            )
+    ordered = [o for o in outcomes if o in parsed]
+    for i, rarer in enumerate(ordered):
+        for commoner in ordered[i + 1 :]:
+            if parsed[rarer].net < parsed[commoner].net:
                 yield _warning(
                     doc,
-                    "odds.zero",
-                    (*table_path, outcome),
-                    f"'{odds}' pays nothing: the bet is returned and nothing more",
-                    "leave the row out if the hand loses, or give the pay",
+                    "paytable.rarer-pays-less",
+                    (*table_path, rarer),
+                    f"{rarer} ({parsed[rarer]}) pays less than the commoner {commoner} ({parsed[commoner]})",
+                    "a rarer hand usually pays more; check the table",
                 )
-            if odds.wording is OddsWording.FOR:
-                yield _warning(
-                    doc,
-                    "odds.for-wording",
-                    (*table_path, outcome),
-                    f"'{odds}' uses 'for' wording",
-                    f"New Jersey requires 'to' or 'win': write '{odds.to_one_text}'",
-                )
-        ordered = [o for o in outcomes if o in parsed]
-        for i, rarer in enumerate(ordered):
-            for commoner in ordered[i + 1 :]:
-                if parsed[rarer].net < parsed[commoner].net:
-                    yield _warning(
-                        doc,
-                        "paytable.rarer-pays-less",
-                        (*table_path, rarer),
-                        f"{rarer} ({parsed[rarer]}) pays less than the commoner {commoner} ({parsed[commoner]})",
-                        "a rarer hand usually pays more; check the table",
-                    )
 
 
 def _warning(doc: YamlDocument, code: str, path: JsonPath, message: str, hint: str) -> Problem:
@@ -253,7 +333,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             chips=tuple(sorted(t.get("chips", ()))),
             payout_cap=t.get("payout_cap"),
         )
-    w = data["wagers"]
+    w = data.get("wagers") or {}
     ante_play = None
     if "ante_play" in w:
         ap = w["ante_play"] or {}
@@ -263,12 +343,24 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
         else:
             strategy = Strategy(StrategyKind(raw_strategy))
         ante_play = AntePlay(_paytable(ANTE_BONUS_OUTCOMES, ap.get("ante_bonus")), strategy)
-    wagers = Wagers(
-        ante_play=ante_play,
-        pair_plus=_paytable(PAIR_PLUS_OUTCOMES, w["pair_plus"]) if "pair_plus" in w else None,
-        prime=_paytable(PRIME_OUTCOMES, w["prime"]) if "prime" in w else None,
-        six_card_bonus=_paytable(SIX_CARD_OUTCOMES, w["six_card_bonus"]) if "six_card_bonus" in w else None,
-    )
+    side_bets = []
+    for preset in PRESETS.values():
+        if preset.id in w:
+            on_fold = preset.on_fold or OnFold(str(rules.pair_plus_on_fold))
+            pays = _paytable(READINGS[preset.reads].outcome_slugs, w[preset.id])
+            side_bets.append(SideBet(preset.id, preset.title, preset.reads, pays, on_fold))
+    for bet_id, bet in (data.get("side_bets") or {}).items():
+        reading = READINGS[bet["reads"]]
+        side_bets.append(
+            SideBet(
+                bet_id,
+                bet.get("title", default_title(bet_id)),
+                reading.name,
+                _paytable(reading.outcome_slugs, bet["pays"]),
+                OnFold(bet.get("on_fold", "stands")),
+            )
+        )
+    wagers = Wagers(ante_play=ante_play, side_bets=tuple(side_bets))
     return GameSpec(
         name=data["name"],
         wagers=wagers,

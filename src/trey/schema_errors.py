@@ -78,7 +78,28 @@ def _qualifier(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError
 
 
 def _version(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError) -> Iterator[Problem]:
-    yield doc.problem("format.version", path, f"unsupported format version {value!r}", "this trey reads 'trey: 1'")
+    yield doc.problem(
+        "format.version", path, f"unsupported format version {value!r}", "this trey reads 'trey: 2' and 'trey: 1'"
+    )
+
+
+def _reading(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError) -> Iterator[Problem]:
+    from trey.readings import READINGS
+
+    if not isinstance(value, str):
+        yield from _by_keyword(doc, path, value, error)
+        return
+    yield doc.problem("side-bet.unknown-reading", path, f"unknown reading {value!r}", did_you_mean(value, READINGS))
+
+
+def _side_bet_id(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError) -> Iterator[Problem]:
+    yield doc.problem(
+        "side-bet.id",
+        (*path, value) if isinstance(value, str) else path,
+        f"{value!r} is not a side bet id",
+        "use lowercase letters, digits and _, starting with a letter (at most 40 characters)",
+        key=True,
+    )
 
 
 def _currency(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError) -> Iterator[Problem]:
@@ -97,15 +118,6 @@ def _name(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError)
         yield from _by_keyword(doc, path, value, error)
 
 
-def _wagers(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError) -> Iterator[Problem]:
-    if error.validator == "minProperties":
-        yield doc.problem(
-            "wagers.none", path, "no wager offered", "add at least one of ante_play, pair_plus, prime, six_card_bonus"
-        )
-    else:
-        yield from _by_keyword(doc, path, value, error)
-
-
 Translation = Callable[[YamlDocument, JsonPath, Any, "ValidationError"], Iterator[Problem]]
 
 # Where in schemas/paytable.schema.json an error arose → how to say it.
@@ -116,7 +128,8 @@ BY_LOCATION: dict[str, Translation] = {
     "#/properties/trey": _version,
     "#/properties/table/properties/currency": _currency,
     "#/properties/name": _name,
-    "#/properties/wagers": _wagers,
+    "#/$defs/side_bet/properties/reads": _reading,
+    "#/properties/side_bets/propertyNames": _side_bet_id,
 }
 
 
@@ -154,7 +167,7 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
     elif keyword == "required":
         for missing in expected:
             if missing not in value:
-                hint = {"trey": "add 'trey: 1' as the first line"}.get(missing, f"add '{missing}:'")
+                hint = {"trey": "add 'trey: 2' as the first line"}.get(missing, f"add '{missing}:'")
                 yield doc.problem("schema.missing-key", path, f"missing required key {missing!r}", hint)
     elif keyword == "type":
         wanted = _TYPE_NAMES.get(str(expected), str(expected))
@@ -180,7 +193,7 @@ def schema_problems(doc: YamlDocument) -> Iterator[Problem]:
     root = load_schema("paytable")
     if not isinstance(doc.data, dict):
         yield doc.problem(
-            "schema.type", (), f"a paytable file is a mapping of keys, got {describe(doc.data)}", "start with 'trey: 1'"
+            "schema.type", (), f"a paytable file is a mapping of keys, got {describe(doc.data)}", "start with 'trey: 2'"
         )
         return
     validator = strict_validator_class()(root)

@@ -16,51 +16,50 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from trey.cards import RED_SUITS
 from trey.engine.ante_play import (
-    BONUS_COLUMNS,
-    DEALER_NOT_QUALIFY,
-    FOLD,
-    LOSE,
-    NO_BONUS,
-    OUTCOMES,
-    TIE,
-    WIN,
+    AntePlayOutcome,
+    Situation,
     bonus_column,
-    round_net,
-    staked_units,
+    bonus_columns,
+    bonus_pays,
+    resolution_table,
 )
-from trey.engine.hand_table import hand_table
-from trey.engine.pair_plus import pair_plus_outcomes
-from trey.engine.six_card import paid_outcome
-from trey.hands import IntArray, SixCardCategory, best_five_categories
-from trey.spec import GameSpec, PairPlusOnFold, Paytable, WagerName
+from trey.hand_table import hand_table
+from trey.hands import IntArray
+from trey.readings import READINGS
+from trey.spec import ANTE_PLAY, GameSpec, OnFold, SideBet
 
 BoolArray = npt.NDArray[np.bool_]
-_IS_RED = np.array([c % 4 in RED_SUITS for c in range(52)], dtype=np.int8)
+LOSE = "lose"
+# What a round of one wager ended in: Ante & Play's situation and bonus row, or a side bet's paid outcome (or lose).
+RoundOutcome = AntePlayOutcome | str
 
 
 @dataclass(frozen=True)
 class OutcomeTable:
     """Every way one wager can end, with its exact net pay and stake per unit of the initial bet."""
 
-    wager: WagerName
-    names: tuple[str, ...]
+    wager: str
+    outcomes: tuple[RoundOutcome, ...]
     nets: tuple[Fraction, ...]
     staked: tuple[int, ...]  # units bet in all: 2 for a played Ante & Play (Ante + Play), else 1
     rows: tuple[str, ...]  # the engine's outcome row each outcome is counted in
 
     def __post_init__(self) -> None:
-        if not len(self.names) == len(self.nets) == len(self.staked) == len(self.rows):
+        if not len(self.outcomes) == len(self.nets) == len(self.staked) == len(self.rows):
             raise ValueError("an outcome table needs a net, a stake and a row for every outcome")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(str(o) for o in self.outcomes)
 
 
 @dataclass(frozen=True)
 class SettledWager:
     """One wager of one round, for people: what happened and what a unit bet nets."""
 
-    wager: WagerName
-    outcome: str
+    wager: str
+    outcome: RoundOutcome
     net: Fraction
     staked: int
 
@@ -83,6 +82,16 @@ def hand_indexes(cards: npt.NDArray[np.integer]) -> IntArray:
     return indexes
 
 
+def _side_bet_table(bet: SideBet) -> tuple[OutcomeTable, IntArray]:
+    """The outcome table of a side bet and, per class of its reading, the outcome it is settled as."""
+    outcomes = (*bet.pays.listed, LOSE)
+    nets = (*(odds.net for _, odds in bet.pays), Fraction(-1))
+    lose = len(outcomes) - 1
+    paid = READINGS[bet.reads].paid_by(bet.pays.listed)
+    by_class = np.array([lose if row is None else row for row in paid], dtype=np.int64)
+    return OutcomeTable(bet.id, outcomes, nets, (1,) * len(outcomes), outcomes), by_class
+
+
 class Settler:
     """Settles rounds of one game. ``plays`` is the player's decision for each hand of the hand table (the
     engine's :attr:`~trey.engine.AntePlayAnalysis.plays`); it is required when the game offers Ante & Play."""
@@ -92,90 +101,64 @@ class Settler:
             raise ValueError("settling Ante & Play needs the player's decisions")
         self.spec = spec
         self.plays = plays
-        self.tables: dict[WagerName, OutcomeTable] = {}
+        self.tables: dict[str, OutcomeTable] = {}
+        self._by_class: dict[str, IntArray] = {}
         if spec.wagers.ante_play is not None:
-            self.tables[WagerName.ANTE_PLAY] = self._ante_play_table()
-        for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
-            paytable: Paytable | None = getattr(spec.wagers, wager.value)
-            if paytable is not None:
-                names = (*(name for name, _ in paytable), "lose")
-                nets = (*(odds.net for _, odds in paytable), Fraction(-1))
-                self.tables[wager] = OutcomeTable(wager, names, nets, (1,) * len(names), names)
-        if spec.wagers.six_card_bonus is not None:
-            names = self.tables[WagerName.SIX_CARD_BONUS].names
-            self._six_card_index = np.array(
-                [names.index(paid_outcome(spec.wagers.six_card_bonus, c) or "lose") for c in SixCardCategory]
-            )
+            self.tables[ANTE_PLAY] = self._ante_play_table()
+        for bet in spec.wagers.side_bets:
+            self.tables[bet.id], self._by_class[bet.id] = _side_bet_table(bet)
 
     def _ante_play_table(self) -> OutcomeTable:
         game = self.spec.wagers.ante_play
         assert game is not None
-        names, values, staked, rows = [], [], [], []
-        for outcome in OUTCOMES:
-            for column in BONUS_COLUMNS:
-                odds = game.ante_bonus.get(column) if column != NO_BONUS else None
-                names.append(outcome if column == NO_BONUS else f"{outcome}+{column}")
-                values.append(round_net(self.spec.rules, outcome, odds.net if odds is not None else Fraction(0)))
-                staked.append(staked_units(outcome))
-                rows.append(outcome)
-        return OutcomeTable(WagerName.ANTE_PLAY, tuple(names), tuple(values), tuple(staked), tuple(rows))
+        outcomes, values, staked, rows = [], [], [], []
+        for situation, resolution in resolution_table(self.spec.rules).items():
+            for column, pay in zip(bonus_columns(game.ante_bonus), bonus_pays(game.ante_bonus), strict=True):
+                outcomes.append(AntePlayOutcome(situation, column))
+                values.append(resolution.round_net(pay))
+                staked.append(resolution.staked)
+                rows.append(str(situation))
+        return OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(values), tuple(staked), tuple(rows))
 
-    def settle(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> dict[WagerName, IntArray]:
-        """Outcome index (into ``self.tables[wager].names``) of every wager for ``(n, 3)`` player and dealer cards."""
+    def settle(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> dict[str, IntArray]:
+        """Outcome index (into ``self.tables[wager].outcomes``) of every wager for ``(n, 3)`` player and dealer
+        cards."""
         table = hand_table()
         player_index = hand_indexes(player)
-        player_keys = table.keys[player_index]
         played = self.plays[player_index] if self.plays is not None else None
-        result: dict[WagerName, IntArray] = {}
-        if WagerName.ANTE_PLAY in self.tables:
+        result: dict[str, IntArray] = {}
+        game = self.spec.wagers.ante_play
+        if game is not None:
             assert played is not None
+            player_keys = table.keys[player_index]
             dealer_keys = table.keys[hand_indexes(dealer)]
             qualifies = dealer_keys >= self.spec.rules.dealer_qualifier.minimum_key
+            situations = list(resolution_table(self.spec.rules))
             main = np.select(
                 [~played, ~qualifies, player_keys > dealer_keys, player_keys == dealer_keys],
-                [OUTCOMES.index(o) for o in (FOLD, DEALER_NOT_QUALIFY, WIN, TIE)],
-                OUTCOMES.index(LOSE),
+                [situations.index(s) for s in (Situation.FOLD, Situation.DEALER_NOT_QUALIFY, Situation.WIN)]
+                + [situations.index(Situation.TIE)],
+                situations.index(Situation.LOSE),
             )
-            result[WagerName.ANTE_PLAY] = main * len(BONUS_COLUMNS) + bonus_column(player_keys)
-        if self.spec.wagers.pair_plus is not None:
-            outcomes = pair_plus_outcomes(self.spec.wagers.pair_plus, player_keys)
-            index = np.full(len(player_keys), len(outcomes), dtype=np.int64)  # lose
-            for i, (_, hits) in reversed(list(enumerate(outcomes))):
-                index[hits] = i
-            if played is not None and self.spec.rules.pair_plus_on_fold is PairPlusOnFold.LOST:
-                index[~played] = len(outcomes)
-            result[WagerName.PAIR_PLUS] = index
-        if self.spec.wagers.prime is not None:
-            result[WagerName.PRIME] = self._prime(player, dealer)
-        if self.spec.wagers.six_card_bonus is not None:
-            categories = best_five_categories(np.concatenate([player, dealer], axis=1))
-            result[WagerName.SIX_CARD_BONUS] = self._six_card_index[categories]
+            result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + bonus_column(game.ante_bonus, player)
+        for bet in self.spec.wagers.side_bets:
+            index = self._by_class[bet.id][READINGS[bet.reads].classify(player, dealer)]
+            if played is not None and bet.on_fold is OnFold.LOST:
+                index[~played] = len(self.tables[bet.id].outcomes) - 1  # lose
+            result[bet.id] = index
         return result
 
-    def _prime(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> IntArray:
-        names = self.tables[WagerName.PRIME].names
-        player_red = _IS_RED[player].sum(axis=1)
-        dealer_red = _IS_RED[dealer].sum(axis=1)
-        one_colour = (player_red == 0) | (player_red == 3)
-        six = one_colour & (dealer_red == player_red)
-        index = np.full(len(player), names.index("lose"), dtype=np.int64)
-        if "three_same_colour" in names:
-            index[one_colour] = names.index("three_same_colour")
-        if "six_same_colour" in names:
-            index[six] = names.index("six_same_colour")
-        return index
-
-    def settle_round(self, player: Sequence[int], dealer: Sequence[int]) -> dict[WagerName, SettledWager]:
+    def settle_round(self, player: Sequence[int], dealer: Sequence[int]) -> dict[str, SettledWager]:
         """Settle one round (for worked examples): each wager's outcome and net per unit bet."""
         if len(set(player) | set(dealer)) != 6:
             raise ValueError("a round needs six different cards")
         return self.settled(self.settle(np.array([player]), np.array([dealer])), 0)
 
-    def settled(self, outcomes: dict[WagerName, IntArray], row: int) -> dict[WagerName, SettledWager]:
-        """Round ``row`` of the result of :meth:`settle`, in words and exact nets."""
+    def settled(self, outcomes: dict[str, IntArray], row: int) -> dict[str, SettledWager]:
+        """Round ``row`` of the result of :meth:`settle`, as typed outcomes and exact nets."""
         result = {}
         for wager, index in outcomes.items():
             table = self.tables[wager]
             i = int(index[row])
-            result[wager] = SettledWager(wager, table.names[i], table.nets[i], table.staked[i])
+            result[wager] = SettledWager(wager, table.outcomes[i], table.nets[i], table.staked[i])
         return result

@@ -23,7 +23,7 @@ from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.errors import TreyError
 from trey.settle import OutcomeTable, Settler
-from trey.spec import GameSpec, WagerName
+from trey.spec import GameSpec
 
 GENERATOR = "numpy PCG64"
 CHUNK_ROUNDS = 1 << 20
@@ -76,7 +76,7 @@ def _init_worker(settler: Settler) -> None:
     _settler = settler
 
 
-def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> dict[WagerName, npt.NDArray[np.int64]]:
+def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> dict[str, npt.NDArray[np.int64]]:
     assert _settler is not None
     rng = np.random.Generator(np.random.PCG64(seed))
     cards = deal(rng, rounds)
@@ -93,7 +93,8 @@ class OutcomeCheck:
 
 @dataclass(frozen=True)
 class WagerSimulation:
-    wager: WagerName
+    wager: str  # the wager's id
+    title: str
     rounds: int
     total_wagered: Fraction  # in units of the initial bet (Ante & Play: Antes, Play bets included)
     total_returned: Fraction  # stakes returned included
@@ -148,7 +149,7 @@ class SimulationResult:
     seed: int
     workers: int
     generator: str
-    wagers: dict[WagerName, WagerSimulation]
+    wagers: dict[str, WagerSimulation]
 
     @property
     def passed(self) -> bool:
@@ -170,6 +171,7 @@ def _summarise(
     )
     return WagerSimulation(
         wager=table.wager,
+        title=exact.title,
         rounds=rounds,
         total_wagered=wagered,
         total_returned=wagered + observed.mean * rounds,
@@ -206,7 +208,7 @@ def simulate(
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
 
-    def add(counts: dict[WagerName, npt.NDArray[np.int64]], size: int) -> None:
+    def add(counts: dict[str, npt.NDArray[np.int64]], size: int) -> None:
         for wager, c in counts.items():
             totals[wager] += c
         if progress is not None:

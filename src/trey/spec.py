@@ -1,4 +1,4 @@
-"""The game description: a frozen, validated model of one paytable file (format version 1).
+"""The game description: a frozen, validated model of one paytable file (format version 2; 1 is read too).
 
 Everything here is exact (ints, Fractions via :class:`~trey.odds.Odds`) and immutable. The YAML loader in
 :mod:`trey.loader` builds it; :meth:`GameSpec.canonical` writes it back as plain data with every default made
@@ -7,6 +7,7 @@ explicit, which is what certificates embed and hash.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,46 +17,52 @@ from trey.cards import ACE, rank_from_char, ranks_label
 from trey.hands import ThreeCardCategory, high_card_key, lowest_key
 from trey.odds import Odds
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the version canonical paytables are written in
+READABLE_VERSIONS = (1, 2)  # format 1 is format 2 without side_bets
+
+ANTE_PLAY = "ante_play"  # the id of the main game among the wagers
+ANTE_PLAY_TITLE = "Ante & Play"
+# Ante Bonus rows, rarest first: read on the player's hand (a mini-royal not listed is paid as a straight flush).
+ANTE_BONUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight")
+SIDE_BET_ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
-class WagerName(StrEnum):
-    ANTE_PLAY = "ante_play"
-    PAIR_PLUS = "pair_plus"
-    PRIME = "prime"
-    SIX_CARD_BONUS = "six_card_bonus"
+class OnFold(StrEnum):
+    """What becomes of a side bet when the player folds the Ante."""
 
-    @property
-    def display_name(self) -> str:
-        return _WAGER_TITLES[self]
+    STANDS = "stands"  # settled on its own, as if the player had played
+    LOST = "lost"  # lost with the Ante
 
 
-_WAGER_TITLES = {
-    WagerName.ANTE_PLAY: "Ante & Play",
-    WagerName.PAIR_PLUS: "Pair Plus",
-    WagerName.PRIME: "Prime",
-    WagerName.SIX_CARD_BONUS: "Six Card Bonus",
+@dataclass(frozen=True)
+class Preset:
+    """A side bet every table knows by name: written under ``wagers:`` with its pays alone."""
+
+    id: str
+    title: str
+    reads: str
+    on_fold: OnFold | None  # None: set by the rules (Pair Plus: rules.pair_plus_on_fold)
+
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        Preset("pair_plus", "Pair Plus", "player_hand", None),
+        Preset("prime", "Prime", "colours", OnFold.STANDS),
+        Preset("six_card_bonus", "Six Card Bonus", "six_cards", OnFold.STANDS),
+    )
 }
 
-# Paying outcomes of each paytable, rarest first. A hand that fits two rows (a mini-royal is also a straight
-# flush) is paid by the first listed row it fits.
-ANTE_BONUS_OUTCOMES = ("straight_flush", "three_of_a_kind", "straight")
-PAIR_PLUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
-PRIME_OUTCOMES = ("six_same_colour", "three_same_colour")
-SIX_CARD_OUTCOMES = (
-    "royal_flush",
-    "straight_flush",
-    "four_of_a_kind",
-    "full_house",
-    "flush",
-    "straight",
-    "three_of_a_kind",
-)
+
+def default_title(bet_id: str) -> str:
+    """The id in words: ``dealer_bonus`` → ``Dealer Bonus``."""
+    return " ".join(word.capitalize() for word in bet_id.split("_"))
 
 
 @dataclass(frozen=True)
 class Paytable:
-    """Odds per paying outcome, in the wager's fixed order. Outcomes left out do not pay."""
+    """Odds per paying outcome, in the order of ``outcomes`` (a reading's, rarest first). Outcomes left out do not
+    pay; a deal is paid by the rarest listed outcome it belongs to."""
 
     outcomes: tuple[str, ...]
     rows: tuple[tuple[str, Odds], ...]
@@ -66,11 +73,15 @@ class Paytable:
         if unknown:
             raise ValueError(f"unknown outcomes {unknown}; expected some of {list(self.outcomes)}")
         if names != sorted(names, key=self.outcomes.index) or len(set(names)) != len(names):
-            raise ValueError("paytable rows must follow the wager's outcome order, each once")
+            raise ValueError("paytable rows must follow the reading's outcome order, each once")
 
     @classmethod
     def from_mapping(cls, outcomes: tuple[str, ...], pays: dict[str, Odds]) -> Paytable:
         return cls(outcomes, tuple((name, pays[name]) for name in outcomes if name in pays))
+
+    @property
+    def listed(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.rows)
 
     def get(self, outcome: str) -> Odds | None:
         return dict(self.rows).get(outcome)
@@ -83,6 +94,42 @@ class Paytable:
 
     def canonical(self) -> dict[str, int | str]:
         return {name: odds.canonical() for name, odds in self.rows}
+
+
+@dataclass(frozen=True)
+class SideBet:
+    """A wager paid on one reading of the cards: a preset (Pair Plus, Prime, Six Card Bonus) or the operator's."""
+
+    id: str
+    title: str
+    reads: str  # the name of a reading in trey.readings
+    pays: Paytable
+    on_fold: OnFold = OnFold.STANDS
+
+    def __post_init__(self) -> None:
+        if not SIDE_BET_ID.fullmatch(self.id) or self.id == ANTE_PLAY:
+            raise ValueError(f"{self.id!r} is not a side bet id")
+        if self.id in PRESETS and PRESETS[self.id].reads != self.reads:
+            raise ValueError(f"{self.id} reads {PRESETS[self.id].reads}")
+
+    @classmethod
+    def of_preset(cls, preset_id: str, pays: dict[str, Odds], on_fold: OnFold | None = None) -> SideBet:
+        """A preset side bet (Pair Plus, Prime, Six Card Bonus) with these pays, for specs built in code."""
+        from trey.readings import READINGS
+
+        preset = PRESETS[preset_id]
+        table = Paytable.from_mapping(READINGS[preset.reads].outcome_slugs, pays)
+        return cls(preset.id, preset.title, preset.reads, table, on_fold or preset.on_fold or OnFold.LOST)
+
+    @property
+    def preset(self) -> Preset | None:
+        return PRESETS.get(self.id)
+
+    def canonical(self) -> dict[str, Any]:
+        """Custom side bets written out in full; a preset is its pays (its on_fold is a rule or fixed)."""
+        if self.preset is not None:
+            return self.pays.canonical()
+        return {"title": self.title, "reads": self.reads, "pays": self.pays.canonical(), "on_fold": str(self.on_fold)}
 
 
 class QualifierKind(StrEnum):
@@ -250,31 +297,56 @@ class Table:
 
 @dataclass(frozen=True)
 class Wagers:
+    """The wagers a game offers: Ante & Play (optional) and its side bets, in order, each under its id."""
+
     ante_play: AntePlay | None = None
-    pair_plus: Paytable | None = None
-    prime: Paytable | None = None
-    six_card_bonus: Paytable | None = None
+    side_bets: tuple[SideBet, ...] = ()
 
     def __post_init__(self) -> None:
-        if not self.offered:
+        if not self.ids:
             raise ValueError("a game offers at least one wager")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError("wager ids must differ")
 
     @property
-    def offered(self) -> tuple[WagerName, ...]:
-        return tuple(w for w in WagerName if getattr(self, w.value) is not None)
+    def ids(self) -> tuple[str, ...]:
+        return ((ANTE_PLAY,) if self.ante_play is not None else ()) + tuple(b.id for b in self.side_bets)
+
+    def title(self, wager_id: str) -> str:
+        return ANTE_PLAY_TITLE if wager_id == ANTE_PLAY else self.side_bet(wager_id).title
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        return tuple(self.title(i) for i in self.ids)
+
+    def paytable(self, wager_id: str) -> Paytable:
+        """The pays of a wager: the Ante Bonus for Ante & Play, a side bet's own."""
+        if wager_id == ANTE_PLAY:
+            assert self.ante_play is not None
+            return self.ante_play.ante_bonus
+        return self.side_bet(wager_id).pays
+
+    def side_bet(self, wager_id: str) -> SideBet:
+        for bet in self.side_bets:
+            if bet.id == wager_id:
+                return bet
+        raise KeyError(wager_id)
 
     def canonical(self) -> dict[str, Any]:
+        """The ``wagers:`` section: Ante & Play and the presets (the ``side_bets:`` section holds the others)."""
         data: dict[str, Any] = {}
         if self.ante_play is not None:
-            data["ante_play"] = {
+            data[ANTE_PLAY] = {
                 "ante_bonus": self.ante_play.ante_bonus.canonical(),
                 "strategy": self.ante_play.strategy.canonical(),
             }
-        for name in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
-            table: Paytable | None = getattr(self, name.value)
-            if table is not None:
-                data[name.value] = table.canonical()
+        for bet in self.side_bets:
+            if bet.preset is not None:
+                data[bet.id] = bet.canonical()
         return data
+
+    def canonical_side_bets(self) -> dict[str, Any]:
+        return {bet.id: bet.canonical() for bet in self.side_bets if bet.preset is None}
 
 
 @dataclass(frozen=True)
@@ -304,4 +376,7 @@ class GameSpec:
         if self.table is not None:
             data["table"] = self.table.canonical()
         data["wagers"] = self.wagers.canonical()
+        side_bets = self.wagers.canonical_side_bets()
+        if side_bets:
+            data["side_bets"] = side_bets
         return data

@@ -33,7 +33,7 @@ def _outcome_name(name: str) -> str:
 
 
 def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
-    title = f"{result.wager.display_name}  —  cycle {result.cycle:,} deals"
+    title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
     outcomes = Table(title=title, title_justify="left", title_style="bold")
     for column in ("outcome", "pays", "combinations", "probability", "1 in", "contribution"):
         outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
@@ -72,7 +72,7 @@ def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
         strategy = result.strategy
         summary.add_row(
             "Strategy",
-            f"{strategy.kind}: {strategy.rule} ({strategy.hands_played:,} hands played, "
+            f"{strategy.kind}: {strategy.sentence} ({strategy.hands_played:,} hands played, "
             f"{strategy.hands_folded:,} folded)",
         )
         summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
@@ -108,7 +108,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
     for w in result.wagers.values():
         low, high = w.interval_95
         summary.add_row(
-            w.wager.display_name,
+            user_text(w.title),
             percent_text(w.observed_rtp),
             percent_text(w.exact_rtp),
             f"{low:.4%} to {high:.4%}",
@@ -119,7 +119,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
         )
     console.print(summary)
     for w in result.wagers.values():
-        outcomes = Table(title=f"{w.wager.display_name}: outcomes", title_justify="left")
+        outcomes = Table(title=f"{user_text(w.title)}: outcomes", title_justify="left")
         for column in ("outcome", "observed", "expected"):
             outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
         for c in w.outcomes:

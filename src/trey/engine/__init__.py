@@ -1,33 +1,27 @@
 """The exact engine: every wager's outcome table and figures, counted over every deal, in exact fractions.
 
-Pure functions, no I/O. :func:`analyze` is the one entry point; each wager has its module.
+Pure functions, no I/O. :func:`analyze` is the one entry point: Ante & Play has its module, every side bet is
+counted by :mod:`trey.engine.side_bet` from its reading.
 """
 
 from __future__ import annotations
 
 from trey.engine.ante_play import analyze_ante_play
-from trey.engine.pair_plus import analyze_pair_plus
-from trey.engine.prime import analyze_prime
-from trey.engine.results import AntePlayAnalysis, GameAnalysis, StrategyReport, WagerAnalysis
-from trey.engine.six_card import analyze_six_card_bonus
-from trey.spec import GameSpec, PairPlusOnFold, WagerName
+from trey.engine.results import AntePlayAnalysis, Decision, GameAnalysis, StrategyReport, WagerAnalysis
+from trey.engine.side_bet import analyze_side_bet
+from trey.spec import ANTE_PLAY, GameSpec
 
-__all__ = ["AntePlayAnalysis", "GameAnalysis", "StrategyReport", "WagerAnalysis", "analyze"]
+__all__ = ["AntePlayAnalysis", "Decision", "GameAnalysis", "StrategyReport", "WagerAnalysis", "analyze"]
 
 
 def analyze(spec: GameSpec) -> GameAnalysis:
     """Count every deal of every wager the game offers."""
-    wagers: dict[WagerName, WagerAnalysis] = {}
-    folds = None
+    wagers: dict[str, WagerAnalysis] = {}
+    plays = None
     if spec.wagers.ante_play is not None:
         ante_play = analyze_ante_play(spec.wagers.ante_play, spec.rules)
-        wagers[WagerName.ANTE_PLAY] = ante_play
-        if spec.rules.pair_plus_on_fold is PairPlusOnFold.LOST:
-            folds = ~ante_play.plays
-    if spec.wagers.pair_plus is not None:
-        wagers[WagerName.PAIR_PLUS] = analyze_pair_plus(spec.wagers.pair_plus, folds)
-    if spec.wagers.prime is not None:
-        wagers[WagerName.PRIME] = analyze_prime(spec.wagers.prime)
-    if spec.wagers.six_card_bonus is not None:
-        wagers[WagerName.SIX_CARD_BONUS] = analyze_six_card_bonus(spec.wagers.six_card_bonus)
+        wagers[ANTE_PLAY] = ante_play
+        plays = ante_play.plays
+    for bet in spec.wagers.side_bets:
+        wagers[bet.id] = analyze_side_bet(bet, plays)
     return GameAnalysis(spec, wagers)

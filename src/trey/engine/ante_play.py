@@ -1,62 +1,108 @@
 """Ante & Play (with Ante Bonus), counted over all 22,100 x 18,424 = 407,170,400 player/dealer deals.
 
-For each player hand the dealer's hands are split, by exact counting (see :mod:`trey.engine.hand_table`), into:
-dealer does not qualify, dealer qualifies and the player is higher, tie, dealer higher. The player's decision
-per hand follows the file's strategy; ``optimal`` compares, hand by hand, the exact expected value of playing
-with that of folding. Results are per Ante: Ante + Play + Ante Bonus.
+The rules of a round are one table, :func:`resolution_table`: for each situation (fold, dealer does not qualify,
+player higher, tie, dealer higher) what the Ante and the Play net and whether the Ante Bonus is paid. The engine,
+the settlement, the certificate's wording and the dealer sheet's grid all read it.
+
+For each player hand the dealer's hands are split, by exact counting (see :mod:`trey.hand_table`), into
+the situations. The player's decision per hand follows the file's strategy; ``optimal`` compares, hand by hand,
+the exact expected value of playing with that of folding. Results are per Ante: Ante + Play + Ante Bonus. The Ante
+Bonus is paid on the player's hand as the ``player_hand`` reading reads it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
-from trey.engine.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
-from trey.engine.results import AntePlayAnalysis, StrategyReport
+from trey.engine.results import AntePlayAnalysis, Decision, StrategyReport
 from trey.engine.stats import OutcomeRow, net_distribution, stats_of
-from trey.hands import IntArray, ThreeCardCategory, describe_key, high_card_key, key_category
-from trey.spec import ANTE_BONUS_OUTCOMES, AntePlay, Rules, StrategyKind, Ties, WagerName
+from trey.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
+from trey.hands import IntArray, high_card_key
+from trey.readings import PLAYER_HAND
+from trey.spec import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Paytable, Rules, StrategyKind, Ties
 
 BoolArray = npt.NDArray[np.bool_]
 
-# Net result in Antes of the Ante and Play bets alone, by outcome (the Ante Bonus comes on top).
-FOLD = "fold"
-DEALER_NOT_QUALIFY = "dealer_not_qualify"
-WIN = "win"
-TIE = "tie"
-LOSE = "lose"
-OUTCOMES = (FOLD, DEALER_NOT_QUALIFY, WIN, TIE, LOSE)
+
+class Situation(StrEnum):
+    """How an Ante & Play round ends, before the Ante Bonus."""
+
+    FOLD = "fold"
+    DEALER_NOT_QUALIFY = "dealer_not_qualify"
+    WIN = "win"
+    TIE = "tie"
+    LOSE = "lose"
 
 
-NO_BONUS = "no_bonus"
-BONUS_COLUMNS = (*ANTE_BONUS_OUTCOMES, NO_BONUS)  # a hand's Ante Bonus column: its bonus outcome, or none
+@dataclass(frozen=True)
+class Resolution:
+    """One row of the rules: what the Ante and the Play net (per Ante) in a situation, and the Ante Bonus."""
+
+    situation: Situation
+    ante: Fraction
+    play: Fraction | None  # None: there is no Play bet (the player folded)
+    bonus_paid: bool
+
+    @property
+    def net(self) -> Fraction:
+        return self.ante + (self.play if self.play is not None else 0)
+
+    @property
+    def staked(self) -> int:
+        """Antes bet in all: the Ante alone on a fold, Ante and Play otherwise."""
+        return 1 if self.play is None else 2
+
+    def round_net(self, bonus: Fraction) -> Fraction:
+        """Net result in Antes for a hand whose Ante Bonus pays ``bonus``."""
+        return self.net + (bonus if self.bonus_paid else Fraction(0))
 
 
-def staked_units(outcome: str) -> int:
-    """Antes bet in all: the Ante alone on a fold, Ante and Play otherwise."""
-    return 1 if outcome == FOLD else 2
+def resolution_table(rules: Rules) -> dict[Situation, Resolution]:
+    """The one statement of how a round of Ante & Play is settled under ``rules``."""
+    tie = Fraction(1) if rules.ties is Ties.PLAYER_WINS else Fraction(0)
+    rows = (
+        Resolution(Situation.FOLD, Fraction(-1), None, not rules.ante_bonus_requires_play),
+        Resolution(Situation.DEALER_NOT_QUALIFY, Fraction(1), Fraction(0), True),  # Ante wins, Play pushes
+        Resolution(Situation.WIN, Fraction(1), Fraction(1), True),
+        Resolution(Situation.TIE, tie, tie, True),
+        Resolution(Situation.LOSE, Fraction(-1), Fraction(-1), True),
+    )
+    return {row.situation: row for row in rows}
 
 
-def round_net(rules: Rules, outcome: str, bonus: Fraction) -> Fraction:
-    """Net result in Antes of a round ending in ``outcome`` for a hand whose Ante Bonus pays ``bonus``.
+@dataclass(frozen=True)
+class AntePlayOutcome:
+    """How one round of Ante & Play ended: its situation and the Ante Bonus row the player's hand is in."""
 
-    The one statement of the Ante Bonus on a fold: paid only when the rules do not require the Play bet."""
-    paid = outcome != FOLD or not rules.ante_bonus_requires_play
-    return base_nets(rules)[outcome] + (bonus if paid else Fraction(0))
+    situation: Situation
+    bonus: str | None  # the listed Ante Bonus row the hand is paid by, None for no bonus hand
+
+    def __str__(self) -> str:
+        return str(self.situation) if self.bonus is None else f"{self.situation} with {self.bonus}"
 
 
-def base_nets(rules: Rules) -> dict[str, Fraction]:
-    return {
-        FOLD: Fraction(-1),
-        DEALER_NOT_QUALIFY: Fraction(1),  # Ante wins 1 to 1, Play pushes
-        WIN: Fraction(2),
-        TIE: Fraction(2) if rules.ties is Ties.PLAYER_WINS else Fraction(0),
-        LOSE: Fraction(-2),
-    }
+def bonus_columns(ante_bonus: Paytable) -> tuple[str | None, ...]:
+    """The Ante Bonus column a hand can fall in: each listed row, then None (no bonus)."""
+    return (*ante_bonus.listed, None)
+
+
+def bonus_column(ante_bonus: Paytable, player: npt.NDArray[np.integer]) -> IntArray:
+    """Each hand's index into :func:`bonus_columns`: the rarest listed row its class belongs to, else the last."""
+    paid = PLAYER_HAND.paid_by(ante_bonus.listed)
+    lookup = np.array([len(ante_bonus) if row is None else row for row in paid], dtype=np.int64)
+    columns: IntArray = lookup[PLAYER_HAND.classify(player, player)]
+    return columns
+
+
+def bonus_pays(ante_bonus: Paytable) -> list[Fraction]:
+    """The net Ante Bonus of each column (0 for no bonus)."""
+    return [odds.net for _, odds in ante_bonus] + [Fraction(0)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,12 +114,12 @@ class DealerCounts:
     tie: IntArray
     dealer_higher: IntArray
 
-    def by_outcome(self) -> dict[str, IntArray]:
+    def by_situation(self) -> dict[Situation, IntArray]:
         return {
-            DEALER_NOT_QUALIFY: self.not_qualify,
-            WIN: self.player_higher,
-            TIE: self.tie,
-            LOSE: self.dealer_higher,
+            Situation.DEALER_NOT_QUALIFY: self.not_qualify,
+            Situation.WIN: self.player_higher,
+            Situation.TIE: self.tie,
+            Situation.LOSE: self.dealer_higher,
         }
 
 
@@ -92,17 +138,9 @@ def dealer_counts(table: HandTable, qualifier_key: int) -> DealerCounts:
     )
 
 
-def ante_bonus_outcome(keys: IntArray) -> npt.NDArray[np.int64]:
-    """Index into ANTE_BONUS_OUTCOMES of each hand's bonus outcome, or -1 for no bonus hand."""
-    category = keys >> 12
-    index = np.full(keys.shape, -1, dtype=np.int64)
-    index[category == ThreeCardCategory.STRAIGHT_FLUSH] = 0
-    index[category == ThreeCardCategory.THREE_OF_A_KIND] = 1
-    index[category == ThreeCardCategory.STRAIGHT] = 2
-    return index
-
-
-def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts, bonus: list[Fraction]) -> BoolArray:
+def _decide(
+    game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts, column: IntArray, bonus: list[Fraction]
+) -> BoolArray:
     strategy = game.strategy
     if strategy.kind is StrategyKind.ALWAYS_PLAY:
         return np.ones(HANDS, dtype=bool)
@@ -115,14 +153,14 @@ def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts
     # integer per hand. The Ante Bonus adds 18,424 x bonus when it needs the Play bet (otherwise it is paid either
     # way and cancels), so each bonus column compares the integer gain with one exact threshold: no scaling, and
     # no overflow whatever the odds.
-    nets = base_nets(rules)
-    gain = np.full(HANDS, DEALER_HANDS, dtype=np.int64)  # folding would lose the Ante: 18,424 x 1
-    for outcome, count in counts.by_outcome().items():
-        gain = gain + count * int(nets[outcome])
-    column = bonus_column(table.keys)
+    resolution = resolution_table(rules)
+    fold = resolution[Situation.FOLD]
+    gain = np.full(HANDS, -int(fold.net) * DEALER_HANDS, dtype=np.int64)  # folding would lose the Ante
+    for situation, count in counts.by_situation().items():
+        gain = gain + count * int(resolution[situation].net)
     plays = np.zeros(HANDS, dtype=bool)
     for col, pay in enumerate(bonus):
-        extra = pay * DEALER_HANDS if rules.ante_bonus_requires_play else Fraction(0)
+        extra = pay * DEALER_HANDS if not fold.bonus_paid else Fraction(0)
         # gain + extra > 0 <=> gain > floor(-extra), gain being an integer. Indifference folds: the smaller
         # total wager for the same return (never met by the usual tables).
         threshold = max(math.floor(-extra), -(2**62))
@@ -131,69 +169,60 @@ def _decide(game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts
     return plays
 
 
-def bonus_column(keys: IntArray) -> npt.NDArray[np.int64]:
-    """Each hand's index into BONUS_COLUMNS."""
-    index = ante_bonus_outcome(keys)
-    return np.where(index < 0, len(ANTE_BONUS_OUTCOMES), index)
-
-
 def _describe_strategy(game: AntePlay, table: HandTable, plays: BoolArray) -> StrategyReport:
     played = int(plays.sum())
     threshold: int | None = None
-    rule = "hand by hand (no single threshold)"
+    decision = Decision.HAND_BY_HAND
     if played == HANDS:
-        threshold, rule = int(table.keys.min()), "play every hand"
+        decision = Decision.EVERY_HAND
     elif played == 0:
-        rule = "fold every hand"
+        decision = Decision.NO_HAND
     else:
         weakest = int(table.keys[plays].min())
         if np.array_equal(plays, table.keys >= weakest):
-            threshold = weakest
-            rule = describe_key(weakest)
-            if key_category(weakest) is not ThreeCardCategory.HIGH_CARD:
-                rule = f"{rule} or better"
-    return StrategyReport(game.strategy.kind, rule, threshold, played, HANDS - played)
+            decision, threshold = Decision.AT_LEAST, weakest
+    return StrategyReport(game.strategy.kind, decision, threshold, played, HANDS - played)
 
 
 def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     table = hand_table()
     counts = dealer_counts(table, rules.dealer_qualifier.minimum_key)
-    bonus_pays = [odds.net if (odds := game.ante_bonus.get(o)) else Fraction(0) for o in ANTE_BONUS_OUTCOMES]
-    bonus = [*bonus_pays, Fraction(0)]  # last column: no bonus hand
-    plays = _decide(game, rules, table, counts, bonus)
-    column = bonus_column(table.keys)
-    nets = base_nets(rules)
+    column = bonus_column(game.ante_bonus, table.cards)
+    bonus = bonus_pays(game.ante_bonus)
+    plays = _decide(game, rules, table, counts, column, bonus)
+    resolution = resolution_table(rules)
+    fold = resolution[Situation.FOLD]
 
-    outcome_counts = {FOLD: int((~plays).sum()) * DEALER_HANDS}
+    situation_counts = {Situation.FOLD: int((~plays).sum()) * DEALER_HANDS}
     pairs: list[tuple[Fraction, int]] = []
-    bonus_combinations = [0] * len(ANTE_BONUS_OUTCOMES)
+    bonus_combinations = [0] * len(game.ante_bonus)
     for col, pay in enumerate(bonus):
         in_col = column == col
-        folded = int((in_col & ~plays).sum()) * DEALER_HANDS
-        pairs.append((round_net(rules, FOLD, pay), folded))
+        pairs.append((fold.round_net(pay), int((in_col & ~plays).sum()) * DEALER_HANDS))
         played_in_col = in_col & plays
-        for outcome, count in counts.by_outcome().items():
+        for situation, count in counts.by_situation().items():
             n = int(count[played_in_col].sum())
-            outcome_counts[outcome] = outcome_counts.get(outcome, 0) + n
-            pairs.append((round_net(rules, outcome, pay), n))
-        if col < len(ANTE_BONUS_OUTCOMES):
-            paid_hands = played_in_col if rules.ante_bonus_requires_play else in_col
+            situation_counts[situation] = situation_counts.get(situation, 0) + n
+            pairs.append((resolution[situation].round_net(pay), n))
+        if col < len(game.ante_bonus):
+            paid_hands = in_col if fold.bonus_paid else played_in_col
             bonus_combinations[col] = int(paid_hands.sum()) * DEALER_HANDS
 
     cycle = HANDS * DEALER_HANDS
-    outcomes = tuple(OutcomeRow(o, nets[o], outcome_counts[o], cycle, staked=staked_units(o)) for o in OUTCOMES)
+    outcomes = tuple(
+        OutcomeRow(str(s), r.net, situation_counts[s], cycle, staked=r.staked) for s, r in resolution.items()
+    )
     bonus_rows = tuple(
-        OutcomeRow(name, pay, bonus_combinations[i], cycle, returns_stake=False)
-        for i, (name, pay) in enumerate(zip(ANTE_BONUS_OUTCOMES, bonus_pays, strict=True))
-        if game.ante_bonus.get(name) is not None
+        OutcomeRow(name, odds.net, bonus_combinations[i], cycle, returns_stake=False)
+        for i, (name, odds) in enumerate(game.ante_bonus)
     )
     distribution = net_distribution(pairs)
-    stats = stats_of(distribution)
     return AntePlayAnalysis(
-        WagerName.ANTE_PLAY,
+        ANTE_PLAY,
+        ANTE_PLAY_TITLE,
         outcomes,
         distribution,
-        stats,
+        stats_of(distribution),
         strategy=_describe_strategy(game, table, plays),
         ante_bonus=bonus_rows,
         average_wager=1 + Fraction(int(plays.sum()), HANDS),

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
 from trey.engine.stats import NetResult, OutcomeRow, WagerStats
-from trey.spec import GameSpec, StrategyKind, WagerName
+from trey.hands import ThreeCardCategory, describe_key, key_category
+from trey.spec import ANTE_PLAY, GameSpec, StrategyKind
 
 
 @dataclass(frozen=True)
 class WagerAnalysis:
     """Every figure of one wager, counted over its whole cycle."""
 
-    wager: WagerName
+    wager: str  # its id: ante_play, pair_plus, or a side bet's
+    title: str
     outcomes: tuple[OutcomeRow, ...]
     net_results: tuple[NetResult, ...]
     stats: WagerStats
@@ -42,15 +45,53 @@ class WagerAnalysis:
         return min(paying, key=lambda r: r.probability) if paying else None
 
 
+class Decision(StrEnum):
+    """The shape of the player's decisions over the 22,100 hands."""
+
+    EVERY_HAND = "every_hand"  # play every hand
+    NO_HAND = "no_hand"  # fold every hand
+    AT_LEAST = "at_least"  # play a hand exactly when it is at least as strong as one threshold hand
+    HAND_BY_HAND = "hand_by_hand"  # no single threshold
+
+
 @dataclass(frozen=True)
 class StrategyReport:
-    """The player's play/fold decisions in words and counts."""
+    """The player's play/fold decisions, structured (the words are :attr:`rule` and :attr:`sentence`, here only)."""
 
     kind: StrategyKind
-    rule: str  # "Q-6-4" when the decision is a threshold, else a description
-    threshold_key: int | None  # the weakest hand played, when the decision is a threshold
+    decision: Decision
+    threshold_key: int | None  # the weakest hand played, for AT_LEAST
     hands_played: int
     hands_folded: int
+
+    def __post_init__(self) -> None:
+        if (self.decision is Decision.AT_LEAST) != (self.threshold_key is not None):
+            raise ValueError("a threshold goes with AT_LEAST, and only with it")
+
+    @property
+    def rule(self) -> str:
+        """Short: ``Q-6-4``, ``pair of 8s, 2 kicker or better``, ``play every hand``."""
+        if self.decision is Decision.AT_LEAST:
+            assert self.threshold_key is not None
+            text = describe_key(self.threshold_key)
+            return text if key_category(self.threshold_key) is ThreeCardCategory.HIGH_CARD else f"{text} or better"
+        return {
+            Decision.EVERY_HAND: "play every hand",
+            Decision.NO_HAND: "fold every hand",
+            Decision.HAND_BY_HAND: "hand by hand (no single threshold)",
+        }[self.decision]
+
+    @property
+    def sentence(self) -> str:
+        """For a certificate: ``play Q-6-4 or better and fold the rest``."""
+        if self.decision is Decision.AT_LEAST:
+            assert self.threshold_key is not None
+            return f"play {describe_key(self.threshold_key)} or better and fold the rest"
+        return {
+            Decision.EVERY_HAND: "play every hand",
+            Decision.NO_HAND: "fold every hand",
+            Decision.HAND_BY_HAND: "decide hand by hand (no single threshold hand)",
+        }[self.decision]
 
 
 @dataclass(frozen=True)
@@ -75,9 +116,9 @@ class AntePlayAnalysis(WagerAnalysis):
 @dataclass(frozen=True)
 class GameAnalysis:
     spec: GameSpec
-    wagers: dict[WagerName, WagerAnalysis]
+    wagers: dict[str, WagerAnalysis]  # by wager id, in the game's order
 
     @property
     def ante_play(self) -> AntePlayAnalysis | None:
-        result = self.wagers.get(WagerName.ANTE_PLAY)
+        result = self.wagers.get(ANTE_PLAY)
         return result if isinstance(result, AntePlayAnalysis) else None

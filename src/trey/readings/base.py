@@ -22,7 +22,7 @@ from itertools import permutations
 import numpy as np
 import numpy.typing as npt
 
-from trey.engine.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.hand_table import DEALER_HANDS, HANDS, hand_table
 from trey.hands import IntArray
 
 Cards = npt.NDArray[np.integer]
@@ -123,7 +123,7 @@ class Reading(ABC):
 
 def _folded_dealer_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tuple[int, ...]:
     """Class counts of the dealer's hands over the deals in which the player folds, by inclusion-exclusion over
-    the player's three cards a, b, c (see :mod:`trey.engine.hand_table`): the dealer hands disjoint from them are
+    the player's three cards a, b, c (see :mod:`trey.hand_table`): the dealer hands disjoint from them are
     all hands, less those holding a, b or c, plus those holding two of them, less the player's own hand."""
     table = hand_table()
     n = len(reading.classes)

@@ -18,7 +18,7 @@ class DealerHand(Reading):
     cycle = comb(52, 3)  # the dealer's hand alone is any of the 22,100, equally likely
     suit_groups = (tuple(range(4)),)
 
-    def classify(self, player: Cards, dealer: Cards) -> IntArray:
+    def classify(self, _player: Cards, dealer: Cards) -> IntArray:
         return three_card_classes(dealer)
 
     def class_counts(self) -> tuple[int, ...]:

@@ -70,7 +70,7 @@ class PlayerHand(Reading):
     cycle = comb(52, 3)
     suit_groups = (tuple(range(4)),)
 
-    def classify(self, player: Cards, dealer: Cards) -> IntArray:
+    def classify(self, player: Cards, _dealer: Cards) -> IntArray:
         return three_card_classes(player)
 
     def class_counts(self) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from trey.certificate import Certificate, python_version
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow
 from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.readings import READINGS
 from trey.report.charts import Share, return_share_svg, rtp_band_svg
 from trey.report.environment import render
 from trey.report.labels import (
@@ -22,7 +23,7 @@ from trey.report.labels import (
     resolution_rows,
     variant_rows,
 )
-from trey.spec import WagerName
+from trey.spec import ANTE_PLAY
 
 FOOTER_NAME_CHARS = 60  # the footer names the game after the certificate ID; a longer name is cut to one line
 
@@ -36,7 +37,7 @@ def _with_fraction(value: Fraction, places: int = 4) -> str:
     return f"{percent_text(value, places)} ({fraction_text(value)})"
 
 
-def _par_row(row: OutcomeRow, wager: WagerName) -> dict[str, str]:
+def _par_row(row: OutcomeRow, wager: str) -> dict[str, str]:
     return {
         "outcome": outcome_label(row.outcome, wager=wager, bonus=not row.returns_stake),
         "pays": fraction_text(row.pays) if row.pays >= 0 or row.returns_stake else "",
@@ -65,7 +66,7 @@ def _shares(result: WagerAnalysis) -> list[Share]:
     ]
 
 
-def _wager(wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
+def _wager(wager: str, result: WagerAnalysis) -> dict[str, Any]:
     stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
@@ -93,8 +94,8 @@ def _wager(wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
             ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
         ]
     return {
-        "key": str(wager),
-        "title": wager.display_name,
+        "key": wager,
+        "title": result.title,
         "unit": unit,
         "rows": rows,
         "total_combinations": f"{sum(r.combinations for r in result.outcomes):,}",
@@ -104,29 +105,29 @@ def _wager(wager: WagerName, result: WagerAnalysis) -> dict[str, Any]:
             4,
         ),
         "figures": figures,
-        "band_chart": rtp_band_svg(stats, f"{wager.display_name}: range of the realised RTP"),
-        "share_chart": return_share_svg(_shares(result), f"{wager.display_name}: share of the amount returned"),
+        "band_chart": rtp_band_svg(stats, f"{result.title}: range of the realised RTP"),
+        "share_chart": return_share_svg(_shares(result), f"{result.title}: share of the amount returned"),
     }
 
 
 def _paytables(cert: Certificate) -> list[dict[str, Any]]:
-    spec = cert.spec
+    wagers = cert.spec.wagers
     tables = []
-    if spec.wagers.ante_play is not None:
-        bonus = spec.wagers.ante_play.ante_bonus
-        rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in bonus]
-        tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus"})
-    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
-        table = getattr(spec.wagers, wager.value)
-        if table is not None:
-            rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in table]
-            tables.append({"title": wager.display_name, "rows": rows, "empty": "no paying row"})
+    for wager in wagers.ids:
+        paytable = wagers.paytable(wager)
+        rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in paytable]
+        if wager == ANTE_PLAY:
+            tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus", "reads": ""})
+        else:
+            bet = wagers.side_bet(wager)
+            reads = f"Paid on {READINGS[bet.reads].title} ({bet.reads}); a deal is paid by the rarest row it fits."
+            tables.append({"title": bet.title, "rows": rows, "empty": "no paying row", "reads": reads})
     return tables
 
 
 def _disclosure(cert: Certificate) -> list[str]:
     lines = []
-    for wager, result in cert.analysis.wagers.items():
+    for result in cert.analysis.wagers.values():
         if isinstance(result, AntePlayAnalysis):
             strategy = (
                 "optimal strategy" if result.strategy.kind == "optimal" else f"the strategy '{result.strategy.kind}'"
@@ -138,7 +139,7 @@ def _disclosure(cert: Certificate) -> list[str]:
             )
         else:
             lines.append(
-                f"{wager.display_name}: theoretical return to player {percent_text(result.stats.rtp, 2)} "
+                f"{result.title}: theoretical return to player {percent_text(result.stats.rtp, 2)} "
                 f"(house edge {percent_text(result.stats.house_edge, 2)})."
             )
     return lines
@@ -153,7 +154,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
         low, high = w.interval_95
         rows.append(
             {
-                "wager": w.wager.display_name,
+                "wager": w.title,
                 "observed": percent_text(w.observed_rtp, 4),
                 "exact": percent_text(w.exact_rtp, 4),
                 "interval": f"{low:.4%} to {high:.4%}",
@@ -193,19 +194,14 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:
-        strategy_text = {
-            "optimal": (
-                "optimal: for each of the 22,100 player hands the exact expected value of playing (over the "
-                "18,424 dealer hands left) is compared with that of folding, and the better decision is taken; "
-                f"the result is the rule '{ante.strategy.rule}'"
-                + (" or better." if ante.strategy.threshold_key is not None else ".")
-            ),
-            "mimic-dealer": "mimic the dealer: play exactly the hands with which the dealer would qualify.",
-            "always-play": "always play.",
-            "play_at_least": f"fixed rule: {spec.wagers.ante_play.strategy.label}."
-            if spec.wagers.ante_play is not None
-            else "",
+        how = {
+            "optimal": "optimal: for each of the 22,100 player hands the exact expected value of playing (over the "
+            "18,424 dealer hands left) is compared with that of folding, and the better decision is taken",
+            "mimic-dealer": "mimic the dealer: play exactly the hands with which the dealer would qualify",
+            "always-play": "always play",
+            "play_at_least": "a fixed rule",
         }[str(ante.strategy.kind)]
+        strategy_text = f"{how}. The player's decisions: {ante.strategy.sentence}."
     return {
         "paper": data["paper"],
         "certificate_id": data["certificate_id"],
@@ -241,7 +237,12 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
         "cycles": [(w["title"], f"{r.cycle:,}") for w, r in zip(wagers, cert.analysis.wagers.values(), strict=True)],
         "wagers": wagers,
         "checks": [
-            {"wager": c.wager.display_name, "requirement": c.requirement, "detail": c.detail, "result": str(c.verdict)}
+            {
+                "wager": spec.wagers.title(c.wager),
+                "requirement": c.requirement,
+                "detail": c.detail,
+                "result": str(c.verdict),
+            }
             for c in cert.checks
         ],
         "simulation": _simulation(cert),

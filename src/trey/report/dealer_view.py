@@ -12,23 +12,26 @@ import numpy as np
 
 from trey.cards import card_text
 from trey.engine import GameAnalysis
+from trey.engine.ante_play import AntePlayOutcome, Situation, resolution_table
 from trey.errors import TreyError
 from trey.odds import Odds
 from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
 from trey.report.environment import render
-from trey.report.labels import HAND_ORDER, card_faces, outcome_label, qualifier_sentence, resolution_rows
+from trey.report.labels import (
+    HAND_ORDER,
+    card_faces,
+    fold_sentence,
+    outcome_label,
+    qualifier_sentence,
+    resolution_rows,
+)
 from trey.report.payoff_keys import payoff_key
 from trey.settle import SettledWager, Settler
-from trey.spec import GameSpec, PairPlusOnFold, Ties, WagerName
+from trey.spec import ANTE_PLAY, GameSpec
 
 WORKED_HANDS_SEED = 2026
 AMOUNT_SIZES = (12, 11, 10, 9, 8)  # point sizes tried for the payout amounts, largest first
-SETTLEMENT_ORDER = {
-    WagerName.ANTE_PLAY: ["Play", "Ante Bonus", "Ante"],
-    WagerName.PAIR_PLUS: ["Pair Plus"],
-    WagerName.PRIME: ["Prime"],
-    WagerName.SIX_CARD_BONUS: ["Six Card Bonus"],
-}
+ANTE_PLAY_SETTLEMENT_ORDER = ["Play", "Ante Bonus", "Ante"]  # then each side bet, in the game's order
 CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
 
 
@@ -84,48 +87,43 @@ def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list
             _row(f"Bonus: {outcome_label(o).lower()}", odds, bets, rule) for o, odds in spec.wagers.ante_play.ante_bonus
         ]
         tables.append({"title": "Ante & Play", "bet": "Ante", "rows": rows})
-    for wager in (WagerName.PAIR_PLUS, WagerName.PRIME, WagerName.SIX_CARD_BONUS):
-        table = getattr(spec.wagers, wager.value)
-        if table is not None and len(table):
-            rows = [_row(outcome_label(o), odds, bets, rule) for o, odds in table]
-            tables.append({"title": wager.display_name, "bet": "Bet", "rows": rows})
+    for side_bet in spec.wagers.side_bets:
+        if len(side_bet.pays):
+            rows = [_row(outcome_label(o), odds, bets, rule) for o, odds in side_bet.pays]
+            tables.append({"title": side_bet.title, "bet": "Bet", "rows": rows})
     return tables
 
 
 def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction | None]:
-    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play outcome, read from the rules.
-    None for the Play when the player folded."""
-    main, _, bonus_hand = settled.outcome.partition("+")
-    tie = Fraction(1) if spec.rules.ties is Ties.PLAYER_WINS else Fraction(0)
-    ante, play = {
-        "fold": (Fraction(-1), None),
-        "dealer_not_qualify": (Fraction(1), Fraction(0)),
-        "win": (Fraction(1), Fraction(1)),
-        "tie": (tie, tie),
-        "lose": (Fraction(-1), Fraction(-1)),
-    }[main]
-    bonus = Fraction(0)
-    if main == "fold" and spec.rules.ante_bonus_requires_play:
-        bonus_hand = ""  # no Play bet, no Ante Bonus
-    if bonus_hand and spec.wagers.ante_play is not None:
-        odds = spec.wagers.ante_play.ante_bonus.get(bonus_hand)
-        bonus = odds.net if odds is not None else Fraction(0)
-    if ante + (play or 0) + bonus != settled.net:
-        raise AssertionError(f"the rules and the settlement disagree on {settled.outcome}")
-    return {"Ante": ante, "Play": play, "Ante Bonus": bonus if bonus_hand else None}
+    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play round, read from the rules'
+    resolution table. None for the Play when the player folded, and for the Ante Bonus when none is paid."""
+    outcome = settled.outcome
+    game = spec.wagers.ante_play
+    assert isinstance(outcome, AntePlayOutcome) and game is not None
+    resolution = resolution_table(spec.rules)[outcome.situation]
+    bonus_odds = game.ante_bonus.get(outcome.bonus) if outcome.bonus is not None else None
+    bonus = bonus_odds.net if bonus_odds is not None and resolution.bonus_paid else None
+    if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
+        raise AssertionError(f"the rules and the settlement disagree on {outcome}")
+    return {"Ante": resolution.ante, "Play": resolution.play, "Ante Bonus": bonus}
 
 
 def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Deal with a fixed seed and keep the first hand of each kind worth showing, so the examples are varied."""
     from trey.simulate import deal
 
-    wanted: list[Callable[[dict[WagerName, SettledWager]], bool]]
-    if WagerName.ANTE_PLAY in settler.tables:
+    def situation(s: dict[str, SettledWager]) -> AntePlayOutcome:
+        outcome = s[ANTE_PLAY].outcome
+        assert isinstance(outcome, AntePlayOutcome)
+        return outcome
+
+    wanted: list[Callable[[dict[str, SettledWager]], bool]]
+    if ANTE_PLAY in settler.tables:
         wanted = [
-            lambda s: s[WagerName.ANTE_PLAY].outcome.startswith("win+"),
-            lambda s: s[WagerName.ANTE_PLAY].outcome.startswith("dealer_not_qualify"),
-            lambda s: s[WagerName.ANTE_PLAY].outcome == "fold" and any(w.net > 0 for w in s.values()),
-            lambda s: s[WagerName.ANTE_PLAY].outcome == "lose" and any(w.net > 0 for w in s.values()),
+            lambda s: situation(s).situation is Situation.WIN and situation(s).bonus is not None,
+            lambda s: situation(s).situation is Situation.DEALER_NOT_QUALIFY,
+            lambda s: situation(s).situation is Situation.FOLD and any(w.net > 0 for w in s.values()),
+            lambda s: situation(s).situation is Situation.LOSE and any(w.net > 0 for w in s.values()),
         ]
     else:
         wanted = [lambda s: any(w.net > 0 for w in s.values())] * (count - 1) + [lambda _: True]
@@ -156,7 +154,7 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
         lines = []
         decision = ""
         for wager, result in settled.items():
-            if wager is WagerName.ANTE_PLAY:
+            if wager == ANTE_PLAY:
                 parts = ante_play_parts(result, spec)
                 decision = "folds" if parts["Play"] is None else "plays"
                 for part, value in parts.items():
@@ -165,8 +163,8 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
                             (part.removeprefix("Ante ") if part == "Ante Bonus" else part, _signed(value, bet, rule))
                         )
             else:
-                won = f" ({outcome_label(result.outcome).lower()})" if result.net > 0 else ""
-                lines.append((wager.display_name, f"{_signed(result.net, bet, rule)}{won}"))
+                won = f" ({outcome_label(str(result.outcome)).lower()})" if result.net > 0 else ""
+                lines.append((spec.wagers.title(wager), f"{_signed(result.net, bet, rule)}{won}"))
         hands.append(
             {
                 "player": card_faces(" ".join(card_text(c) for c in player)),
@@ -202,15 +200,14 @@ def dealer_sheet_context(
         limits.append(f"minimum {money(table.minimum)}")
     if table is not None and table.maximum is not None:
         limits.append(f"maximum {money(table.maximum)}")
-    order = [step for wager in spec.wagers.offered for step in SETTLEMENT_ORDER[wager]]
+    order = (ANTE_PLAY_SETTLEMENT_ORDER if spec.wagers.ante_play is not None else []) + [
+        bet.title for bet in spec.wagers.side_bets
+    ]
     rules = []
     if spec.wagers.ante_play is not None:
         rules.append(qualifier_sentence(spec))
-        rules.append(
-            "Pair Plus is lost when the player folds."
-            if spec.rules.pair_plus_on_fold is PairPlusOnFold.LOST
-            else "Pair Plus stands when the player folds."
-        )
+        if spec.wagers.side_bets:
+            rules.append(fold_sentence(spec))
     worked_bet = columns[1] if len(columns) > 1 else columns[0]
     return {
         "paper": paper,

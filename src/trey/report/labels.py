@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from trey.cards import SUIT_SYMBOLS, parse_cards, rank_label
+from trey.engine.ante_play import Resolution, Situation, resolution_table
 from trey.odds import Odds
-from trey.spec import GameSpec, PairPlusOnFold, QualifierKind, Ties, WagerName
+from trey.spec import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
 
 ANTE_PLAY_LABELS = {
     "fold": "Player folds",
@@ -21,11 +24,11 @@ OUTCOME_LABELS = {
 }
 
 
-def outcome_label(outcome: str, *, wager: WagerName | None = None, bonus: bool = False) -> str:
+def outcome_label(outcome: str, *, wager: str | None = None, bonus: bool = False) -> str:
     """A person's name for an outcome; Ante & Play's own outcomes (win, lose...) need ``wager``."""
     if bonus:
         return f"Ante Bonus: {outcome.replace('_', ' ')}"
-    labels = ANTE_PLAY_LABELS if wager is WagerName.ANTE_PLAY else OUTCOME_LABELS
+    labels = ANTE_PLAY_LABELS if wager == ANTE_PLAY else OUTCOME_LABELS
     return labels.get(outcome) or outcome.replace("_", " ").capitalize()
 
 
@@ -45,29 +48,58 @@ def qualifier_sentence(spec: GameSpec) -> str:
     return f"The dealer qualifies with {q.weakest_hand} or better ({q.label})."
 
 
+def _bet_result(net: Fraction | None, short: bool) -> str:
+    if net is None:
+        return "—"
+    if net > 0:
+        return f"{net} to 1" if short else f"wins {net} to 1"
+    return ("push" if short else "pushes") if net == 0 else "loses"
+
+
+SITUATION_LABELS = {
+    Situation.FOLD: "Player folds",
+    Situation.DEALER_NOT_QUALIFY: "Dealer does not qualify",
+    Situation.WIN: "player higher",
+    Situation.TIE: "tie",
+    Situation.LOSE: "dealer higher",
+}
+
+
 def resolution_rows(spec: GameSpec, *, short: bool = False) -> list[tuple[str, str, str, str]]:
-    """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid; ``short`` for the dealer sheet."""
-    rules = spec.rules
-    bonus = "paid" if not rules.ante_bonus_requires_play else "not paid"
-    wins = "1 to 1" if short else "wins 1 to 1"
-    push = "push" if short else "pushes"
-    tie_ante = wins if rules.ties is Ties.PLAYER_WINS else push
+    """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid, read from the rules' resolution
+    table; ``short`` for the dealer sheet."""
+    rows = []
     qualifies = "" if short else "Dealer qualifies, "
-    rows = [
-        ("Player folds", "loses", "—", bonus),
-        ("Dealer does not qualify", wins, push, "paid"),
-        (f"{qualifies}player higher".capitalize(), wins, wins, "paid"),
-        (f"{qualifies}tie".capitalize(), tie_ante, tie_ante, "paid"),
-        (f"{qualifies}dealer higher".capitalize(), "loses", "loses", "paid"),
-    ]
-    if spec.rules.dealer_qualifier.kind is QualifierKind.NONE:
-        rows.pop(1)
+    resolution: Resolution
+    for situation, resolution in resolution_table(spec.rules).items():
+        if situation is Situation.DEALER_NOT_QUALIFY and spec.rules.dealer_qualifier.kind is QualifierKind.NONE:
+            continue  # the dealer always qualifies
+        label = SITUATION_LABELS[situation]
+        if situation in (Situation.WIN, Situation.TIE, Situation.LOSE):
+            label = f"{qualifies}{label}".capitalize()
+        rows.append(
+            (
+                label,
+                _bet_result(resolution.ante, short),
+                _bet_result(resolution.play, short),
+                "paid" if resolution.bonus_paid else "not paid",
+            )
+        )
     return rows
+
+
+def fold_sentence(spec: GameSpec) -> str:
+    """What a fold does to each side bet."""
+    parts = [
+        f"{bet.title} {'is lost with the Ante' if bet.on_fold is OnFold.LOST else 'stands (settled on its own)'}"
+        for bet in spec.wagers.side_bets
+    ]
+    return "When the player folds: " + "; ".join(parts) + "." if parts else ""
 
 
 def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
     rules = spec.rules
-    return [
+    rows = [
         ("Dealer qualifier", f"{rules.dealer_qualifier.label}: {qualifier_sentence(spec)}"),
         ("Ties", "Ante and Play win" if rules.ties is Ties.PLAYER_WINS else "Ante and Play push"),
         (
@@ -76,11 +108,15 @@ def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
             if rules.ante_bonus_requires_play
             else "paid on the Ante even when the player folds",
         ),
-        (
-            "Pair Plus when the player folds",
-            "lost with the Ante" if rules.pair_plus_on_fold is PairPlusOnFold.LOST else "settled on its own",
-        ),
     ]
+    for bet in spec.wagers.side_bets:
+        rows.append(
+            (
+                f"{bet.title} when the player folds",
+                "lost with the Ante" if bet.on_fold is OnFold.LOST else "settled on its own",
+            )
+        )
+    return rows
 
 
 # (hand, an example for the dealer sheet's card faces, the rule in words), strongest first.

@@ -1,0 +1,33 @@
+"""A side bet, whatever its reading: the exact counts of its reading's classes, paid by its paytable."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from trey.engine.results import WagerAnalysis
+from trey.engine.stats import OutcomeRow, distribution_of_rows, stats_of
+from trey.readings import READINGS
+from trey.spec import OnFold, SideBet
+
+LOSE = "lose"
+
+
+def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> WagerAnalysis:
+    """``plays``: the player's decision per hand (None without Ante & Play). A bet lost on a fold is counted over
+    player/dealer deals, the folded ones lost; any other over its reading's own cycle."""
+    reading = READINGS[bet.reads]
+    if bet.on_fold is OnFold.LOST and plays is not None and not plays.all():
+        cycle, counts, _folded = reading.counts_where_played(plays)
+    else:
+        cycle, counts = reading.cycle, reading.class_counts()
+    combinations = [0] * len(bet.pays)
+    for reading_class, row in enumerate(reading.paid_by(bet.pays.listed)):
+        if row is not None:
+            combinations[row] += counts[reading_class]
+    rows = [OutcomeRow(outcome, odds.net, combinations[i], cycle) for i, (outcome, odds) in enumerate(bet.pays)]
+    rows.append(OutcomeRow(LOSE, Fraction(-1), cycle - sum(combinations), cycle))
+    distribution = distribution_of_rows(rows)
+    return WagerAnalysis(bet.id, bet.title, tuple(rows), distribution, stats_of(distribution))
