@@ -211,4 +211,31 @@ EXPECTED = {
     "bidi-override-name.yaml": [
         "bidi-override-name.yaml:2:7: $.name: the text holds the control character \\u202e, which a report cannot show (remove it; text on certificates and sheets is plain characters)",
     ],
+    "side-bet-bad-id.yaml": [
+        "side-bet-bad-id.yaml:4:3: $.side_bets.Dealer-Bonus: 'Dealer-Bonus' is not a side bet id (use lowercase letters, digits and _, starting with a letter, at most 40 characters)",
+    ],
+    "side-bet-id-clash.yaml": [
+        "side-bet-id-clash.yaml:4:3: $.side_bets.pair_plus: the id 'pair_plus' is the name of a wager trey knows (under wagers:) (choose another id, or give the pair_plus pays under wagers:)",
+    ],
+    "side-bet-in-format-1.yaml": [
+        "side-bet-in-format-1.yaml:3:1: $.side_bets: side_bets are format 2 (write 'trey: 2' as the first line)",
+    ],
+    "side-bet-never-pays.yaml": [
+        "side-bet-never-pays.yaml:6:11: $.side_bets.dealer_bonus.pays: the side bet 'dealer_bonus' can never pay: no listed outcome wins anything (give at least one outcome a pay above 0)",
+        "side-bet-never-pays.yaml:6:18: warning: $.side_bets.dealer_bonus.pays.pair: '0 to 1' pays nothing: the bet is returned and nothing more (leave the row out if the hand loses, or give the pay)",
+    ],
+    "side-bet-unknown-outcome.yaml": [
+        "side-bet-unknown-outcome.yaml:6:12: $.side_bets.dealer_bonus.pays.pairs: dealer_hand has no outcome 'pairs' (did you mean 'pair'?)",
+        "side-bet-unknown-outcome.yaml:6:22: $.side_bets.dealer_bonus.pays.straight_flsh: dealer_hand has no outcome 'straight_flsh' (did you mean 'straight_flush'?)",
+    ],
+    "side-bet-unknown-reading.yaml": [
+        "side-bet-unknown-reading.yaml:5:12: $.side_bets.dealer_bonus.reads: unknown reading 'dealer_hnd' (did you mean 'dealer_hand'?)",
+    ],
+    "side-bet-wrong-reading-outcome.yaml": [
+        "side-bet-wrong-reading-outcome.yaml:6:32: $.side_bets.colour_bet.pays.mini_royal: colours has no outcome 'mini_royal' (expected one of: six_same_colour, three_same_colour)",
+        "side-bet-wrong-reading-outcome.yaml:7:14: $.side_bets.colour_bet.on_fold: 'maybe' (text) is not allowed (expected one of: lost, stands)",
+    ],
+    "preset-unknown-suit-outcome.yaml": [
+        "preset-unknown-suit-outcome.yaml:4:15: $.wagers.pair_plus.mini_royal_spade: unknown key 'mini_royal_spade' (did you mean 'mini_royal_spades'?)",
+    ],
 }

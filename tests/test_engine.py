@@ -7,23 +7,22 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
-from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import PAYTABLES, STANDARD
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
-from trey.hand_table import DEALER_HANDS, HANDS, hand_table
 from trey.engine.side_bet import analyze_side_bet
-from trey.hands import SixCardCategory, best_five_categories, colour_outcome, three_card_keys
+from trey.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.hands import colour_outcome, three_card_keys
 from trey.loader import check_data, load_spec
 from trey.numbers import decimal_text, percent_text
 from trey.odds import Odds
-from trey.readings.six_cards import SIX_CARD_SETS, category_counts
+from trey.readings.six_cards import SIX_CARD_SETS
 from trey.spec import (
     ANTE_BONUS_OUTCOMES,
     AntePlay,
@@ -31,9 +30,9 @@ from trey.spec import (
     GameSpec,
     Paytable,
     Rules,
+    SideBet,
     Strategy,
     StrategyKind,
-    SideBet,
     Ties,
     Wagers,
 )
@@ -204,37 +203,6 @@ def test_prime_counts_equal_a_brute_force_by_colour_class() -> None:
     ]
 
 
-def six_card_sets_from(first: int) -> np.ndarray:
-    """Every six-card set whose lowest card is ``first``."""
-    rest = np.array(list(combinations(range(first + 1, 52), 5)), dtype=np.int8).reshape(-1, 5)
-    return np.column_stack([np.full(len(rest), first, dtype=np.int8), rest])
-
-
-def test_six_card_counts_agree_with_a_random_sample_of_six_card_sets() -> None:
-    """200,000 random sets classified one by one: every category's count within 4.5 sigma of the exact count."""
-    rng = np.random.default_rng(20261129)
-    n = 200_000
-    sample = np.argsort(rng.random((n, 52)), axis=1)[:, :6]
-    observed = Counter(best_five_categories(sample).tolist())
-    totals = category_counts()
-    assert sum(totals.values()) == comb(52, 6)
-    chi_square = 0.0
-    for category, count in totals.items():
-        p = count / SIX_CARD_SETS
-        expected = n * p
-        assert abs(observed[category] - expected) <= 4.5 * (n * p * (1 - p)) ** 0.5, category
-        chi_square += (observed[category] - expected) ** 2 / expected
-    assert chi_square < 40  # 9 degrees of freedom: p < 1e-5 beyond this
-
-
-def test_six_card_counts_equal_a_brute_force_over_all_20358520_sets() -> None:
-    """Classify every six-card set one by one (about 30 s: the one exact check of the counting argument)."""
-    counts: Counter[int] = Counter()
-    for first in range(47):
-        counts.update(Counter(best_five_categories(six_card_sets_from(first)).tolist()))
-    assert {SixCardCategory(c): n for c, n in counts.items()} == category_counts()
-
-
 # --- Exact statistics computed by hand ------------------------------------------------------------------------
 
 
@@ -314,10 +282,7 @@ six_card_tables = st.dictionaries(st.sampled_from(SIX_CARD_OUTCOMES), odds_value
 def test_raising_a_pay_never_lowers_the_rtp_and_player_only_wagers_are_linear(
     pp: dict[str, Odds], six: dict[str, Odds], data: st.DataObject
 ) -> None:
-    for wager, outcomes, pays in (
-        ("pair_plus", PAIR_PLUS_OUTCOMES, pp),
-        ("six_card_bonus", SIX_CARD_OUTCOMES, six),
-    ):
+    for wager, pays in (("pair_plus", pp), ("six_card_bonus", six)):
         outcome = data.draw(st.sampled_from(sorted(pays)))
         raise_by = data.draw(st.integers(1, 20))
         higher = dict(
@@ -359,8 +324,11 @@ def test_optimal_strategy_is_never_beaten_by_a_fixed_one(bonus: dict[str, Odds],
 @settings(max_examples=15, deadline=None)
 @given(ante_bonus_tables, st.data())
 def test_raising_an_ante_bonus_pay_never_lowers_the_rtp(bonus: dict[str, Odds], data: st.DataObject) -> None:
-    outcome = data.draw(st.sampled_from(ANTE_BONUS_OUTCOMES))
-    current = bonus.get(outcome, Odds(0))
+    # A row that is listed: adding a row can lower the return (a mini-royal row paying less than the straight
+    # flush row it is taken from), raising one never does.
+    assume(bonus)
+    outcome = data.draw(st.sampled_from(sorted(bonus)))
+    current = bonus[outcome]
     higher = dict(bonus, **{outcome: Odds(current.numerator + current.denominator, current.denominator)})
     before = analyze(game(ante_play=AntePlay(paytable(ANTE_BONUS_OUTCOMES, bonus)))).ante_play
     after = analyze(game(ante_play=AntePlay(paytable(ANTE_BONUS_OUTCOMES, higher)))).ante_play

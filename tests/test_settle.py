@@ -16,8 +16,10 @@ from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
 from trey.hand_table import HANDS, hand_table
 from trey.hands import best_five_category, colour_outcome
-from trey.loader import load_spec
+from trey.loader import check_data, load_spec
+from trey.odds import Odds
 from trey.settle import Settler, hand_indexes
+from trey.spec import GameSpec, SideBet, Wagers
 
 SPEC = load_spec(STANDARD)
 ANALYSIS = analyze(SPEC)
@@ -75,8 +77,16 @@ def test_prime_and_six_card_settlement_agree_with_the_single_hand_rules() -> Non
         expected_prime = ["lose", "three_same_colour", "six_same_colour"][colour]
         assert prime_names[outcomes["prime"][k]] == expected_prime
         category = best_five_category(d).slug
+        # a royal flush not listed is paid as a straight flush (this table lists it; the test below does not)
         expected_six = category if category in six_names else "lose"
         assert six_names[outcomes["six_card_bonus"][k]] == expected_six
+
+
+def test_a_royal_flush_is_paid_as_a_straight_flush_when_royals_are_not_listed() -> None:
+    pays = {"straight_flush": Odds(200), "flush": Odds(15)}
+    spec = GameSpec(name="no royal row", wagers=Wagers(side_bets=(SideBet.of_preset("six_card_bonus", pays),)))
+    settled = Settler(spec).settle_round(parse_cards("Ah Kh Qh"), parse_cards("Jh Th 2c"))
+    assert (settled["six_card_bonus"].outcome, settled["six_card_bonus"].net) == ("straight_flush", 200)
 
 
 @pytest.mark.parametrize(
@@ -144,6 +154,77 @@ def test_worked_rounds(player: str, dealer: str, expected: dict[str, tuple[str, 
     assert {w: (str(s.outcome), s.net) for w, s in settled.items()} == {
         w: (o, Fraction(n)) for w, (o, n) in expected.items()
     }
+
+
+def variant_game(rules: dict[str, object], strategy: object = "always-play", **side_bets: object) -> GameSpec:
+    data = load_spec(STANDARD).canonical()
+    data["rules"] = {**data["rules"], **rules}
+    data["wagers"]["ante_play"]["strategy"] = strategy
+    if side_bets:
+        data["trey"] = 2
+        data["side_bets"] = side_bets
+    spec = check_data(data, "variant").spec
+    assert spec is not None
+    return spec
+
+
+DEALER_BONUS = {"reads": "dealer_hand", "pays": {"mini_royal": 100, "straight_flush": 40, "pair": 1}}
+
+
+@pytest.mark.parametrize(
+    ("rules", "strategy", "player", "dealer", "expected"),
+    [
+        # Ties go to the player: Ante and Play both win on identical strength.
+        ({"ties": "player_wins"}, "always-play", "9s 9d Kc", "9h 9c Kd", {"ante_play": ("tie", 2)}),
+        # No qualifier: the dealer's J-high qualifies and loses to Q-high.
+        ({"dealer_qualifier": "none"}, "always-play", "Qh 6d 4c", "Jc 3d 5h", {"ante_play": ("win", 2)}),
+        # A pair to qualify: the dealer's Q-high does not; the Ante wins 1 to 1 and the Play pushes.
+        ({"dealer_qualifier": "pair"}, "always-play", "Ah Kd 9c", "Qc Jd 5h", {"ante_play": ("dealer_not_qualify", 1)}),
+        # A pair qualifies and beats A-K-9: both lose.
+        ({"dealer_qualifier": "pair"}, "always-play", "Ah Kd 9c", "2c 2d 5h", {"ante_play": ("lose", -2)}),
+        # K-high qualifier: the dealer's K-high qualifies and beats Q-high.
+        ({"dealer_qualifier": "K-high"}, "always-play", "Qh 6d 4c", "Kc 3d 5h", {"ante_play": ("lose", -2)}),
+        # Q-6-4 as the qualifier: Q-6-3 does not qualify.
+        (
+            {"dealer_qualifier": "Q-6-4"},
+            "always-play",
+            "2h 4d 7c",
+            "Qc 6d 3h",
+            {"ante_play": ("dealer_not_qualify", 1)},
+        ),
+        # A folding player loses the Ante alone; a dealer-hand bet lost on a fold is lost with it...
+        (
+            {},
+            {"play_at_least": "K-8-2"},
+            "Qh 6d 4c",
+            "As Ks Qs",
+            {"ante_play": ("fold", -1), "dealer_bonus": ("lose", -1), "pair_plus": ("lose", -1)},
+        ),
+        # ... and one that stands is paid on the dealer's mini-royal.
+        (
+            {"pair_plus_on_fold": "stands"},
+            {"play_at_least": "K-8-2"},
+            "Qh 6d 4c",
+            "As Ks Qs",
+            {"ante_play": ("fold", -1), "dealer_bonus_stands": ("mini_royal", 100), "pair_plus": ("lose", -1)},
+        ),
+        # The Ante Bonus is paid when the dealer does not qualify, and the Ante Bonus table's straight pays on top.
+        ({}, "always-play", "4h 5d 6c", "Jc 3d 8h", {"ante_play": ("dealer_not_qualify with straight", 2)}),
+    ],
+)
+def test_settlement_under_every_rule_variant(
+    rules: dict[str, object], strategy: object, player: str, dealer: str, expected: dict[str, tuple[str, int]]
+) -> None:
+    spec = variant_game(
+        rules,
+        strategy,
+        dealer_bonus={**DEALER_BONUS, "on_fold": "lost"},
+        dealer_bonus_stands={**DEALER_BONUS, "on_fold": "stands"},
+    )
+    plays = analyze(spec).ante_play.plays  # type: ignore[union-attr]
+    settled = Settler(spec, plays).settle_round(parse_cards(player), parse_cards(dealer))
+    for wager, (outcome, net) in expected.items():
+        assert (str(settled[wager].outcome), settled[wager].net) == (outcome, net), wager
 
 
 def test_settle_round_refuses_repeated_cards() -> None:

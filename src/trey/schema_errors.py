@@ -97,7 +97,7 @@ def _side_bet_id(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationErr
         "side-bet.id",
         (*path, value) if isinstance(value, str) else path,
         f"{value!r} is not a side bet id",
-        "use lowercase letters, digits and _, starting with a letter (at most 40 characters)",
+        "use lowercase letters, digits and _, starting with a letter, at most 40 characters",
         key=True,
     )
 
