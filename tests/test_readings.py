@@ -17,7 +17,7 @@ from trey.hand_table import DEALER_HANDS, HANDS, hand_table
 from trey.hands import best_five_category, colour_outcome, three_card_key
 from trey.loader import load_spec
 from trey.odds import Odds
-from trey.readings import COLOURS, DEALER_HAND, PLAYER_HAND, READINGS, SIX_CARDS
+from trey.readings import COLOURS, DEALER_HAND, PLAYER_HAND, READINGS, SIX_CARDS, Deals
 from trey.readings.base import _folded_counts, _folded_dealer_counts
 from trey.spec import GameSpec, OnFold, Paytable, SideBet, Wagers
 
@@ -26,7 +26,7 @@ OPTIMAL_PLAYS = analyze(load_spec(STANDARD)).ante_play.plays  # type: ignore[uni
 
 def classes_of(reading_name: str, player: str, dealer: str) -> str:
     reading = READINGS[reading_name]
-    index = reading.classify(np.array([parse_cards(player)]), np.array([parse_cards(dealer)]))
+    index = reading.classify(Deals(np.array([parse_cards(player)]), np.array([parse_cards(dealer)])))
     return reading.classes[int(index[0])]
 
 
@@ -38,7 +38,7 @@ def test_three_card_readings_classify_every_hand_as_counted(reading: object) -> 
     cards = hand_table().cards
     assert reading is not None
     counted = reading.class_counts()  # type: ignore[attr-defined]
-    classified = np.bincount(reading.classify(cards, cards), minlength=len(counted))  # type: ignore[attr-defined]
+    classified = np.bincount(reading.classify(Deals(cards, cards)), minlength=len(counted))  # type: ignore[attr-defined]
     assert tuple(classified) == counted
     # published: SF 48 (4 mini-royals), trips 52, straight 720, flush 1,096, pair 3,744, high card 16,440
     assert counted == (1, 1, 1, 1, 44, 52, 720, 1096, 3744, 16440)
@@ -58,7 +58,7 @@ def test_six_cards_sampled_sets_agree_with_the_counts() -> None:
     rng = np.random.default_rng(20261130)
     n = 2_000_000
     sample = np.argsort(rng.random((n, 52), dtype=np.float32), axis=1)[:, :6]
-    classes = SIX_CARDS.classify(sample[:, :3], sample[:, 3:])
+    classes = SIX_CARDS.classify(Deals(sample[:, :3], sample[:, 3:]))
     observed = np.bincount(classes, minlength=len(SIX_CARDS.classes))
     for name, count, seen in zip(SIX_CARDS.classes, SIX_CARDS.class_counts(), observed, strict=True):
         p = count / SIX_CARDS.cycle
@@ -83,7 +83,7 @@ def test_six_cards_classify_every_set_as_counted() -> None:
     for first in range(47):
         rest = np.array(list(combinations(range(first + 1, 52), 5)), dtype=np.int8).reshape(-1, 5)
         sets = np.column_stack([np.full(len(rest), first, dtype=np.int8), rest])
-        counts += np.bincount(SIX_CARDS.classify(sets[:, :3], sets[:, 3:]), minlength=len(counts))
+        counts += np.bincount(SIX_CARDS.classify(Deals(sets[:, :3], sets[:, 3:])), minlength=len(counts))
     assert tuple(counts) == SIX_CARDS.class_counts()
 
 
@@ -153,7 +153,7 @@ def test_hand_picked_deals(reading: str, player: str, dealer: str, expected: str
 def test_colours_agree_with_the_single_hand_rule() -> None:
     rng = np.random.default_rng(5)
     deals = np.argsort(rng.random((5000, 52)), axis=1)[:, :6]
-    classes = COLOURS.classify(deals[:, :3], deals[:, 3:])
+    classes = COLOURS.classify(Deals(deals[:, :3], deals[:, 3:]))
     names = {0: "nothing", 1: "three_same_colour_only", 2: "six_same_colour"}
     for row, cls in zip(deals.tolist(), classes.tolist(), strict=True):
         assert COLOURS.classes[cls] == names[colour_outcome(row[:3], row[3:])]
@@ -179,7 +179,7 @@ def test_folded_counts_equal_a_brute_force(reading: object, weakest: str) -> Non
     for hand in np.flatnonzero(~plays):
         player = table.cards[hand]
         dealers = np.array(list(combinations([c for c in range(52) if c not in player], 3)))
-        expected.update(reading.classify(np.tile(player, (len(dealers), 1)), dealers).tolist())  # type: ignore[attr-defined]
+        expected.update(reading.classify(Deals(np.tile(player, (len(dealers), 1)), dealers)).tolist())  # type: ignore[attr-defined]
     folded = _folded_counts(reading, plays)  # type: ignore[arg-type]
     assert folded == tuple(expected.get(c, 0) for c in range(len(folded)))
     assert sum(folded) == int((~plays).sum()) * DEALER_HANDS

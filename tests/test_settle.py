@@ -14,11 +14,11 @@ from conftest import STANDARD
 from trey.cards import parse_cards
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
-from trey.hand_table import HANDS, hand_table
+from trey.hand_table import HANDS, hand_indexes, hand_table
 from trey.hands import best_five_category, colour_outcome
 from trey.loader import check_data, load_spec
 from trey.odds import Odds
-from trey.settle import Settler, hand_indexes
+from trey.settle import Settler
 from trey.spec import GameSpec, SideBet, Wagers
 
 SPEC = load_spec(STANDARD)

@@ -17,6 +17,7 @@ from functools import cache
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from trey.hands import IntArray, three_card_keys
 
@@ -62,3 +63,21 @@ def hand_table() -> HandTable:
     pairs = np.concatenate([_PAIR_INDEX[a, b], _PAIR_INDEX[a, c], _PAIR_INDEX[b, c]])
     by_pair = np.sort(pairs * _SPAN + np.tile(keys, 3))
     return HandTable(cards, keys, np.sort(keys), by_card, by_pair)
+
+
+@cache
+def _hand_index_lookup() -> IntArray:
+    """Hand-table index of every ordered triple of cards, by ``a * 2704 + b * 52 + c`` (-1 for repeated cards)."""
+    lookup = np.full(52**3, -1, dtype=np.int64)
+    cards = hand_table().cards
+    index = np.arange(len(cards), dtype=np.int64)
+    for a, b, c in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        lookup[cards[:, a] * 2704 + cards[:, b] * 52 + cards[:, c]] = index
+    return lookup
+
+
+def hand_indexes(cards: npt.NDArray[np.integer]) -> IntArray:
+    """Hand-table index of each row of an ``(n, 3)`` array of cards, in any order."""
+    c = cards.astype(np.int64)
+    indexes: IntArray = _hand_index_lookup()[c[:, 0] * 2704 + c[:, 1] * 52 + c[:, 2]]
+    return indexes

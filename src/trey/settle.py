@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +25,8 @@ from trey.engine.ante_play import (
 )
 from trey.hand_table import hand_table
 from trey.hands import IntArray
-from trey.readings import READINGS
+from trey.readings import READINGS, Deals
+from trey.readings.player_hand import class_of_hand
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, SideBet
 
 BoolArray = npt.NDArray[np.bool_]
@@ -62,24 +62,6 @@ class SettledWager:
     outcome: RoundOutcome
     net: Fraction
     staked: int
-
-
-@cache
-def _hand_index_lookup() -> IntArray:
-    """Hand-table index of every ordered triple of cards, by ``a * 2704 + b * 52 + c`` (-1 for repeated cards)."""
-    lookup = np.full(52**3, -1, dtype=np.int64)
-    cards = hand_table().cards
-    index = np.arange(len(cards), dtype=np.int64)
-    for a, b, c in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
-        lookup[cards[:, a] * 2704 + cards[:, b] * 52 + cards[:, c]] = index
-    return lookup
-
-
-def hand_indexes(cards: npt.NDArray[np.integer]) -> IntArray:
-    """Hand-table index of each row of an ``(n, 3)`` array of cards."""
-    c = cards.astype(np.int64)
-    indexes: IntArray = _hand_index_lookup()[c[:, 0] * 2704 + c[:, 1] * 52 + c[:, 2]]
-    return indexes
 
 
 def _side_bet_table(bet: SideBet) -> tuple[OutcomeTable, IntArray]:
@@ -124,14 +106,15 @@ class Settler:
         """Outcome index (into ``self.tables[wager].outcomes``) of every wager for ``(n, 3)`` player and dealer
         cards."""
         table = hand_table()
-        player_index = hand_indexes(player)
+        deals = Deals(player, dealer)
+        player_index = deals.player_hands
         played = self.plays[player_index] if self.plays is not None else None
         result: dict[str, IntArray] = {}
         game = self.spec.wagers.ante_play
         if game is not None:
             assert played is not None
             player_keys = table.keys[player_index]
-            dealer_keys = table.keys[hand_indexes(dealer)]
+            dealer_keys = table.keys[deals.dealer_hands]
             qualifies = dealer_keys >= self.spec.rules.dealer_qualifier.minimum_key
             situations = list(resolution_table(self.spec.rules))
             main = np.select(
@@ -140,9 +123,10 @@ class Settler:
                 + [situations.index(Situation.TIE)],
                 situations.index(Situation.LOSE),
             )
-            result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + bonus_column(game.ante_bonus, player)
+            columns = bonus_column(game.ante_bonus, class_of_hand()[player_index])
+            result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + columns
         for bet in self.spec.wagers.side_bets:
-            index = self._by_class[bet.id][READINGS[bet.reads].classify(player, dealer)]
+            index = self._by_class[bet.id][READINGS[bet.reads].classify(deals)]
             if played is not None and bet.on_fold is OnFold.LOST:
                 index[~played] = len(self.tables[bet.id].outcomes) - 1  # lose
             result[bet.id] = index

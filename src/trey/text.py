@@ -8,30 +8,31 @@ terminal as escape sequences. Readers refuse the first, and everything echoed to
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Characters that reorder or hide what follows them on a terminal or a page ("Trojan source").
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Control characters (Unicode category Cc: U+0000-U+001F and U+007F-U+009F) but tab and line feed, and the
+# bidirectional controls: one search instead of a look-up per character (schemas and certificates are long).
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(sorted(_BIDI_CONTROLS)) + "]")
+
+
 def lone_surrogate(text: str) -> str | None:
     """The first lone surrogate in ``text`` written as ``\\udXXX``, or None when the text is all characters."""
-    for ch in text:
-        if 0xD800 <= ord(ch) <= 0xDFFF:
-            return f"\\u{ord(ch):04x}"
-    return None
+    found = _SURROGATE.search(text)
+    return None if found is None else f"\\u{ord(found.group()):04x}"
 
 
 def hidden_control(text: str) -> str | None:
     """The first character of ``text`` that a reader of a report could not see or that would reorder what they
     see (a control character other than tab and line break, or a bidirectional control), written as an escape;
     None when there is none."""
-    for ch in text:
-        if ch in "\t\n":
-            continue
-        if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
-            return _escaped(ch)
-    return None
+    found = _HIDDEN.search(text)
+    return None if found is None else _escaped(found.group())
 
 
 def _escaped(ch: str) -> str:

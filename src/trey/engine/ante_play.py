@@ -25,6 +25,7 @@ from trey.engine.stats import OutcomeRow, net_distribution, stats_of
 from trey.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
 from trey.hands import IntArray, high_card_key
 from trey.readings import PLAYER_HAND
+from trey.readings.player_hand import class_of_hand
 from trey.spec import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Paytable, Rules, StrategyKind, Ties
 
 BoolArray = npt.NDArray[np.bool_]
@@ -92,11 +93,12 @@ def bonus_columns(ante_bonus: Paytable) -> tuple[str | None, ...]:
     return (*ante_bonus.listed, None)
 
 
-def bonus_column(ante_bonus: Paytable, player: npt.NDArray[np.integer]) -> IntArray:
-    """Each hand's index into :func:`bonus_columns`: the rarest listed row its class belongs to, else the last."""
+def bonus_column(ante_bonus: Paytable, classes: IntArray) -> IntArray:
+    """Each hand's index into :func:`bonus_columns`, from its ``player_hand`` class: the rarest listed row the
+    class belongs to, else the last (no bonus)."""
     paid = PLAYER_HAND.paid_by(ante_bonus.listed)
     lookup = np.array([len(ante_bonus) if row is None else row for row in paid], dtype=np.int64)
-    columns: IntArray = lookup[PLAYER_HAND.classify(player, player)]
+    columns: IntArray = lookup[classes]
     return columns
 
 
@@ -187,7 +189,7 @@ def _describe_strategy(game: AntePlay, table: HandTable, plays: BoolArray) -> St
 def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     table = hand_table()
     counts = dealer_counts(table, rules.dealer_qualifier.minimum_key)
-    column = bonus_column(game.ante_bonus, table.cards)
+    column = bonus_column(game.ante_bonus, class_of_hand())
     bonus = bonus_pays(game.ante_bonus)
     plays = _decide(game, rules, table, counts, column, bonus)
     resolution = resolution_table(rules)

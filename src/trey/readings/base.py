@@ -16,13 +16,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations
 
 import numpy as np
 import numpy.typing as npt
 
-from trey.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.hand_table import DEALER_HANDS, HANDS, hand_indexes, hand_table
 from trey.hands import IntArray
 
 Cards = npt.NDArray[np.integer]
@@ -41,6 +41,28 @@ class Seat(StrEnum):
     PLAYER = "player"  # the player's three cards: 22,100 hands
     DEALER = "dealer"  # the dealer's three cards: 22,100 hands
     BOTH = "both"  # cards of both hands: 407,170,400 player/dealer deals, or the 20,358,520 six-card sets
+
+
+class Deals:
+    """The player's and the dealer's cards of n deals (``(n, 3)`` arrays each), with what readings derive from
+    them computed once per batch and shared: the hands' indexes in the hand table."""
+
+    def __init__(self, player: Cards, dealer: Cards) -> None:
+        if player.shape != dealer.shape or player.ndim != 2 or player.shape[1] != 3:
+            raise ValueError("deals need (n, 3) player and dealer cards")
+        self.player = player
+        self.dealer = dealer
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    @cached_property
+    def player_hands(self) -> IntArray:
+        return hand_indexes(self.player)
+
+    @cached_property
+    def dealer_hands(self) -> IntArray:
+        return hand_indexes(self.dealer)
 
 
 @dataclass(frozen=True)
@@ -73,8 +95,8 @@ class Reading(ABC):
     suit_groups: tuple[tuple[int, ...], ...] = ()
 
     @abstractmethod
-    def classify(self, player: Cards, dealer: Cards) -> IntArray:
-        """The class of each deal, from ``(n, 3)`` player and dealer cards."""
+    def classify(self, deals: Deals) -> IntArray:
+        """The class of each deal."""
 
     @abstractmethod
     def class_counts(self) -> tuple[int, ...]:
@@ -110,7 +132,7 @@ class Reading(ABC):
         player/dealer deals: 22,100 player hands for a reading of the player's cards, else 22,100 x 18,424."""
         table = hand_table()
         if self.seat is Seat.PLAYER:
-            classes = self.classify(table.cards, table.cards)  # the dealer's cards are not looked at
+            classes = self.classify(Deals(table.cards, table.cards))  # the dealer's cards are not looked at here
             played = np.bincount(classes[plays], minlength=len(self.classes))
             return HANDS, tuple(int(n) for n in played), int((~plays).sum())
         cycle = HANDS * DEALER_HANDS
@@ -127,7 +149,7 @@ def _folded_dealer_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tup
     all hands, less those holding a, b or c, plus those holding two of them, less the player's own hand."""
     table = hand_table()
     n = len(reading.classes)
-    classes = reading.classify(table.cards, table.cards)
+    classes = reading.classify(Deals(table.cards, table.cards))  # the player's cards are not looked at here
     one_hot = np.eye(n, dtype=np.int64)[classes]  # (22100, n)
     by_card = np.zeros((52, n), dtype=np.int64)
     by_pair = np.zeros((52 * 52, n), dtype=np.int64)
@@ -163,7 +185,7 @@ def _folded_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tuple[int,
         dealers = table.cards[np.concatenate(disjoint)]
         players = np.repeat(table.cards[hands], DEALER_HANDS, axis=0)
         weight = np.repeat(weights[batch], DEALER_HANDS)
-        classes = reading.classify(players, dealers)
+        classes = reading.classify(Deals(players, dealers))
         counts += np.bincount(classes, weights=weight, minlength=len(reading.classes)).astype(np.int64)
     for group in reading.suit_groups:  # the symmetry above: each class of a group gets the group's mean
         total = int(counts[list(group)].sum())

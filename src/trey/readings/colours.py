@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 import numpy as np
 
 from trey.cards import RED_SUITS
+from trey.hand_table import hand_table
 from trey.hands import IntArray
-from trey.readings.base import ALL_SUIT_PERMUTATIONS, Cards, Outcome, Reading, Seat
+from trey.readings.base import ALL_SUIT_PERMUTATIONS, Deals, Outcome, Reading, Seat
 
 CARDS_PER_COLOUR = 26
 CLASSES = ("six_same_colour", "three_same_colour_only", "nothing")
@@ -18,6 +20,13 @@ OUTCOMES = (
     Outcome("three_same_colour", frozenset({0, 1})),
 )
 _IS_RED = np.array([c % 4 in RED_SUITS for c in range(52)], dtype=np.int8)
+
+
+@cache
+def _reds_of_hand() -> IntArray:
+    """How many red cards each hand of the hand table holds."""
+    reds: IntArray = _IS_RED[hand_table().cards].sum(axis=1).astype(np.int64)
+    return reds
 
 
 class Colours(Reading):
@@ -30,9 +39,10 @@ class Colours(Reading):
     # Clubs and spades are black, diamonds and hearts red: only permutations keeping colours together.
     symmetries = tuple(p for p in ALL_SUIT_PERMUTATIONS if {p[0], p[3]} in ({0, 3}, {1, 2}))
 
-    def classify(self, player: Cards, dealer: Cards) -> IntArray:
-        player_red = _IS_RED[player].sum(axis=1)
-        dealer_red = _IS_RED[dealer].sum(axis=1)
+    def classify(self, deals: Deals) -> IntArray:
+        reds = _reds_of_hand()
+        player_red = reds[deals.player_hands]
+        dealer_red = reds[deals.dealer_hands]
         one_colour = (player_red == 0) | (player_red == 3)
         six = one_colour & (dealer_red == player_red)
         return np.where(six, 0, np.where(one_colour, 1, 2)).astype(np.int64)

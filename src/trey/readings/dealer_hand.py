@@ -5,8 +5,8 @@ from __future__ import annotations
 from math import comb
 
 from trey.hands import IntArray
-from trey.readings.base import Cards, Reading, Seat
-from trey.readings.player_hand import CLASSES, OUTCOMES, three_card_class_counts, three_card_classes
+from trey.readings.base import Deals, Reading, Seat
+from trey.readings.player_hand import CLASSES, OUTCOMES, class_of_hand, three_card_class_counts
 
 
 class DealerHand(Reading):
@@ -18,8 +18,9 @@ class DealerHand(Reading):
     cycle = comb(52, 3)  # the dealer's hand alone is any of the 22,100, equally likely
     suit_groups = (tuple(range(4)),)
 
-    def classify(self, _player: Cards, dealer: Cards) -> IntArray:
-        return three_card_classes(dealer)
+    def classify(self, deals: Deals) -> IntArray:
+        classes: IntArray = class_of_hand()[deals.dealer_hands]
+        return classes
 
     def class_counts(self) -> tuple[int, ...]:
         return three_card_class_counts()

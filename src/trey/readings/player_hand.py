@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 import numpy as np
 
+from trey.hand_table import hand_table
 from trey.hands import IntArray, ThreeCardCategory, three_card_keys
-from trey.readings.base import SUIT_NAMES, Cards, Outcome, Reading, Seat
+from trey.readings.base import SUIT_NAMES, Cards, Deals, Outcome, Reading, Seat
 
 # Classes, rarest first; the mini-royals (A-K-Q suited) apart by suit, spades first.
 MINI_ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: classes 0..3
@@ -36,12 +38,24 @@ _CLASS_OF_CATEGORY = np.array([9, 8, 7, 6, 5, 4], dtype=np.int64)  # indexed by 
 _CLASS_OF_SUIT = np.array([MINI_ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
 
 
-def three_card_classes(cards: Cards) -> IntArray:
-    """The class of each ``(n, 3)`` hand of three cards."""
-    keys = three_card_keys(cards)
+def _classes(keys: IntArray, first_suits: Cards) -> IntArray:
+    """The class of hands from their strength keys and the suit of one of their cards (the rule, stated once)."""
     classes = _CLASS_OF_CATEGORY[keys >> 12]
-    royal = keys == _ACE_HIGH_STRAIGHT_FLUSH_KEY
-    return np.where(royal, _CLASS_OF_SUIT[cards[:, 0] % 4], classes)
+    royal = keys == _ACE_HIGH_STRAIGHT_FLUSH_KEY  # all three cards of one suit: any card names it
+    result: IntArray = np.where(royal, _CLASS_OF_SUIT[first_suits], classes)
+    return result
+
+
+def classes_of_hands(cards: Cards) -> IntArray:
+    """The class of each ``(n, 3)`` hand of three cards."""
+    return _classes(three_card_keys(cards), cards[:, 0] % 4)
+
+
+@cache
+def class_of_hand() -> IntArray:
+    """The class of each of the 22,100 hands of the hand table (its keys are computed once, there)."""
+    table = hand_table()
+    return _classes(table.keys, table.cards[:, 0] % 4)
 
 
 def three_card_class_counts() -> tuple[int, ...]:
@@ -70,8 +84,9 @@ class PlayerHand(Reading):
     cycle = comb(52, 3)
     suit_groups = (tuple(range(4)),)
 
-    def classify(self, player: Cards, _dealer: Cards) -> IntArray:
-        return three_card_classes(player)
+    def classify(self, deals: Deals) -> IntArray:
+        classes: IntArray = class_of_hand()[deals.player_hands]
+        return classes
 
     def class_counts(self) -> tuple[int, ...]:
         return three_card_class_counts()

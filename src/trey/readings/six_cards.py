@@ -22,7 +22,7 @@ from math import comb
 import numpy as np
 
 from trey.hands import IntArray, SixCardCategory, best_five_categories, rank_categories, suited_categories
-from trey.readings.base import SUIT_NAMES, Cards, Outcome, Reading, Seat
+from trey.readings.base import SUIT_NAMES, Deals, Outcome, Reading, Seat
 
 SIX_CARD_SETS = comb(52, 6)
 ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: classes 0..3
@@ -101,8 +101,8 @@ class SixCards(Reading):
     cycle = SIX_CARD_SETS
     suit_groups = (tuple(range(4)),)
 
-    def classify(self, player: Cards, dealer: Cards) -> IntArray:
-        cards = np.concatenate([player, dealer], axis=1)
+    def classify(self, deals: Deals) -> IntArray:
+        cards = np.concatenate([deals.player, deals.dealer], axis=1)
         classes = _CLASS_OF_CATEGORY[best_five_categories(cards)]
         royal = np.flatnonzero(classes == 0)
         if royal.size:  # the suit holding five or six of the six cards
