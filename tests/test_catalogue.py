@@ -105,3 +105,25 @@ def test_a_side_bet_is_certified_verified_and_printed(tmp_path: Path) -> None:
     assert "Dealer Bonus Bet" in sheet
     assert "Settle in this order: Play → Ante Bonus → Ante → Pair Plus → Dealer Bonus." in sheet
     assert "When the player folds: Pair Plus is lost with the Ante; Dealer Bonus stands (settled on its own)." in sheet
+
+
+RELEASE_0_1 = sorted((Path(__file__).parent / "data" / "release-0.1-analysis").glob("*.json"))
+
+
+@pytest.mark.parametrize("reference", RELEASE_0_1, ids=lambda p: p.stem)
+def test_format_1_files_give_the_figures_of_release_0_1(reference: Path) -> None:
+    """`trey analyze --format json` of every shipped format-1 paytable, as release 0.1.0 printed it (before the
+    catalogue): every figure identical. Only fields added since (titles, the strategy's decision) are set aside."""
+    from trey.export import analysis_json
+
+    assert len(RELEASE_0_1) == 22
+    paytable = PAYTABLES / (reference.stem.replace("__", "/") + ".yaml")
+    assert "\ntrey: 1\n" in "\n" + paytable.read_text()  # a format-1 file
+    before = json.loads(reference.read_text())
+    after = analysis_json(analyze(load_spec(paytable)))
+    assert before.pop("trey_version") == "0.1.0"
+    after.pop("trey_version")
+    for wager in after["wagers"].values():
+        wager.pop("title")
+        wager.get("strategy", {}).pop("decision", None)
+    assert after == before

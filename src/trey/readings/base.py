@@ -77,6 +77,27 @@ class Outcome:
         return self.slug.replace("_", " ").capitalize()
 
 
+ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order of the suited royal classes 0..3
+
+
+def poker_classes(royal: str, categories: tuple[str, ...]) -> tuple[str, ...]:
+    """Classes of a poker reading: the royal (A-K-Q or A-K-Q-J-10 suited) of each suit, the other straight flushes,
+    then ``categories`` from the strongest down, then "nothing"."""
+    return (*(f"{royal}_{SUIT_NAMES[s]}" for s in ROYAL_SUITS), "other_straight_flush", *categories, "nothing")
+
+
+def poker_outcomes(royal: str, classes: tuple[str, ...]) -> tuple[Outcome, ...]:
+    """Outcomes of a poker reading, rarest first: each suited royal, any royal, any straight flush, then each
+    category of ``classes`` (from :func:`poker_classes`) on its own."""
+    royals = frozenset(range(4))
+    return (
+        *(Outcome(classes[i], frozenset({i})) for i in range(4)),
+        Outcome(royal, royals),
+        Outcome("straight_flush", royals | {4}),
+        *(Outcome(classes[i], frozenset({i})) for i in range(5, len(classes) - 1)),
+    )
+
+
 class Reading(ABC):
     """One way of reading the cards (see the module's docstring). Subclasses are stateless singletons."""
 

@@ -9,33 +9,15 @@ import numpy as np
 
 from trey.hand_table import hand_table
 from trey.hands import IntArray, ThreeCardCategory, three_card_keys
-from trey.readings.base import SUIT_NAMES, Cards, Deals, Outcome, Reading, Seat
+from trey.readings.base import ROYAL_SUITS, Cards, Deals, Reading, Seat, poker_classes, poker_outcomes
 
 # Classes, rarest first; the mini-royals (A-K-Q suited) apart by suit, spades first.
-MINI_ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: classes 0..3
-CLASSES = (
-    *(f"mini_royal_{SUIT_NAMES[s]}" for s in MINI_ROYAL_SUITS),
-    "other_straight_flush",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "pair",
-    "nothing",
-)
-_ROYALS = frozenset(range(4))
-OUTCOMES = (
-    *(Outcome(CLASSES[i], frozenset({i})) for i in range(4)),
-    Outcome("mini_royal", _ROYALS),
-    Outcome("straight_flush", _ROYALS | {4}),
-    Outcome("three_of_a_kind", frozenset({5})),
-    Outcome("straight", frozenset({6})),
-    Outcome("flush", frozenset({7})),
-    Outcome("pair", frozenset({8})),
-)
+CLASSES = poker_classes("mini_royal", ("three_of_a_kind", "straight", "flush", "pair"))
+OUTCOMES = poker_outcomes("mini_royal", CLASSES)
 _ACE_HIGH_STRAIGHT_FLUSH_KEY = (int(ThreeCardCategory.STRAIGHT_FLUSH) << 12) | (12 << 8)
 # Class of each three-card category (a straight flush that is no mini-royal is class 4).
 _CLASS_OF_CATEGORY = np.array([9, 8, 7, 6, 5, 4], dtype=np.int64)  # indexed by ThreeCardCategory
-_CLASS_OF_SUIT = np.array([MINI_ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
+_CLASS_OF_SUIT = np.array([ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
 
 
 def _classes(keys: IntArray, first_suits: Cards) -> IntArray:

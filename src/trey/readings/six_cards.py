@@ -22,29 +22,14 @@ from math import comb
 import numpy as np
 
 from trey.hands import IntArray, SixCardCategory, best_five_categories, rank_categories, suited_categories
-from trey.readings.base import SUIT_NAMES, Deals, Outcome, Reading, Seat
+from trey.readings.base import ROYAL_SUITS, Deals, Reading, Seat, poker_classes, poker_outcomes
 
 SIX_CARD_SETS = comb(52, 6)
-ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: classes 0..3
-CLASSES = (
-    *(f"royal_flush_{SUIT_NAMES[s]}" for s in ROYAL_SUITS),
-    "other_straight_flush",
-    "four_of_a_kind",
-    "full_house",
-    "flush",
-    "straight",
-    "three_of_a_kind",
-    "two_pair",
-    "pair",
-    "nothing",
+CLASSES = poker_classes(
+    "royal_flush",
+    ("four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair"),
 )
-_ROYALS = frozenset(range(4))
-OUTCOMES = (
-    *(Outcome(CLASSES[i], frozenset({i})) for i in range(4)),
-    Outcome("royal_flush", _ROYALS),
-    Outcome("straight_flush", _ROYALS | {4}),
-    *(Outcome(CLASSES[i], frozenset({i})) for i in range(5, 12)),
-)
+OUTCOMES = poker_outcomes("royal_flush", CLASSES)
 # Class of each SixCardCategory (a royal flush is split by suit afterwards).
 _CLASS_OF_CATEGORY = np.array([12, 11, 10, 9, 8, 7, 6, 5, 4, 0], dtype=np.int64)
 _CLASS_OF_SUIT = np.array([ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
