@@ -127,3 +127,46 @@ def test_format_1_files_give_the_figures_of_release_0_1(reference: Path) -> None
         wager.pop("title")
         wager.get("strategy", {}).pop("decision", None)
     assert after == before
+
+
+def test_the_ante_bonus_pays_a_mini_royal_row() -> None:
+    data = load_spec(PAYTABLES / "standard.yaml").canonical()
+    data["wagers"]["ante_play"]["ante_bonus"] = {"mini_royal": 50, "straight_flush": 5, "three_of_a_kind": 4}
+    from trey.loader import check_data
+
+    spec = check_data(data, "mini-royal bonus").spec
+    assert spec is not None
+    ante = analyze(spec).ante_play
+    assert ante is not None
+    # every straight flush is played: 4 mini-royals and 44 other straight flushes, against 18,424 dealer hands each
+    assert [(r.outcome, r.pays, r.combinations) for r in ante.ante_bonus] == [
+        ("mini_royal", 50, 4 * 18_424),
+        ("straight_flush", 5, 44 * 18_424),
+        ("three_of_a_kind", 4, 52 * 18_424),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rules", "strategy", "sentence"),
+    [
+        ({"dealer_qualifier": "pair"}, "optimal", "The player's decisions: play every hand."),
+        ({}, "optimal", "The player's decisions: play Q-6-4 or better and fold the rest."),
+        ({}, "mimic-dealer", "The player's decisions: play Q-3-2 or better and fold the rest."),
+    ],
+)
+def test_the_strategy_is_worded_from_its_structure(rules: dict[str, str], strategy: str, sentence: str) -> None:
+    from datetime import date
+
+    from trey.certificate import build_certificate
+    from trey.loader import check_data
+    from trey.report.certificate_view import certificate_context
+
+    data = load_spec(PAYTABLES / "standard.yaml").canonical()
+    data["rules"].update(rules)
+    data["wagers"]["ante_play"]["strategy"] = strategy
+    spec = check_data(data, "variant").spec
+    assert spec is not None
+    cert = build_certificate(spec, file_name="v.yaml", file_size=1, issue_date=date(2026, 1, 1))
+    text = certificate_context(cert, json_name="v.json", paytable_name="v.yaml")["strategy_text"]
+    assert text.endswith(sentence)
+    assert "'play every hand' or better" not in text
