@@ -38,9 +38,7 @@ def export_release(rev: str, into: Path) -> Path:
 def timed(source: Path, args: list[str]) -> float:
     env = dict(os.environ, PYTHONPATH=str(source))
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", RUN_CLI, *args], cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL
-    )
+    subprocess.run([sys.executable, "-c", RUN_CLI, *args], cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 

@@ -238,4 +238,30 @@ EXPECTED = {
     "preset-unknown-suit-outcome.yaml": [
         "preset-unknown-suit-outcome.yaml:4:15: $.wagers.pair_plus.mini_royal_spade: unknown key 'mini_royal_spade' (did you mean 'mini_royal_spades'?)",
     ],
+    "progressive-bad-amounts.yaml": [
+        "progressive-bad-amounts.yaml:7:24: $.side_bets.p.pays.mini_royal: an amount must be exact, not the decimal number 500.5 (write a whole number such as 500, or text with at most two decimals such as '2.50')",
+        "progressive-bad-amounts.yaml:7:47: $.side_bets.p.pays.pair: a pay is odds, {amount: ...} or {meter: ...}, not a mapping of ['amount', 'odds'] (write 40, '3 to 2', {amount: 500} or {meter: '100%'})",
+        "progressive-bad-amounts.yaml:8:12: $.side_bets.p.envy.mini_royl: player_hand has no outcome 'mini_royl' (did you mean 'mini_royal'?)",
+    ],
+    "progressive-float-share.yaml": [
+        "progressive-float-share.yaml:7:24: $.side_bets.p.pays.mini_royal: a meter share must be exact, not the decimal number 0.1 (write a percentage such as '100%' or '12.5%', or a fraction such as '1/10')",
+    ],
+    "progressive-increment-100.yaml": [
+        "progressive-increment-100.yaml:8:43: $.side_bets.p.progressive.increment: an increment of 100% of every stake (the meter gets a share of each stake below 100%, e.g. '10%')",
+    ],
+    "progressive-meter-without-meter.yaml": [
+        "progressive-meter-without-meter.yaml:7:24: $.side_bets.p.pays.mini_royal: a meter share needs a progressive meter (add progressive: {reset: 5000, increment: '10%'} to the bet)",
+    ],
+    "progressive-negative-reset.yaml": [
+        "progressive-negative-reset.yaml:8:26: $.side_bets.p.progressive.reset: an amount cannot be negative: -5000 (write a whole number such as 500, or text with at most two decimals such as '2.50')",
+    ],
+    "progressive-share-above-100.yaml": [
+        "progressive-share-above-100.yaml:7:24: $.side_bets.p.pays.mini_royal: a meter share of 150% is not between 0% and 100% (a row pays at most the whole meter: 100%)",
+    ],
+    "progressive-stake-missing.yaml": [
+        "progressive-stake-missing.yaml:5:5: $.side_bets.p: the mini_royal pay is an amount: the bet needs its fixed stake (add 'stake: 1', the wager in the table's currency)",
+    ],
+    "progressive-stake-zero.yaml": [
+        "progressive-stake-zero.yaml:6:12: $.side_bets.p.stake: the stake is 0 (give what one bet costs, e.g. 1)",
+    ],
 }

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from datetime import date
 from enum import StrEnum
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
@@ -145,20 +146,36 @@ def analyze(
     file: PaytableFile,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
     exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
+    meter: Annotated[
+        str | None,
+        typer.Option("--meter", help="Evaluate progressives' RTP at this meter, e.g. 25000.", show_default=False),
+    ] = None,
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
     from trey.engine import analyze as run_analysis
     from trey.loader import load_spec
 
+    at_meter = _parse_meter(meter)
     analysis = run_analysis(load_spec(file))
     if output_format is OutputFormat.JSON:
         from trey.export import analysis_json
 
-        print(json.dumps(analysis_json(analysis), indent=2))
+        print(json.dumps(analysis_json(analysis, meter=at_meter), indent=2))
     else:
         from trey.terminal import print_analysis
 
-        print_analysis(analysis, exact=exact)
+        print_analysis(analysis, exact=exact, meter=at_meter)
+
+
+def _parse_meter(value: str | None) -> Fraction | None:
+    from trey.pays import PayError, parse_money
+
+    if value is None:
+        return None
+    try:
+        return parse_money(value.strip(), "meter")
+    except PayError:
+        raise typer.BadParameter(f"{value!r} is not an amount such as 25000 or 25000.50") from None
 
 
 @app.command()

@@ -15,7 +15,7 @@ from typing import Any
 from trey.engine.results import GameAnalysis
 from trey.errors import TreyError
 from trey.numbers import decimal_text, one_in_text, percent_text
-from trey.odds import OddsWording
+from trey.odds import Odds, OddsWording
 
 
 class Verdict(StrEnum):
@@ -70,9 +70,9 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
     for wager, result in analysis.wagers.items():
         if "odds_wording" in checks:
             worded_for = [
-                f"{name.replace('_', ' ')} '{odds}'"
-                for name, odds in analysis.spec.wagers.paytable(wager)
-                if odds.wording is OddsWording.FOR
+                f"{name.replace('_', ' ')} '{pay}'"
+                for name, pay in analysis.spec.wagers.paytable(wager)
+                if isinstance(pay, Odds) and pay.wording is OddsWording.FOR
             ]
             results.append(
                 Finding(
@@ -101,27 +101,29 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     detail,
                 )
             )
+        # A progressive is judged on its long-run RTP (the meter fed by its increment, reseeded by the house).
+        long_run = "long-run " if result.progressive is not None else ""
         if checks.get("house_edge_positive"):
-            edge = result.stats.house_edge
+            edge = 1 - result.judged_rtp
             results.append(
                 Finding(
                     "house_edge_positive",
                     "house edge above zero",
                     wager,
                     Verdict.PASS if edge > 0 else Verdict.FAIL,
-                    f"house edge {percent_text(edge)}" + ("" if edge > 0 else " (player-favourable)"),
+                    f"{long_run}house edge {percent_text(edge)}" + ("" if edge > 0 else " (player-favourable)"),
                 )
             )
         if "rtp_floor_percent" in checks:
             floor = Fraction(int(checks["rtp_floor_percent"]), 100)
-            rtp = result.stats.rtp
+            rtp = result.judged_rtp
             results.append(
                 Finding(
                     "rtp_floor_percent",
                     f"RTP at least {decimal_text(floor * 100, 0)}%",
                     wager,
                     Verdict.PASS if rtp >= floor else Verdict.FAIL,
-                    f"RTP {percent_text(rtp)}",
+                    f"{long_run}RTP {percent_text(rtp)}",
                 )
             )
     return results

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from trey import __version__
+from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95, OutcomeRow
+from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.spec import GameSpec
 
@@ -31,7 +33,7 @@ def outcome_json(row: OutcomeRow) -> dict[str, Any]:
     }
 
 
-def wager_json(result: WagerAnalysis) -> dict[str, Any]:
+def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     stats = result.stats
     sd = sqrt_decimal(stats.variance)
     data: dict[str, Any] = {
@@ -48,6 +50,13 @@ def wager_json(result: WagerAnalysis) -> dict[str, Any]:
         "outcomes": [outcome_json(row) for row in result.outcomes],
         "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
     }
+    if result.progressive is not None:
+        data["progressive"] = progressive_json(result.progressive)
+        if meter is not None:
+            data["progressive"]["at_meter"] = {
+                "meter": fraction_text(meter),
+                "rtp": fraction_text(result.progressive.rtp_at(meter)),
+            }
     if isinstance(result, AntePlayAnalysis):
         data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
         data["average_wager"] = fraction_text(result.average_wager)
@@ -62,12 +71,52 @@ def wager_json(result: WagerAnalysis) -> dict[str, Any]:
     return data
 
 
-def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
+def _stats_json(stats: WagerStats) -> dict[str, Any]:
+    return {
+        "rtp": fraction_text(stats.rtp),
+        "hit_frequency": fraction_text(stats.hit_frequency),
+        "variance": fraction_text(stats.variance),
+        "std_dev": rounded_float(sqrt_decimal(stats.variance), FLOAT_PLACES),
+    }
+
+
+def progressive_json(p: ProgressiveAnalysis) -> dict[str, Any]:
+    """A progressive's figures against its meter (schemas/analysis.schema.json, ``progressive``)."""
+    break_even = p.break_even()
+    return {
+        "stake": fraction_text(p.stake),
+        "reset": fraction_text(p.reset),
+        "increment": fraction_text(p.increment),
+        "other_bettors": p.other_bettors,
+        "rtp_formula": {
+            "fixed": fraction_text(p.fixed),
+            "envy_per_other_bettor": fraction_text(p.envy_per_bettor),
+            "per_unit_of_meter": fraction_text(p.meter_coefficient),
+        },
+        "rtp_at_reset": fraction_text(p.rtp_at_reset),
+        "break_even_meter": fraction_text(break_even) if break_even is not None else None,
+        "long_run_rtp": fraction_text(p.long_run_rtp()),
+        "jackpot_probability": fraction_text(p.jackpot_probability),
+        "at_reset": _stats_json(p.stats_at_reset),
+        "at_break_even": _stats_json(p.stats_at_break_even) if p.stats_at_break_even is not None else None,
+        "envy_table": [
+            {
+                "other_bettors": k,
+                "rtp_at_reset": fraction_text(rtp),
+                "break_even_meter": fraction_text(meter) if meter is not None else None,
+                "long_run_rtp": fraction_text(long_run),
+            }
+            for k, rtp, meter, long_run in p.envy_table()
+        ],
+    }
+
+
+def analysis_json(analysis: GameAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     return {
         "trey_version": __version__,
         "spec_sha256": analysis.spec.sha256,
         "name": analysis.spec.name,
-        "wagers": {str(name): wager_json(result) for name, result in analysis.wagers.items()},
+        "wagers": {str(name): wager_json(result, meter) for name, result in analysis.wagers.items()},
     }
 
 
@@ -94,6 +143,15 @@ def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
                 for c in w.outcomes
             ],
         }
+        if w.meter is not None:
+            wagers[str(name)]["meter"] = {
+                "jackpots": w.meter.jackpots,
+                "paid_from_meter": fraction_text(w.meter.paid_from_meter),
+                "largest_jackpot": fraction_text(w.meter.largest_jackpot),
+                "reseeded": fraction_text(w.meter.reseeded),
+                "final_meter": fraction_text(w.meter.final_meter),
+                "paid_rtp": fraction_text(w.meter.paid_rtp),
+            }
     return {
         "trey_version": __version__,
         "spec_sha256": spec.sha256,

@@ -17,6 +17,7 @@ from typing import Any
 from trey.errors import Problem, Severity, SpecError
 from trey.files import display_name, read_bounded
 from trey.odds import Odds, OddsError, OddsWording
+from trey.pays import Amount, MeterShare, parse_money, parse_pay, parse_share, percent_text_exact
 from trey.readings import READINGS, Reading
 from trey.schema_errors import did_you_mean, schema_problems
 from trey.spec import (
@@ -29,6 +30,7 @@ from trey.spec import (
     OnFold,
     PairPlusOnFold,
     Paytable,
+    Progressive,
     Rules,
     SideBet,
     Strategy,
@@ -244,9 +246,11 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
                     did_you_mean(outcome, reading.outcome_slugs),
                     key=True,
                 )
-        paying = [o for o, raw in pays.items() if o in reading.outcome_slugs and _net(raw) > 0]
+        yield from _money_problems(doc, ("side_bets", bet_id), bet, reading)
+        paying = [o for o, raw in pays.items() if o in reading.outcome_slugs and _wins(raw, bet.get("stake"))]
         reachable = [o for o in paying if not reading.unreachable(o)]
-        if not reachable and all(o in reading.outcome_slugs for o in pays):
+        readable = all(o in reading.outcome_slugs and _pay_or_none(raw) is not None for o, raw in pays.items())
+        if not reachable and readable:
             yield doc.problem(
                 "side-bet.never-pays",
                 ("side_bets", bet_id, "pays"),
@@ -255,11 +259,83 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
             )
 
 
-def _net(raw: Any) -> Fraction:
+def _money_problems(doc: YamlDocument, path: JsonPath, bet: dict[str, Any], reading: Reading) -> Iterator[Problem]:
+    """A bet paying amounts, meter shares or envy needs a stake; meter shares need a meter; envy its outcomes."""
+    pays = bet.get("pays") or {}
+    kinds = {o: type(_pay_or_none(raw)) for o, raw in pays.items()}
+    needs_stake = [o for o, kind in kinds.items() if kind in (Amount, MeterShare)]
+    if (needs_stake or bet.get("envy")) and "stake" not in bet:
+        what = f"the {needs_stake[0]} pay" if needs_stake else "the envy bonus"
+        yield doc.problem(
+            "side-bet.stake-required",
+            path,
+            f"{what} is an amount: the bet needs its fixed stake",
+            "add 'stake: 1', the wager in the table's currency",
+        )
+    for outcome, kind in kinds.items():
+        if kind is MeterShare and not isinstance(bet.get("progressive"), dict):
+            yield doc.problem(
+                "side-bet.meter-without-progressive",
+                (*path, "pays", outcome),
+                "a meter share needs a progressive meter",
+                "add progressive: {reset: 5000, increment: '10%'} to the bet",
+            )
+    stake = _money_or_none(bet.get("stake"))
+    if stake == 0:
+        yield doc.problem("side-bet.stake-zero", (*path, "stake"), "the stake is 0", "give what one bet costs, e.g. 1")
+    meter = bet.get("progressive")
+    increment = _share_or_none(meter.get("increment")) if isinstance(meter, dict) else None
+    if increment is not None and increment >= 1:
+        yield doc.problem(
+            "progressive.increment-range",
+            (*path, "progressive", "increment"),
+            f"an increment of {percent_text_exact(increment)} of every stake",
+            "the meter gets a share of each stake below 100%, e.g. '10%'",
+        )
+    envy = bet.get("envy")
+    for outcome in envy if isinstance(envy, dict) else ():
+        if outcome not in reading.outcome_slugs:
+            yield doc.problem(
+                "side-bet.unknown-outcome",
+                (*path, "envy", outcome),
+                f"{reading.name} has no outcome {outcome!r}",
+                did_you_mean(outcome, reading.outcome_slugs),
+                key=True,
+            )
+
+
+def _money_or_none(raw: Any) -> Fraction | None:
     try:
-        return Odds.parse(raw).net
+        return parse_money(raw) if raw is not None else None
     except OddsError:
-        return Fraction(0)
+        return None
+
+
+def _share_or_none(raw: Any) -> Fraction | None:
+    try:
+        return parse_share(raw)
+    except OddsError:
+        return None
+
+
+def _pay_or_none(raw: Any) -> object:
+    try:
+        return parse_pay(raw)
+    except OddsError:
+        return None
+
+
+def _wins(raw: Any, stake: Any) -> bool:
+    """Whether a pay as written can win anything (a meter share can: the meter grows)."""
+    try:
+        pay = parse_pay(raw)
+        if isinstance(pay, Odds):
+            return pay.net > 0
+        if isinstance(pay, MeterShare):
+            return True
+        return pay.amount > parse_money(stake)
+    except OddsError:
+        return False
 
 
 def _paytable_problems(doc: YamlDocument, table_path: JsonPath, outcomes: tuple[str, ...]) -> Iterator[Problem]:
@@ -269,11 +345,13 @@ def _paytable_problems(doc: YamlDocument, table_path: JsonPath, outcomes: tuple[
     parsed: dict[str, Odds] = {}
     for outcome, raw in pays.items():
         try:
-            odds = Odds.parse(raw)
+            pay = parse_pay(raw)
         except OddsError as exc:
             yield doc.problem(exc.code, (*table_path, outcome), str(exc), exc.hint)
             continue
-        parsed[outcome] = odds
+        if not isinstance(pay, Odds):
+            continue  # amounts and meter shares: checked with the bet's stake
+        odds = parsed[outcome] = pay
         if odds.numerator == 0:
             yield _warning(
                 doc,
@@ -311,7 +389,13 @@ def _warning(doc: YamlDocument, code: str, path: JsonPath, message: str, hint: s
 
 
 def _paytable(outcomes: tuple[str, ...], pays: dict[str, Any] | None) -> Paytable:
-    return Paytable.from_mapping(outcomes, {k: Odds.parse(v) for k, v in (pays or {}).items()})
+    return Paytable.from_mapping(outcomes, {k: parse_pay(v) for k, v in (pays or {}).items()})
+
+
+def _progressive(data: dict[str, Any] | None) -> Progressive | None:
+    if data is None:
+        return None
+    return Progressive(parse_money(data["reset"]), parse_share(data["increment"]), data.get("other_bettors", 0))
 
 
 def _build_spec(data: dict[str, Any]) -> GameSpec:
@@ -351,6 +435,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             side_bets.append(SideBet(preset.id, preset.title, preset.reads, pays, on_fold))
     for bet_id, bet in (data.get("side_bets") or {}).items():
         reading = READINGS[bet["reads"]]
+        envy = bet.get("envy") or {}
         side_bets.append(
             SideBet(
                 bet_id,
@@ -358,6 +443,9 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
                 reading.name,
                 _paytable(reading.outcome_slugs, bet["pays"]),
                 OnFold(bet.get("on_fold", "stands")),
+                stake=parse_money(bet["stake"]) if "stake" in bet else None,
+                envy=tuple((o, parse_money(envy[o])) for o in reading.outcome_slugs if o in envy),
+                progressive=_progressive(bet.get("progressive")),
             )
         )
     wagers = Wagers(ante_play=ante_play, side_bets=tuple(side_bets))

@@ -52,3 +52,18 @@ def rounded_float(value: Fraction | Decimal, places: int) -> float:
 def one_in_text(value: Fraction | None, places: int = 2) -> str:
     """``"1 in 460.42"``; "never" when the outcome cannot happen."""
     return "never" if value is None else f"1 in {decimal_text(value, places, grouping=True)}"
+
+
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
+
+
+def money_text(amount: Fraction | int, currency: str = "USD") -> str:
+    """``$1,000`` or ``$2.50`` (cents only when the amount has them); ``MOP 1,000`` for a currency without a
+    symbol here. Rounded once, by the rule above."""
+    value = Fraction(amount)
+    text = decimal_text(value, 0, grouping=True) if value.denominator == 1 else decimal_text(value, 2, grouping=True)
+    if value < 0:
+        text = text.removeprefix("-")
+    sign = "−" if value < 0 else ""
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    return f"{sign}{symbol}{text}" if symbol else f"{sign}{currency} {text}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from trey.errors import Problem
 from trey.jsonschemas import load_schema, strict_validator_class
 from trey.odds import Odds, OddsError, describe
+from trey.pays import parse_money, parse_pay, parse_share
 from trey.text import non_ascii_characters
 from trey.yamldoc import JsonPath, YamlDocument
 
@@ -53,6 +54,18 @@ def _odds(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError)
         yield doc.problem(exc.code, path, str(exc), exc.hint)
     else:  # the schema and the parser disagree: report the schema's finding rather than nothing
         yield doc.problem("odds.unreadable", path, f"cannot read odds {describe(value)}: {error.message}")
+
+
+def _pay_problem(parse: Callable[[Any], object]) -> Translation:
+    def translate(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError) -> Iterator[Problem]:
+        try:
+            parse(value)  # says what is wrong with the value, in one place
+        except OddsError as exc:
+            yield doc.problem(exc.code, path, str(exc), exc.hint)
+        else:
+            yield doc.problem("pay.unreadable", path, f"cannot read {describe(value)}: {error.message}")
+
+    return translate
 
 
 def _strategy(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError) -> Iterator[Problem]:
@@ -129,6 +142,9 @@ BY_LOCATION: dict[str, Translation] = {
     "#/properties/table/properties/currency": _currency,
     "#/properties/name": _name,
     "#/$defs/side_bet/properties/reads": _reading,
+    "#/$defs/pay": _pay_problem(parse_pay),
+    "#/$defs/money": _pay_problem(parse_money),
+    "#/$defs/share": _pay_problem(parse_share),
     "#/properties/side_bets/propertyNames": _side_bet_id,
 }
 

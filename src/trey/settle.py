@@ -8,7 +8,7 @@ stay exact (counts times Fractions).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -64,10 +64,11 @@ class SettledWager:
     staked: int
 
 
-def _side_bet_table(bet: SideBet) -> tuple[OutcomeTable, IntArray]:
-    """The outcome table of a side bet and, per class of its reading, the outcome it is settled as."""
+def _side_bet_table(bet: SideBet, meter: Fraction | None) -> tuple[OutcomeTable, IntArray]:
+    """The outcome table of a side bet (meter shares valued at ``meter``, default the reset) and, per class of its
+    reading, the outcome it is settled as."""
     outcomes = (*bet.pays.listed, LOSE)
-    nets = (*(odds.net for _, odds in bet.pays), Fraction(-1))
+    nets = (*(bet.net(pay, meter) for _, pay in bet.pays), Fraction(-1))
     lose = len(outcomes) - 1
     paid = READINGS[bet.reads].paid_by(bet.pays.listed)
     by_class = np.array([lose if row is None else row for row in paid], dtype=np.int64)
@@ -76,19 +77,26 @@ def _side_bet_table(bet: SideBet) -> tuple[OutcomeTable, IntArray]:
 
 class Settler:
     """Settles rounds of one game. ``plays`` is the player's decision for each hand of the hand table (the
-    engine's :attr:`~trey.engine.AntePlayAnalysis.plays`); it is required when the game offers Ante & Play."""
+    engine's :attr:`~trey.engine.AntePlayAnalysis.plays`); it is required when the game offers Ante & Play.
+    ``meters`` values the meter shares of progressive bets (by id; default: each meter's reset)."""
 
-    def __init__(self, spec: GameSpec, plays: BoolArray | None = None) -> None:
+    def __init__(
+        self, spec: GameSpec, plays: BoolArray | None = None, meters: Mapping[str, Fraction] | None = None
+    ) -> None:
         if spec.wagers.ante_play is not None and plays is None:
             raise ValueError("settling Ante & Play needs the player's decisions")
         self.spec = spec
         self.plays = plays
         self.tables: dict[str, OutcomeTable] = {}
         self._by_class: dict[str, IntArray] = {}
+        # For each progressive bet, the outcome indexes that pay a share of its meter.
+        self.meter_rows: dict[str, IntArray] = {}
         if spec.wagers.ante_play is not None:
             self.tables[ANTE_PLAY] = self._ante_play_table()
         for bet in spec.wagers.side_bets:
-            self.tables[bet.id], self._by_class[bet.id] = _side_bet_table(bet)
+            self.tables[bet.id], self._by_class[bet.id] = _side_bet_table(bet, (meters or {}).get(bet.id))
+            if bet.meter_rows:
+                self.meter_rows[bet.id] = np.array([bet.pays.listed.index(o) for o in bet.meter_rows], dtype=np.int64)
 
     def _ante_play_table(self) -> OutcomeTable:
         game = self.spec.wagers.ante_play

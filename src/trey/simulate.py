@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 
 import numpy as np
 import numpy.typing as npt
@@ -22,8 +23,9 @@ from trey.chisquare import chi_square_sf
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.errors import TreyError
+from trey.pays import MeterShare
 from trey.settle import OutcomeTable, Settler
-from trey.spec import GameSpec
+from trey.spec import GameSpec, SideBet
 
 GENERATOR = "numpy PCG64"
 CHUNK_ROUNDS = 1 << 20
@@ -76,12 +78,66 @@ def _init_worker(settler: Settler) -> None:
     _settler = settler
 
 
-def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> dict[str, npt.NDArray[np.int64]]:
+@dataclass(frozen=True)
+class Chunk:
+    """What one chunk of rounds gives back: outcome counts per wager and, for progressive bets, the rounds (by
+    position in the chunk) that hit a meter row and which row, so that the meter can be carried in order."""
+
+    counts: dict[str, npt.NDArray[np.int64]]
+    meter_hits: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
+
+
+def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> Chunk:
     assert _settler is not None
     rng = np.random.Generator(np.random.PCG64(seed))
     cards = deal(rng, rounds)
     outcomes = _settler.settle(cards[:, :3], cards[:, 3:])
-    return {wager: np.bincount(index, minlength=len(_settler.tables[wager].names)) for wager, index in outcomes.items()}
+    counts = {
+        wager: np.bincount(index, minlength=len(_settler.tables[wager].names)) for wager, index in outcomes.items()
+    }
+    hits = {}
+    for wager, rows in _settler.meter_rows.items():
+        positions = np.flatnonzero(np.isin(outcomes[wager], rows))
+        hits[wager] = (positions, outcomes[wager][positions])
+    return Chunk(counts, hits)
+
+
+@dataclass
+class MeterRun:
+    """A progressive meter carried through the simulated rounds in order: start at reset, add the increment of
+    every stake, pay the share on a hit (a 100% share resets it)."""
+
+    bet: SideBet
+    meter: Fraction
+    through: int = 0  # rounds whose stake has been added to the meter
+    jackpots: int = 0  # hits of a meter row
+    paid: Fraction = Fraction(0)  # paid from the meter
+    largest: Fraction = Fraction(0)
+    reseeded: Fraction = Fraction(0)  # added by the house after 100% jackpots
+
+    def play(self, start: int, positions: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+        assert self.bet.progressive is not None and self.bet.stake is not None
+        per_round = self.bet.progressive.increment * self.bet.stake
+        for position, row in zip(positions.tolist(), rows.tolist(), strict=True):
+            at = start + position
+            self.meter += per_round * (at + 1 - self.through)
+            self.through = at + 1
+            pay = self.bet.pays.rows[row][1]
+            assert isinstance(pay, MeterShare)
+            won = pay.share * self.meter
+            self.jackpots += 1
+            self.paid += won
+            self.largest = max(self.largest, won)
+            if pay.resets:
+                self.reseeded += self.bet.progressive.reset
+                self.meter = self.bet.progressive.reset
+            else:
+                self.meter -= won
+
+    def finish(self, rounds: int) -> None:
+        assert self.bet.progressive is not None and self.bet.stake is not None
+        self.meter += self.bet.progressive.increment * self.bet.stake * (rounds - self.through)
+        self.through = rounds
 
 
 @dataclass(frozen=True)
@@ -89,6 +145,16 @@ class OutcomeCheck:
     outcome: str
     observed: int
     expected: Fraction
+
+
+@dataclass(frozen=True)
+class MeterSummary:
+    jackpots: int
+    paid_from_meter: Fraction
+    largest_jackpot: Fraction
+    final_meter: Fraction
+    reseeded: Fraction
+    paid_rtp: Fraction  # what was actually paid (meter shares at the meter's value then) over what was staked
 
 
 @dataclass(frozen=True)
@@ -103,6 +169,7 @@ class WagerSimulation:
     exact_std_dev: float
     sample_std_dev: float
     outcomes: tuple[OutcomeCheck, ...]
+    meter: MeterSummary | None = None  # for a progressive: its observed_rtp and exact_rtp are long-run
 
     @property
     def std_error(self) -> float:
@@ -157,11 +224,20 @@ class SimulationResult:
 
 
 def _summarise(
-    table: OutcomeTable, counts: npt.NDArray[np.int64], rounds: int, analysis: GameAnalysis
+    table: OutcomeTable,
+    counts: npt.NDArray[np.int64],
+    rounds: int,
+    analysis: GameAnalysis,
+    meter: MeterRun | None = None,
 ) -> WagerSimulation:
     exact = analysis.wagers[table.wager]
     n = [int(c) for c in counts]
-    observed = stats_of(net_distribution(zip(table.nets, n, strict=True)))  # the engine's definitions
+    # A progressive is checked on each round's long-run return (its fixed pay, the increment its stake feeds the
+    # meter, the house's reseed after a 100% jackpot): independent from round to round, with an exact mean and
+    # variance, whereas the meter's path makes the amounts paid depend on each other.
+    nets = exact.progressive.long_run_nets if exact.progressive is not None else table.nets
+    exact_stats = exact.progressive.long_run_stats if exact.progressive is not None else exact.stats
+    observed = stats_of(net_distribution(zip(nets, n, strict=True)))  # the engine's definitions
     wagered = Fraction(sum(c * s for c, s in zip(n, table.staked, strict=True)))
     observed_rows: dict[str, int] = {}
     for row, c in zip(table.rows, n, strict=True):
@@ -176,10 +252,29 @@ def _summarise(
         total_wagered=wagered,
         total_returned=wagered + observed.mean * rounds,
         observed_rtp=observed.rtp,
-        exact_rtp=exact.stats.rtp,
-        exact_std_dev=exact.stats.std_dev,
+        exact_rtp=exact_stats.rtp,
+        exact_std_dev=exact_stats.std_dev,
         sample_std_dev=observed.std_dev,
         outcomes=checks,
+        meter=_meter_summary(meter, table, n, rounds) if meter is not None else None,
+    )
+
+
+def _meter_summary(run: MeterRun, table: OutcomeTable, counts: list[int], rounds: int) -> MeterSummary:
+    """What the meter actually paid, and the RTP actually paid over the rounds dealt."""
+    assert run.bet.stake is not None
+    fixed_paid = Fraction(0)
+    for (_, pay), net, count in zip(run.bet.pays, table.nets, counts, strict=False):
+        if not isinstance(pay, MeterShare):
+            fixed_paid += (net + 1) * run.bet.stake * count
+    paid = fixed_paid + run.paid
+    return MeterSummary(
+        jackpots=run.jackpots,
+        paid_from_meter=run.paid,
+        largest_jackpot=run.largest,
+        final_meter=run.meter,
+        reseeded=run.reseeded,
+        paid_rtp=paid / (rounds * run.bet.stake),
     )
 
 
@@ -207,21 +302,44 @@ def simulate(
     sizes = _chunk_sizes(rounds)
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
+    meters = {
+        bet.id: MeterRun(bet, bet.progressive.reset)
+        for bet in spec.wagers.side_bets
+        if bet.progressive is not None and bet.id in settler.meter_rows
+    }
+    starts = [0, *accumulate(sizes)][:-1]  # the first round of each chunk
+    pending: dict[int, Chunk] = {}
+    next_chunk = 0
 
-    def add(counts: dict[str, npt.NDArray[np.int64]], size: int) -> None:
-        for wager, c in counts.items():
+    def add(index: int, chunk: Chunk) -> None:
+        """Counts add up in any order; the meters are carried through the chunks in their order."""
+        nonlocal next_chunk
+        for wager, c in chunk.counts.items():
             totals[wager] += c
         if progress is not None:
-            progress(size)
+            progress(sizes[index])
+        pending[index] = chunk
+        while next_chunk in pending:
+            done = pending.pop(next_chunk)
+            for wager, run in meters.items():
+                run.play(starts[next_chunk], *done.meter_hits[wager])
+            next_chunk += 1
 
     if workers == 1 or len(sizes) == 1:
         _init_worker(settler)
-        for chunk_seed, size in zip(seeds, sizes, strict=True):
-            add(_run_chunk(chunk_seed, size), size)
+        for index, (chunk_seed, size) in enumerate(zip(seeds, sizes, strict=True)):
+            add(index, _run_chunk(chunk_seed, size))
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(settler,)) as pool:
-            futures = {pool.submit(_run_chunk, s, size): size for s, size in zip(seeds, sizes, strict=True)}
+            futures = {
+                pool.submit(_run_chunk, s, size): i for i, (s, size) in enumerate(zip(seeds, sizes, strict=True))
+            }
             for future in as_completed(futures):
-                add(future.result(), futures[future])
-    wagers = {wager: _summarise(settler.tables[wager], totals[wager], rounds, analysis) for wager in settler.tables}
+                add(futures[future], future.result())
+    for run in meters.values():
+        run.finish(rounds)
+    wagers = {
+        wager: _summarise(settler.tables[wager], totals[wager], rounds, analysis, meters.get(wager))
+        for wager in settler.tables
+    }
     return SimulationResult(rounds, seed, workers, GENERATOR, wagers)

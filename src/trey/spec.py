@@ -8,14 +8,17 @@ explicit, which is what certificates embed and hash.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from trey.cards import ACE, rank_from_char, ranks_label
 from trey.hands import ThreeCardCategory, high_card_key, lowest_key
 from trey.odds import Odds
+from trey.pays import Amount, MeterShare, Pay, exact_number_text, percent_text_exact
+from trey.pays import net as pay_net
 
 FORMAT_VERSION = 2  # the version canonical paytables are written in
 READABLE_VERSIONS = (1, 2)  # format 1 is format 2 without side_bets
@@ -25,6 +28,7 @@ ANTE_PLAY_TITLE = "Ante & Play"
 # Ante Bonus rows, rarest first: read on the player's hand (a mini-royal not listed is paid as a straight flush).
 ANTE_BONUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight")
 SIDE_BET_ID = re.compile(r"[a-z][a-z0-9_]*")
+MAX_OTHER_BETTORS = 6  # a Three Card Poker table seats about seven
 
 
 class OnFold(StrEnum):
@@ -61,11 +65,12 @@ def default_title(bet_id: str) -> str:
 
 @dataclass(frozen=True)
 class Paytable:
-    """Odds per paying outcome, in the order of ``outcomes`` (a reading's, rarest first). Outcomes left out do not
-    pay; a deal is paid by the rarest listed outcome it belongs to."""
+    """A pay per paying outcome (odds, an amount or a meter share; see :mod:`trey.pays`), in the order of
+    ``outcomes`` (a reading's, rarest first). Outcomes left out do not pay; a deal is paid by the rarest listed
+    outcome it belongs to."""
 
     outcomes: tuple[str, ...]
-    rows: tuple[tuple[str, Odds], ...]
+    rows: tuple[tuple[str, Pay], ...]
 
     def __post_init__(self) -> None:
         names = [name for name, _ in self.rows]
@@ -76,24 +81,56 @@ class Paytable:
             raise ValueError("paytable rows must follow the reading's outcome order, each once")
 
     @classmethod
-    def from_mapping(cls, outcomes: tuple[str, ...], pays: dict[str, Odds]) -> Paytable:
+    def from_mapping(cls, outcomes: tuple[str, ...], pays: Mapping[str, Pay]) -> Paytable:
         return cls(outcomes, tuple((name, pays[name]) for name in outcomes if name in pays))
 
     @property
     def listed(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.rows)
 
-    def get(self, outcome: str) -> Odds | None:
+    def get(self, outcome: str) -> Pay | None:
         return dict(self.rows).get(outcome)
 
-    def __iter__(self) -> Iterator[tuple[str, Odds]]:
+    def odds(self, outcome: str) -> Odds | None:
+        """The odds of a row of a table that pays odds only (the Ante Bonus)."""
+        pay = self.get(outcome)
+        assert pay is None or isinstance(pay, Odds)
+        return pay
+
+    @property
+    def all_odds(self) -> tuple[tuple[str, Odds], ...]:
+        """The rows of a table that pays odds only."""
+        assert all(isinstance(pay, Odds) for _, pay in self.rows)
+        return tuple((name, pay) for name, pay in self.rows if isinstance(pay, Odds))
+
+    def __iter__(self) -> Iterator[tuple[str, Pay]]:
         return iter(self.rows)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def canonical(self) -> dict[str, int | str]:
-        return {name: odds.canonical() for name, odds in self.rows}
+    def canonical(self) -> dict[str, Any]:
+        return {name: pay.canonical() for name, pay in self.rows}
+
+
+@dataclass(frozen=True)
+class Progressive:
+    """A progressive meter: where it starts and is reset to, and the share of every stake added to it."""
+
+    reset: Fraction
+    increment: Fraction
+    other_bettors: int = 0  # the other progressive bettors assumed at the table, for the envy figures
+
+    def __post_init__(self) -> None:
+        if self.reset < 0 or not 0 <= self.increment < 1 or not 0 <= self.other_bettors <= MAX_OTHER_BETTORS:
+            raise ValueError("a progressive needs a reset of at least 0, an increment below 100% and 0-6 others")
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "reset": exact_number_text(self.reset),
+            "increment": percent_text_exact(self.increment),
+            "other_bettors": self.other_bettors,
+        }
 
 
 @dataclass(frozen=True)
@@ -105,15 +142,39 @@ class SideBet:
     reads: str  # the name of a reading in trey.readings
     pays: Paytable
     on_fold: OnFold = OnFold.STANDS
+    stake: Fraction | None = None  # the fixed wager, when a pay is an amount or a meter share
+    # Amounts paid to this bettor when ANOTHER bettor's hand is the outcome (rarest listed), in the reading's order.
+    envy: tuple[tuple[str, Fraction], ...] = ()
+    progressive: Progressive | None = None
 
     def __post_init__(self) -> None:
         if not SIDE_BET_ID.fullmatch(self.id) or self.id == ANTE_PLAY:
             raise ValueError(f"{self.id!r} is not a side bet id")
         if self.id in PRESETS and PRESETS[self.id].reads != self.reads:
             raise ValueError(f"{self.id} reads {PRESETS[self.id].reads}")
+        fixed_money = any(isinstance(pay, Amount | MeterShare) for _, pay in self.pays) or bool(self.envy)
+        if fixed_money and (self.stake is None or self.stake <= 0):
+            raise ValueError(f"{self.id} pays amounts: it needs a positive stake")
+        if any(isinstance(pay, MeterShare) for _, pay in self.pays) and self.progressive is None:
+            raise ValueError(f"{self.id} pays meter shares: it needs its progressive meter")
+
+    @property
+    def unit(self) -> Fraction:
+        """What one bet stakes, in the figures' unit: the fixed stake, or 1 for a bet of any size."""
+        return self.stake if self.stake is not None else Fraction(1)
+
+    @property
+    def meter_rows(self) -> tuple[str, ...]:
+        return tuple(name for name, pay in self.pays if isinstance(pay, MeterShare))
+
+    def net(self, pay: Pay, meter: Fraction | None = None) -> Fraction:
+        """The net result per unit staked of a row, a meter share valued at ``meter`` (default: the reset)."""
+        if meter is None:
+            meter = self.progressive.reset if self.progressive is not None else Fraction(0)
+        return pay_net(pay, stake=self.unit, meter=meter)
 
     @classmethod
-    def of_preset(cls, preset_id: str, pays: dict[str, Odds], on_fold: OnFold | None = None) -> SideBet:
+    def of_preset(cls, preset_id: str, pays: Mapping[str, Pay], on_fold: OnFold | None = None) -> SideBet:
         """A preset side bet (Pair Plus, Prime, Six Card Bonus) with these pays, for specs built in code."""
         from trey.readings import READINGS
 
@@ -129,7 +190,16 @@ class SideBet:
         """Custom side bets written out in full; a preset is its pays (its on_fold is a rule or fixed)."""
         if self.preset is not None:
             return self.pays.canonical()
-        return {"title": self.title, "reads": self.reads, "pays": self.pays.canonical(), "on_fold": str(self.on_fold)}
+        data: dict[str, Any] = {"title": self.title, "reads": self.reads}
+        if self.stake is not None:
+            data["stake"] = exact_number_text(self.stake)
+        data["pays"] = self.pays.canonical()
+        if self.envy:
+            data["envy"] = {name: exact_number_text(amount) for name, amount in self.envy}
+        if self.progressive is not None:
+            data["progressive"] = self.progressive.canonical()
+        data["on_fold"] = str(self.on_fold)
+        return data
 
 
 class QualifierKind(StrEnum):

@@ -9,9 +9,11 @@ from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 
+from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
-from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.numbers import decimal_text, fraction_text, money_text, one_in_text, percent_text
+from trey.pays import percent_text_exact
 from trey.text import printable
 
 if TYPE_CHECKING:
@@ -32,7 +34,9 @@ def _outcome_name(name: str) -> str:
     return name.replace("_", " ")
 
 
-def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
+def wager_table(
+    result: WagerAnalysis, *, exact: bool = False, currency: str = "USD", meter: Fraction | None = None
+) -> Group:
     title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
     outcomes = Table(title=title, title_justify="left", title_style="bold")
     for column in ("outcome", "pays", "combinations", "probability", "1 in", "contribution"):
@@ -77,7 +81,46 @@ def wager_table(result: WagerAnalysis, *, exact: bool = False) -> Group:
         )
         summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
         summary.add_row("Element of risk", _figure(result.element_of_risk, exact))
-    return Group(outcomes, summary, "")
+    parts: list[object] = [outcomes, summary]
+    if result.progressive is not None:
+        parts.append(progressive_table(result.progressive, currency=currency, meter=meter, exact=exact))
+    return Group(*parts, "")  # type: ignore[arg-type]
+
+
+def progressive_table(
+    p: ProgressiveAnalysis, *, currency: str, meter: Fraction | None = None, exact: bool = False
+) -> Group:
+    """The RTP of a progressive against its meter: the formula's exact coefficients, reset, break-even, envy."""
+
+    def money(amount: Fraction) -> str:
+        return money_text(amount, currency)
+
+    figures = Table(show_header=False, box=None, pad_edge=False)
+    figures.add_column(style="bold")
+    figures.add_column()
+    figures.add_row(
+        "RTP against the meter M",
+        f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
+        + (f" + {fraction_text(p.envy_per_bettor)} per other bettor" if p.envy_per_bettor else ""),
+    )
+    figures.add_row(f"RTP at reset ({money(p.reset)})", _figure(p.rtp_at_reset, exact))
+    if meter is not None:
+        figures.add_row(f"RTP at {money(meter)}", _figure(p.rtp_at(meter), exact))
+    break_even = p.break_even()
+    if break_even is not None:
+        figures.add_row("Break-even meter", f"{money(break_even)} ({fraction_text(break_even)})")
+    figures.add_row(
+        "Long-run RTP",
+        _figure(p.long_run_rtp(), exact)
+        + f" (the meter fed {percent_text_exact(p.increment)} of stakes, reseeded to {money(p.reset)})",
+    )
+    figures.add_row("Other bettors assumed", str(p.other_bettors))
+    envy = Table(title="Envy: by the number of other progressive bettors", title_justify="left")
+    for column in ("other bettors", "RTP at reset", "break-even meter", "long-run RTP"):
+        envy.add_column(column, justify="right", no_wrap=True)
+    for k, rtp, meter_k, long_run in p.envy_table():
+        envy.add_row(str(k), percent_text(rtp), money(meter_k) if meter_k is not None else "—", percent_text(long_run))
+    return Group(figures, envy)
 
 
 def wide_console() -> Console:
@@ -86,14 +129,21 @@ def wide_console() -> Console:
     return console if console.is_terminal else Console(width=120, emoji=False)
 
 
-def print_analysis(analysis: GameAnalysis, *, exact: bool = False, console: Console | None = None) -> None:
+def print_analysis(
+    analysis: GameAnalysis,
+    *,
+    exact: bool = False,
+    meter: Fraction | None = None,
+    console: Console | None = None,
+) -> None:
     console = console or wide_console()
     console.print(
         f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
     )
     console.print("")
+    currency = analysis.spec.table.currency if analysis.spec.table is not None else "USD"
     for result in analysis.wagers.values():
-        console.print(wager_table(result, exact=exact))
+        console.print(wager_table(result, exact=exact, currency=currency, meter=meter))
 
 
 def print_simulation(result: SimulationResult, console: Console | None = None) -> None:
@@ -118,6 +168,18 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
             "PASS" if w.passed else "FAIL",
         )
     console.print(summary)
+    for w in result.wagers.values():
+        if w.meter is not None:
+            m = w.meter
+            console.print(
+                f"{user_text(w.title)}: the RTP above is long-run, for the bettor's own hand "
+                "(envy aside; increments and reseeds counted as paid); "
+                f"the meter was carried through the rounds: {m.jackpots:,} jackpots paid "
+                f"{decimal_text(m.paid_from_meter, 2, grouping=True)} (largest "
+                f"{decimal_text(m.largest_jackpot, 2, grouping=True)}), final meter "
+                f"{decimal_text(m.final_meter, 2, grouping=True)}; RTP paid {percent_text(m.paid_rtp)}",
+                highlight=False,
+            )
     for w in result.wagers.values():
         outcomes = Table(title=f"{user_text(w.title)}: outcomes", title_justify="left")
         for column in ("outcome", "observed", "expected"):

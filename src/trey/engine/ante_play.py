@@ -104,7 +104,7 @@ def bonus_column(ante_bonus: Paytable, classes: IntArray) -> IntArray:
 
 def bonus_pays(ante_bonus: Paytable) -> list[Fraction]:
     """The net Ante Bonus of each column (0 for no bonus)."""
-    return [odds.net for _, odds in ante_bonus] + [Fraction(0)]
+    return [odds.net for _, odds in ante_bonus.all_odds] + [Fraction(0)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -216,7 +216,7 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     )
     bonus_rows = tuple(
         OutcomeRow(name, odds.net, bonus_combinations[i], cycle, returns_stake=False)
-        for i, (name, odds) in enumerate(game.ante_bonus)
+        for i, (name, odds) in enumerate(game.ante_bonus.all_odds)
     )
     distribution = net_distribution(pairs)
     return AntePlayAnalysis(

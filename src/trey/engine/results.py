@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -13,16 +14,25 @@ from trey.engine.stats import NetResult, OutcomeRow, WagerStats
 from trey.hands import ThreeCardCategory, describe_key, key_category
 from trey.spec import ANTE_PLAY, GameSpec, StrategyKind
 
+if TYPE_CHECKING:
+    from trey.engine.progressive import ProgressiveAnalysis
+
 
 @dataclass(frozen=True)
 class WagerAnalysis:
-    """Every figure of one wager, counted over its whole cycle."""
+    """Every figure of one wager, counted over its whole cycle (a progressive's with its meter at the reset)."""
 
     wager: str  # its id: ante_play, pair_plus, or a side bet's
     title: str
     outcomes: tuple[OutcomeRow, ...]
     net_results: tuple[NetResult, ...]
     stats: WagerStats
+    progressive: ProgressiveAnalysis | None = field(default=None, kw_only=True)
+
+    @property
+    def judged_rtp(self) -> Fraction:
+        """The RTP a regulator judges: a progressive's long-run RTP (meter fed and reseeded), else the RTP."""
+        return self.progressive.long_run_rtp() if self.progressive is not None else self.stats.rtp
 
     def __post_init__(self) -> None:
         if sum(row.combinations for row in self.outcomes) != self.stats.cycle:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from trey.engine.progressive import analyze_progressive
 from trey.engine.results import WagerAnalysis
 from trey.engine.stats import OutcomeRow, distribution_of_rows, stats_of
 from trey.readings import READINGS
@@ -27,7 +28,8 @@ def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> Wager
     for reading_class, row in enumerate(reading.paid_by(bet.pays.listed)):
         if row is not None:
             combinations[row] += counts[reading_class]
-    rows = [OutcomeRow(outcome, odds.net, combinations[i], cycle) for i, (outcome, odds) in enumerate(bet.pays)]
+    rows = [OutcomeRow(outcome, bet.net(pay), combinations[i], cycle) for i, (outcome, pay) in enumerate(bet.pays)]
     rows.append(OutcomeRow(LOSE, Fraction(-1), cycle - sum(combinations), cycle))
     distribution = distribution_of_rows(rows)
-    return WagerAnalysis(bet.id, bet.title, tuple(rows), distribution, stats_of(distribution))
+    progressive = analyze_progressive(bet, tuple(rows)) if bet.progressive is not None else None
+    return WagerAnalysis(bet.id, bet.title, tuple(rows), distribution, stats_of(distribution), progressive=progressive)

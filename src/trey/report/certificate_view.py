@@ -10,20 +10,22 @@ import yaml
 
 from trey.certificate import Certificate, python_version
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95, OutcomeRow
-from trey.numbers import decimal_text, fraction_text, one_in_text, percent_text
+from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
+from trey.numbers import decimal_text, fraction_text, money_text, one_in_text, percent_text
+from trey.odds import Odds
+from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
-from trey.report.charts import Share, return_share_svg, rtp_band_svg
+from trey.report.charts import Share, return_share_svg, rtp_band_svg, rtp_meter_svg
 from trey.report.environment import render
 from trey.report.labels import (
     HAND_ORDER,
-    odds_label,
     outcome_label,
+    pay_label,
     qualifier_sentence,
     resolution_rows,
     variant_rows,
 )
-from trey.spec import ANTE_PLAY
+from trey.spec import ANTE_PLAY, GameSpec
 
 FOOTER_NAME_CHARS = 60  # the footer names the game after the certificate ID; a longer name is cut to one line
 
@@ -66,7 +68,77 @@ def _shares(result: WagerAnalysis) -> list[Share]:
     ]
 
 
-def _wager(wager: str, result: WagerAnalysis) -> dict[str, Any]:
+def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None:
+    """A progressive's section: its parameters as regulators list them, the RTP against the meter, envy."""
+    p = result.progressive
+    if p is None:
+        return None
+    bet = spec.wagers.side_bet(result.wager)
+    currency = spec.table.currency if spec.table is not None else "USD"
+
+    def money(amount: Fraction) -> str:
+        return money_text(amount, currency)
+
+    parameters = [
+        ("Wager (stake)", money(p.stake)),
+        ("Reset (the meter at the start and after a 100% jackpot, seeded by the house)", money(p.reset)),
+        ("Increment (share of every stake added to the meter)", percent_text_exact(p.increment)),
+        *(
+            (f"Meter share: {outcome_label(o)}", f"{percent_text_exact(pay.share)} of the meter")
+            for o, pay in bet.pays
+            if isinstance(pay, MeterShare)
+        ),
+        *((f"Envy, when another bettor holds: {outcome_label(o)}", money(a)) for o, a in bet.envy),
+        ("Other progressive bettors assumed", str(p.other_bettors)),
+    ]
+    break_even = p.break_even()
+    figures = [
+        (
+            "RTP at a meter M (exact coefficients)",
+            f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
+            + (f" + {fraction_text(p.envy_per_bettor)} × other bettors" if p.envy_per_bettor else ""),
+        ),
+        (f"RTP at reset ({money(p.reset)})", _with_fraction(p.rtp_at_reset)),
+        (
+            "Break-even meter (RTP = 100%)",
+            f"{money(break_even)} ({fraction_text(break_even)})" if break_even is not None else "none: no meter row",
+        ),
+        (
+            "Long-run RTP (model: the meter fed by the increment of every stake, reseeded to the reset by the house "
+            "after every 100% jackpot; every contributed amount is paid out in the long run)",
+            _with_fraction(p.long_run_rtp()),
+        ),
+        ("Hit frequency / standard deviation at reset", _stats_text(p.stats_at_reset)),
+    ]
+    if p.stats_at_break_even is not None:
+        figures.append(
+            ("Hit frequency / standard deviation at the break-even meter", _stats_text(p.stats_at_break_even))
+        )
+    top = 2 * break_even if break_even is not None and break_even > p.reset else 2 * p.reset + 1
+    points = [(float(m), float(p.rtp_at(m))) for m in (p.reset + (top - p.reset) * Fraction(i, 40) for i in range(41))]
+    chart = rtp_meter_svg(
+        points,
+        float(break_even) if break_even is not None and p.reset <= break_even <= top else None,
+        currency,
+        f"{result.title}: RTP against the meter ({p.other_bettors} other bettors)",
+    )
+    envy = [
+        (
+            str(k),
+            percent_text(rtp, 4),
+            money(meter) if meter is not None else "—",
+            percent_text(long_run, 4),
+        )
+        for k, rtp, meter, long_run in p.envy_table()
+    ]
+    return {"parameters": parameters, "figures": figures, "chart": chart, "envy": envy}
+
+
+def _stats_text(stats: WagerStats) -> str:
+    return f"{percent_text(stats.hit_frequency, 4)} / {stats.std_dev:.4f} per unit staked"
+
+
+def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
     stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
@@ -81,6 +153,11 @@ def _wager(wager: str, result: WagerAnalysis) -> dict[str, Any]:
         ("Largest win", f"{fraction_text(result.largest_win)} to 1"),
     ]
     unit = "per unit bet"
+    if result.progressive is not None:
+        unit = (
+            f"per unit staked, with the meter at its reset ({money_text(result.progressive.reset)}); pays are net "
+            "(an amount or a meter share is paid for the stake, which is not returned besides)"
+        )
     if isinstance(result, AntePlayAnalysis):
         rows += [_par_row(r, wager) for r in result.ante_bonus]
         unit = (
@@ -107,6 +184,7 @@ def _wager(wager: str, result: WagerAnalysis) -> dict[str, Any]:
         "figures": figures,
         "band_chart": rtp_band_svg(stats, f"{result.title}: range of the realised RTP"),
         "share_chart": return_share_svg(_shares(result), f"{result.title}: share of the amount returned"),
+        "progressive": _progressive(result, spec),
     }
 
 
@@ -115,7 +193,11 @@ def _paytables(cert: Certificate) -> list[dict[str, Any]]:
     tables = []
     for wager in wagers.ids:
         paytable = wagers.paytable(wager)
-        rows = [(outcome_label(o), odds_label(odds), odds.wording.value == "for") for o, odds in paytable]
+        currency = cert.spec.table.currency if cert.spec.table is not None else "USD"
+        rows = [
+            (outcome_label(o), pay_label(pay, currency), isinstance(pay, Odds) and pay.wording.value == "for")
+            for o, pay in paytable
+        ]
         if wager == ANTE_PLAY:
             tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus", "reads": ""})
         else:
@@ -190,7 +272,7 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
 def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str) -> dict[str, Any]:
     data = cert.data
     spec = cert.spec
-    wagers = [_wager(w, r) for w, r in cert.analysis.wagers.items()]
+    wagers = [_wager(w, r, spec) for w, r in cert.analysis.wagers.items()]
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:
@@ -228,6 +310,7 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
         **_commands(cert, json_name, paytable_name),
         "notice": NOTICE,
         "wager_titles": [w["title"] for w in wagers],
+        "has_progressive": any(w["progressive"] for w in wagers),
         "hand_order": HAND_ORDER,
         "qualifier": qualifier_sentence(spec),
         "resolution": resolution_rows(spec) if spec.wagers.ante_play is not None else [],

@@ -87,3 +87,32 @@ def return_share_svg(shares: Sequence[Share], title: str) -> str:
     height = figure.get_figheight()
     figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.3 / height, bottom=0.45 / height)
     return _svg(figure)
+
+
+def rtp_meter_svg(points: Sequence[tuple[float, float]], break_even: float | None, currency: str, title: str) -> str:
+    """A progressive's RTP against its meter, a straight line, with the break-even meter marked."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 2.6))
+    axes = figure.add_subplot()
+    meters = [m for m, _ in points]
+    axes.plot(meters, [r * 100 for _, r in points], color=LINE, linewidth=1.4, label="RTP at the meter")
+    axes.axhline(100, color="#999999", linewidth=0.8, linestyle="--")
+    if break_even is not None:
+        axes.axvline(break_even, color="#b00020", linewidth=1)
+        axes.annotate(
+            f"break-even {currency} {break_even:,.0f}",
+            (break_even, 100),
+            textcoords="offset points",
+            xytext=(6, -14),
+            fontsize=7,
+            color="#b00020",
+        )
+    axes.set_xlim(meters[0], meters[-1])
+    axes.set_xlabel(f"meter ({currency})", color=INK)
+    axes.set_ylabel("RTP (%)", color=INK)
+    axes.set_title(title, color=INK, fontsize=10)
+    axes.grid(True, color="#dddddd", linewidth=0.5)
+    axes.ticklabel_format(axis="x", style="plain")
+    figure.subplots_adjust(left=0.1, right=0.95, top=0.9, bottom=0.17)
+    return _svg(figure)

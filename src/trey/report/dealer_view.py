@@ -14,8 +14,10 @@ from trey.cards import card_text
 from trey.engine import GameAnalysis
 from trey.engine.ante_play import AntePlayOutcome, Situation, resolution_table
 from trey.errors import TreyError
+from trey.numbers import money_text
 from trey.odds import Odds
 from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
+from trey.pays import Amount, MeterShare, Pay, percent_text_exact
 from trey.report.environment import render
 from trey.report.labels import (
     HAND_ORDER,
@@ -32,7 +34,6 @@ from trey.spec import ANTE_PLAY, GameSpec
 WORKED_HANDS_SEED = 2026
 AMOUNT_SIZES = (12, 11, 10, 9, 8)  # point sizes tried for the payout amounts, largest first
 ANTE_PLAY_SETTLEMENT_ORDER = ["Play", "Ante Bonus", "Ante"]  # then each side bet, in the game's order
-CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,7 @@ class Money:
     currency: str
 
     def __call__(self, amount: int | Fraction) -> str:
-        symbol = CURRENCY_SYMBOLS.get(self.currency)
-        whole = isinstance(amount, int) or amount.denominator == 1
-        text = f"{int(amount):,}" if whole else f"{float(amount):,.2f}"
-        return f"{symbol}{text}" if symbol else f"{self.currency} {text}"
+        return money_text(amount, self.currency)
 
 
 @dataclass(frozen=True)
@@ -79,18 +77,62 @@ def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule
     }
 
 
+def _fixed_stake_row(label: str, pay: Pay, stake: Fraction, rule: PayRule) -> dict[str, Any]:
+    """A row of a bet with a fixed stake: the odds' win on the stake, an amount (CAP applies), or a meter share."""
+    if isinstance(pay, Odds):
+        won = rule.pay(int(stake), pay) if stake.denominator == 1 else None
+        text = rule.money(won.amount) if won is not None and not won.capped else "CAP" if won else str(pay)
+        cell = {"text": text, "capped": bool(won and won.capped), "rounded": bool(won and won.rounded)}
+        return {"label": label, "odds": pay.to_one_text, "table_says": "", "net": pay.net, "cells": [cell]}
+    if isinstance(pay, Amount):
+        capped = rule.cap is not None and pay.amount > rule.cap
+        cell = {"text": "CAP" if capped else rule.money(pay.amount), "capped": capped, "rounded": False}
+        return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
+    cell = {"text": f"{percent_text_exact(pay.share)} of the meter", "capped": False, "rounded": False}
+    return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
+
+
 def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list[dict[str, Any]]:
+    columns = [rule.money(b) for b in bets]
     tables = []
     if spec.wagers.ante_play is not None:
         rows = [_row("Ante or Play wins", Fraction(1), bets, rule)]
         rows += [
-            _row(f"Bonus: {outcome_label(o).lower()}", odds, bets, rule) for o, odds in spec.wagers.ante_play.ante_bonus
+            _row(f"Bonus: {outcome_label(o).lower()}", odds, bets, rule)
+            for o, odds in spec.wagers.ante_play.ante_bonus.all_odds
         ]
-        tables.append({"title": "Ante & Play", "bet": "Ante", "rows": rows})
+        tables.append({"title": "Ante & Play", "bet": "Ante", "columns": columns, "rows": rows, "note": ""})
     for side_bet in spec.wagers.side_bets:
-        if len(side_bet.pays):
-            rows = [_row(outcome_label(o), odds, bets, rule) for o, odds in side_bet.pays]
-            tables.append({"title": side_bet.title, "bet": "Bet", "rows": rows})
+        if not len(side_bet.pays):
+            continue
+        if side_bet.stake is None:
+            rows = [_row(outcome_label(o), pay, bets, rule) for o, pay in side_bet.pays.all_odds]
+            tables.append({"title": side_bet.title, "bet": "Bet", "columns": columns, "rows": rows, "note": ""})
+            continue
+        stake = rule.money(side_bet.stake)
+        rows = [_fixed_stake_row(outcome_label(o), pay, side_bet.stake, rule) for o, pay in side_bet.pays]
+        note = f"A {stake} bet. Amounts and meter shares are paid for the bet: it is not returned besides."
+        tables.append({"title": side_bet.title, "bet": "Hand", "columns": ["Pays"], "rows": rows, "note": note})
+        if side_bet.envy:
+            envy = [
+                {
+                    "label": outcome_label(o),
+                    "odds": "",
+                    "table_says": "",
+                    "net": None,
+                    "cells": [{"text": rule.money(amount), "capped": False, "rounded": False}],
+                }
+                for o, amount in side_bet.envy
+            ]
+            tables.append(
+                {
+                    "title": f"{side_bet.title}: envy bonus",
+                    "bet": "Another bettor's hand",
+                    "columns": ["Pays each other bettor"],
+                    "rows": envy,
+                    "note": "Paid to every other progressive bettor at the table, whatever their own hand.",
+                }
+            )
     return tables
 
 
@@ -101,7 +143,7 @@ def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction
     game = spec.wagers.ante_play
     assert isinstance(outcome, AntePlayOutcome) and game is not None
     resolution = resolution_table(spec.rules)[outcome.situation]
-    bonus_odds = game.ante_bonus.get(outcome.bonus) if outcome.bonus is not None else None
+    bonus_odds = game.ante_bonus.odds(outcome.bonus) if outcome.bonus is not None else None
     bonus = bonus_odds.net if bonus_odds is not None and resolution.bonus_paid else None
     if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
         raise AssertionError(f"the rules and the settlement disagree on {outcome}")
@@ -163,8 +205,19 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
                             (part.removeprefix("Ante ") if part == "Ante Bonus" else part, _signed(value, bet, rule))
                         )
             else:
+                side_bet = spec.wagers.side_bet(wager)
                 won = f" ({outcome_label(str(result.outcome)).lower()})" if result.net > 0 else ""
-                lines.append((spec.wagers.title(wager), f"{_signed(result.net, bet, rule)}{won}"))
+                if side_bet.stake is None:
+                    lines.append((side_bet.title, f"{_signed(result.net, bet, rule)}{won}"))
+                    continue
+                # A fixed-stake bet: the net on its stake, exact (amounts and meter shares are not rounded to chips).
+                pay = side_bet.pays.get(str(result.outcome))
+                if isinstance(pay, MeterShare) and side_bet.progressive is not None:
+                    meter = rule.money(side_bet.progressive.reset)
+                    won = f" ({outcome_label(str(result.outcome)).lower()}: {pay} at {meter})"
+                net = result.net * side_bet.stake
+                text = "push" if net == 0 else f"+{rule.money(net)}" if net > 0 else f"−{rule.money(-net)}"
+                lines.append((side_bet.title, f"{text}{won}"))
         hands.append(
             {
                 "player": card_faces(" ".join(card_text(c) for c in player)),
@@ -238,7 +291,7 @@ def dealer_sheet_context(
         "resolution": resolution_rows(spec, short=True) if spec.wagers.ante_play is not None else [],
         "keys": [
             (f"{net.numerator} to {net.denominator}", payoff_key(net))
-            for net in sorted({row["net"] for t in tables for row in t["rows"]}, reverse=True)
+            for net in sorted({row["net"] for t in tables for row in t["rows"] if row["net"] is not None}, reverse=True)
         ],
         "rules": rules,
         "order": order,

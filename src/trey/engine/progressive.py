@@ -1,0 +1,130 @@
+"""A progressive side bet's figures against its meter: exact, per unit staked.
+
+A progressive pays fixed amounts (and odds) on some outcomes and a share of a growing meter on others; an *envy*
+bonus pays each bettor when ANOTHER progressive bettor at the table hits. With the meter at M and k other bettors:
+
+    RTP(M, k) = fixed + k x envy + coefficient x M
+
+where ``fixed`` is the return of the amounts and odds, ``envy`` the return of one other bettor's envy bonus
+(P(their hand is the outcome) x amount / stake: any other seat's hand is as random as one's own), and
+``coefficient`` = sum of P(outcome) x share / stake over the meter rows. The break-even meter M* solves
+RTP(M*, k) = 1.
+
+In the long run the meter is fed by the increment of every stake and seeded back to ``reset`` by the house after
+every 100% jackpot, and every contributed cent is paid out, so the long-run RTP is
+
+    fixed + k x envy + increment + P(100% jackpot) x reset / stake.
+
+A round's *long-run return* — its fixed pay, plus the increment, plus the reset on a 100% jackpot — has that mean
+exactly, round by round: the simulator checks its rounds against it (the meter's own path cancels out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from trey.engine.stats import OutcomeRow, WagerStats, distribution_of_rows, stats_of
+from trey.pays import MeterShare, returned
+from trey.readings import READINGS
+from trey.spec import MAX_OTHER_BETTORS, SideBet
+
+
+@dataclass(frozen=True)
+class ProgressiveAnalysis:
+    stake: Fraction
+    reset: Fraction
+    increment: Fraction
+    other_bettors: int  # the number assumed by default
+    fixed: Fraction  # RTP from amounts and odds
+    meter_coefficient: Fraction  # RTP per unit of meter
+    envy_per_bettor: Fraction  # RTP each other bettor's envy bonus adds
+    jackpot_probability: Fraction  # P(a row paying 100% of the meter)
+    stats_at_reset: WagerStats  # the bettor's own hand (envy aside)
+    stats_at_break_even: WagerStats | None
+    long_run_nets: tuple[Fraction, ...]  # per outcome row (lose last): a round's long-run return - 1
+    long_run_stats: WagerStats  # of those, envy aside: what a simulation is checked against
+
+    def rtp_at(self, meter: Fraction, bettors: int | None = None) -> Fraction:
+        k = self.other_bettors if bettors is None else bettors
+        return self.fixed + k * self.envy_per_bettor + self.meter_coefficient * meter
+
+    @property
+    def rtp_at_reset(self) -> Fraction:
+        return self.rtp_at(self.reset)
+
+    def break_even(self, bettors: int | None = None) -> Fraction | None:
+        """The meter at which the RTP is 100% (None without meter rows); it may lie below the reset."""
+        if self.meter_coefficient == 0:
+            return None
+        k = self.other_bettors if bettors is None else bettors
+        return (1 - self.fixed - k * self.envy_per_bettor) / self.meter_coefficient
+
+    def long_run_rtp(self, bettors: int | None = None) -> Fraction:
+        k = self.other_bettors if bettors is None else bettors
+        return (
+            self.fixed + k * self.envy_per_bettor + self.increment + self.jackpot_probability * self.reset / self.stake
+        )
+
+    def envy_table(self) -> list[tuple[int, Fraction, Fraction | None, Fraction]]:
+        """(other bettors, RTP at reset, break-even meter, long-run RTP) for 0 to 6 other bettors."""
+        return [
+            (k, self.rtp_at(self.reset, k), self.break_even(k), self.long_run_rtp(k))
+            for k in range(MAX_OTHER_BETTORS + 1)
+        ]
+
+
+def _stats_at(bet: SideBet, rows: tuple[OutcomeRow, ...], meter: Fraction) -> WagerStats:
+    at_meter = [
+        OutcomeRow(r.outcome, bet.net(pay, meter), r.combinations, r.cycle)
+        for r, (_, pay) in zip(rows, bet.pays, strict=False)
+    ]
+    return stats_of(distribution_of_rows([*at_meter, rows[-1]]))
+
+
+def analyze_progressive(bet: SideBet, rows: tuple[OutcomeRow, ...]) -> ProgressiveAnalysis:
+    """``rows``: the bet's outcome rows as the engine counted them (its pays in order, then lose)."""
+    assert bet.progressive is not None and bet.stake is not None
+    meter = bet.progressive
+    fixed = Fraction(0)
+    coefficient = Fraction(0)
+    jackpot = Fraction(0)
+    long_run: list[Fraction] = []
+    for row, (_, pay) in zip(rows, bet.pays, strict=False):
+        if isinstance(pay, MeterShare):
+            coefficient += row.probability * pay.share / bet.stake
+            jackpot += row.probability if pay.resets else 0
+            own = meter.reset / bet.stake if pay.resets else Fraction(0)  # the house's reseed; the rest cancels
+        else:
+            own = returned(pay, stake=bet.stake, meter=meter.reset)
+            fixed += row.probability * own
+        long_run.append(own + meter.increment - 1)
+    long_run.append(meter.increment - 1)  # lose: the stake's increment still feeds the meter
+    reading = READINGS[bet.reads]
+    counts = reading.class_counts()
+    envy = Fraction(0)
+    for reading_class, envy_row in enumerate(reading.paid_by(tuple(o for o, _ in bet.envy))):
+        if envy_row is not None:
+            envy += Fraction(counts[reading_class], reading.cycle) * bet.envy[envy_row][1] / bet.stake
+    analysis = ProgressiveAnalysis(
+        stake=bet.stake,
+        reset=meter.reset,
+        increment=meter.increment,
+        other_bettors=meter.other_bettors,
+        fixed=fixed,
+        meter_coefficient=coefficient,
+        envy_per_bettor=envy,
+        jackpot_probability=jackpot,
+        stats_at_reset=_stats_at(bet, rows, meter.reset),
+        stats_at_break_even=None,
+        long_run_nets=tuple(long_run),
+        long_run_stats=stats_of(
+            distribution_of_rows(
+                OutcomeRow(r.outcome, net, r.combinations, r.cycle) for r, net in zip(rows, long_run, strict=True)
+            )
+        ),
+    )
+    break_even = analysis.break_even()
+    if break_even is not None and break_even >= 0:
+        analysis = replace(analysis, stats_at_break_even=_stats_at(bet, rows, break_even))
+    return analysis
