@@ -125,6 +125,7 @@ def test_format_1_files_give_the_figures_of_release_0_1(reference: Path) -> None
     after.pop("trey_version")
     for wager in after["wagers"].values():
         wager.pop("title")
+        wager.pop("theoretical_win")
         wager.get("strategy", {}).pop("decision", None)
     assert after == before
 

@@ -306,7 +306,7 @@ def test_unknown_profile_and_bad_date(tmp_path: Path) -> None:
     result = run_cli("certify", STANDARD, "--out", tmp_path, "--profile", "nevada")
     assert (result.exit_code, result.stderr) == (
         1,
-        "error: unknown profile 'nevada' (choose one of: generic, rng-85)\n",
+        "error: unknown profile 'nevada' (choose one of: example-approved, generic, rng-85, or a file's path)\n",
     )
     result = run_cli("certify", STANDARD, "--out", tmp_path, "--date", "01/02/2026")
     assert result.exit_code == 2

@@ -81,11 +81,11 @@ def build_certificate(
     file_name: str,
     file_size: int,
     issue_date: date,
-    profile_name: str = "generic",
+    profile_name: str | Profile = "generic",
     simulation: SimulationOptions | None = None,
     paper: str = "a4",
 ) -> Certificate:
-    profile = load_profile(profile_name)
+    profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
     analysis = analyze(spec)
     checks = run_checks(profile, analysis)
     simulated = None
@@ -259,7 +259,7 @@ def verify_certificate(
         file_name=recorded["file"],
         file_size=recorded["size"],
         issue_date=date.fromisoformat(stored["issue_date"]),
-        profile_name=stored["profile"]["name"],
+        profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
         simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
         paper=stored["paper"],
     )

@@ -36,6 +36,13 @@ class OutputFormat(StrEnum):
     JSON = "json"
 
 
+class AnalysisFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+    XLSX = "xlsx"
+
+
 class Paper(StrEnum):
     A4 = "a4"
     LETTER = "letter"
@@ -118,15 +125,46 @@ def validate(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", help="table (messages on stderr) or json (problems as data).")
     ] = OutputFormat.TABLE,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile", help="Also check against a profile's approved tables and minimum RTPs (a name or a file)."
+        ),
+    ] = None,
 ) -> None:
     """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
     from trey.files import display_name
     from trey.loader import check_file, validation_json
 
+    chosen = None
+    if profile is not None:
+        from trey.compliance import load_profile
+
+        chosen = load_profile(profile)
     results = [(display_name(path), check_file(path)) for path in files]
     failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
+    verdicts: dict[str, list[dict[str, str]]] = {}
+    if chosen is not None:
+        from trey.compliance import Verdict, run_checks
+        from trey.engine import analyze as run_analysis
+
+        for name, result in results:
+            if result.spec is not None:
+                findings = [
+                    f for f in run_checks(chosen, run_analysis(result.spec)) if f.check in ("approved", "minimum_rtp")
+                ]
+                verdicts[name] = [
+                    {"wager": f.wager, "check": f.check, "result": str(f.verdict), "detail": f.detail} for f in findings
+                ]
+                failed = failed or any(f.verdict is Verdict.FAIL for f in findings)
     if output_format is OutputFormat.JSON:
-        print(json.dumps(validation_json(results, strict=strict), indent=2, ensure_ascii=True))
+        report = validation_json(results, strict=strict)
+        for entry in report["files"]:
+            if entry["file"] in verdicts:
+                entry["profile_checks"] = verdicts[entry["file"]]
+                entry["valid"] = entry["valid"] and all(v["result"] == "PASS" for v in verdicts[entry["file"]])
+        report["valid"] = all(entry["valid"] for entry in report["files"])
+        print(json.dumps(report, indent=2, ensure_ascii=True))
     else:
         for name, result in results:
             for problem in result.problems:
@@ -136,6 +174,8 @@ def validate(
                 wagers = ", ".join(result.spec.wagers.titles)
                 note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
                 _out(f"{name}: valid ({wagers}{note})")
+            for verdict in verdicts.get(name, []):
+                _out(f"{name}: {verdict['wager']}: {verdict['result']}: {verdict['detail']}")
     if failed:
         raise typer.Exit(1)
 
@@ -144,23 +184,49 @@ def validate(
 @user_errors
 def analyze(
     file: PaytableFile,
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    output_format: Annotated[
+        AnalysisFormat, typer.Option("--format", help="table, json, csv, or xlsx (with --out FILE.xlsx).")
+    ] = AnalysisFormat.TABLE,
     exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
     meter: Annotated[
         str | None,
         typer.Option("--meter", help="Evaluate progressives' RTP at this meter, e.g. 25000.", show_default=False),
     ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="The workbook to write (--format xlsx).", show_default=False)
+    ] = None,
+    force: Force = False,
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
     from trey.engine import analyze as run_analysis
     from trey.loader import load_spec
 
     at_meter = _parse_meter(meter)
+    if (output_format is AnalysisFormat.XLSX) != (out is not None):
+        raise typer.BadParameter("--format xlsx writes the workbook given with --out FILE.xlsx (and only it)")
+    if out is not None:
+        from trey.outputs import refuse_existing
+
+        refuse_existing(out.parent, [out.name], force=force)
     analysis = run_analysis(load_spec(file))
-    if output_format is OutputFormat.JSON:
+    if output_format is AnalysisFormat.JSON:
         from trey.export import analysis_json
 
         print(json.dumps(analysis_json(analysis, meter=at_meter), indent=2))
+    elif output_format is AnalysisFormat.CSV:
+        from trey.spreadsheet import analysis_csv
+
+        sys.stdout.write(analysis_csv(analysis))
+    elif out is not None:
+        from datetime import UTC, datetime
+
+        from trey.certificate import default_issue_date
+        from trey.spreadsheet import analysis_workbook
+
+        day = default_issue_date()
+        created = datetime(day.year, day.month, day.day, tzinfo=UTC).replace(tzinfo=None)
+        for path in _write(out.parent, {out.name: lambda: analysis_workbook(analysis, created)}, force=force):
+            _err(f"wrote {path}")
     else:
         from trey.terminal import print_analysis
 
@@ -176,6 +242,125 @@ def _parse_meter(value: str | None) -> Fraction | None:
         return parse_money(value.strip(), "meter")
     except PayError:
         raise typer.BadParameter(f"{value!r} is not an amount such as 25000 or 25000.50") from None
+
+
+class CompareFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+
+
+@app.command()
+@user_errors
+def compare(
+    files: Annotated[list[Path], typer.Argument(help="Paytable files (YAML).", show_default=False, metavar="FILE")],
+    wager: Annotated[
+        str | None, typer.Option("--wager", help="Compare only this wager (its id).", show_default=False)
+    ] = None,
+    output_format: Annotated[CompareFormat, typer.Option("--format", help="table, json or csv.")] = CompareFormat.TABLE,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write comparison.html into DIR.", show_default=False)
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file."""
+    from trey.compare import compare as run_comparison
+    from trey.compare import comparison_csv, comparison_json
+    from trey.files import display_name
+    from trey.loader import load_spec
+
+    if out is not None:
+        from trey.outputs import refuse_existing
+
+        refuse_existing(out, ["comparison.html"], force=force)
+    games = [(display_name(path), load_spec(path)) for path in files]
+    rows = run_comparison(games, wager)
+    if output_format is CompareFormat.JSON:
+        print(json.dumps(comparison_json(rows), indent=2))
+    elif output_format is CompareFormat.CSV:
+        sys.stdout.write(comparison_csv(rows))
+    else:
+        from trey.terminal import print_comparison
+
+        print_comparison(rows)
+    if out is not None:
+        from trey.report.compare_view import render_comparison_html
+
+        html = render_comparison_html(rows, games[0][0])
+        for path in _write(out, {"comparison.html": html.encode}, force=force):
+            _err(f"wrote {path}")
+
+
+def _parse_percent(value: str, option: str) -> Fraction:
+    from trey.pays import PayError, parse_share
+
+    try:
+        return parse_share(value.strip(), option)
+    except PayError:
+        raise typer.BadParameter(f"{value!r} is not a percentage such as 5% or 4.5%") from None
+
+
+def _parse_grid(value: str) -> list[tuple[str, int, int]]:
+    ranges = []
+    for part in value.split(","):
+        row, _, span = part.strip().partition("=")
+        low, dots, high = span.partition("..")
+        if not (row and dots and low.isascii() and low.isdigit() and high.isascii() and high.isdigit()):
+            raise typer.BadParameter(f"{part!r} is not ROW=LO..HI, e.g. flush=3..5")
+        ranges.append((row, int(low), int(high)))
+    return ranges
+
+
+@app.command()
+@user_errors
+def solve(
+    file: PaytableFile,
+    wager: Annotated[str, typer.Option("--wager", help="The wager's id, e.g. pair_plus or ante_play.")],
+    row: Annotated[str | None, typer.Option("--row", help="The row to solve for.", show_default=False)] = None,
+    house_edge: Annotated[
+        str | None, typer.Option("--house-edge", help="Target house edge, e.g. 5%.", show_default=False)
+    ] = None,
+    rtp: Annotated[str | None, typer.Option("--rtp", help="Target RTP, e.g. 95%.", show_default=False)] = None,
+    step: Annotated[str, typer.Option("--step", help="Grid of printable pays: 1 (N to 1) or 1/2 (N to 2).")] = "1",
+    grid_spec: Annotated[
+        str | None,
+        typer.Option("--grid", help="Tabulate whole pays: ROW=LO..HI[,ROW=LO..HI] (up to 3).", show_default=False),
+    ] = None,
+    band: Annotated[str, typer.Option("--band", help="Mark grid pays whose house edge is in LO..HI.")] = "4%..6%",
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+) -> None:
+    """The pay of one row that gives a target house edge (or RTP), or a grid of pays with their house edges."""
+    from trey.loader import load_spec
+    from trey.solve import grid
+    from trey.solve import solve as run_solve
+    from trey.solve_view import grid_json, print_grid, print_solution, solution_json
+
+    spec = load_spec(file)
+    if grid_spec is not None:
+        low, dots, high = band.partition("..")
+        if not dots:
+            raise typer.BadParameter(f"{band!r} is not LO..HI, e.g. 4%..6%")
+        points = grid(spec, wager, _parse_grid(grid_spec), (_parse_percent(low, "band"), _parse_percent(high, "band")))
+        rows = [r for r, _, _ in _parse_grid(grid_spec)]
+        if output_format is OutputFormat.JSON:
+            print(json.dumps(grid_json(wager, rows, points), indent=2))
+        else:
+            print_grid(wager, rows, points)
+        return
+    if row is None or (house_edge is None) == (rtp is None):
+        raise typer.BadParameter("give --row and one of --house-edge or --rtp (or --grid)")
+    target = (
+        _parse_percent(house_edge, "house edge") if house_edge is not None else 1 - _parse_percent(rtp or "", "RTP")
+    )
+    try:
+        grid_step = Fraction(step)
+    except (ValueError, ZeroDivisionError):
+        raise typer.BadParameter(f"{step!r} is not a step such as 1 or 1/2") from None
+    solution = run_solve(spec, wager, row, target, grid_step)
+    if output_format is OutputFormat.JSON:
+        print(json.dumps(solution_json(solution), indent=2))
+    else:
+        print_solution(solution)
 
 
 @app.command()
@@ -224,7 +409,10 @@ def certify(
     file: PaytableFile,
     out: OutDir,
     issue_date: DateOption = None,
-    profile: Annotated[str, typer.Option("--profile", help="Compliance profile: generic or rng-85.")] = "generic",
+    profile: Annotated[
+        str,
+        typer.Option("--profile", help="Compliance profile: generic, rng-85, example-approved, or a profile file."),
+    ] = "generic",
     paper: Annotated[Paper, typer.Option("--paper", help="a4 or letter.")] = Paper.A4,
     force: Force = False,
     simulate_rounds: Annotated[

@@ -1,12 +1,14 @@
 """Compliance profiles and the checks a certificate is issued against.
 
-A profile is a small YAML file (schemas/profile.schema.json) naming the checks to run; ``generic`` and ``rng-85``
-ship inside the package. Each check gives PASS or FAIL per wager with the figure it looked at.
+A profile is a small YAML file (schemas/profile.schema.json) naming the checks to run, and optionally the paytables
+a jurisdiction approves per wager and a minimum RTP per wager; ``generic``, ``rng-85`` and ``example-approved`` ship
+inside the package, and any profile file can be given by its path (read and validated like a paytable, every
+problem located). Each check gives PASS or FAIL per wager with the figure it looked at.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from importlib import resources
@@ -16,6 +18,7 @@ from trey.engine.results import GameAnalysis
 from trey.errors import TreyError
 from trey.numbers import decimal_text, one_in_text, percent_text
 from trey.odds import Odds, OddsWording
+from trey.spec import GameSpec, Paytable
 
 
 class Verdict(StrEnum):
@@ -29,9 +32,28 @@ class Profile:
     title: str
     description: str
     checks: dict[str, Any]
+    approved: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # wager id -> approved paytables
+    minimum_rtp: dict[str, str] = field(default_factory=dict)  # wager id -> "85%"
 
     def canonical(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title, "description": self.description, "checks": self.checks}
+        data = {"name": self.name, "title": self.title, "description": self.description, "checks": self.checks}
+        if self.approved:
+            data["approved"] = self.approved
+        if self.minimum_rtp:
+            data["minimum_rtp"] = self.minimum_rtp
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Profile:
+        """From data that follows schemas/profile.schema.json."""
+        return cls(
+            data["name"],
+            data["title"],
+            " ".join(data["description"].split()),
+            data["checks"],
+            data.get("approved", {}),
+            data.get("minimum_rtp", {}),
+        )
 
 
 @dataclass(frozen=True)
@@ -49,19 +71,86 @@ def shipped_profiles() -> list[str]:
 
 
 def load_profile(name: str) -> Profile:
-    """A shipped profile by name; an unknown name is a user error listing the known ones."""
+    """A shipped profile by name, or a profile file by its path; a user error lists what is wrong."""
     from trey.jsonschemas import validator
     from trey.yamldoc import parse_yaml
 
-    if name not in shipped_profiles():
-        raise TreyError(f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
-    raw = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_bytes()
-    doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
-    data = doc.data
-    # Shipped files: a failure here is a bug in trey, not bad input.
-    assert not doc.problems, doc.problems
-    validator("profile").validate(data)
-    return Profile(data["name"], data["title"], " ".join(data["description"].split()), data["checks"])
+    if name in shipped_profiles():
+        raw = resources.files("trey").joinpath("profiles", f"{name}.yaml").read_bytes()
+        doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
+        # Shipped files: a failure here is a bug in trey, not bad input.
+        assert not doc.problems, doc.problems
+        validator("profile").validate(doc.data)
+        return Profile.from_data(doc.data)
+    if not name.endswith((".yaml", ".yml")) and "/" not in name:
+        raise TreyError(
+            f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()) + ", or a file's path"
+        )
+    return load_profile_file(name)
+
+
+def load_profile_file(path: str) -> Profile:
+    """A profile file, read and checked like a paytable: every problem located (file:line:column, JSON path)."""
+    from trey.errors import SpecError
+    from trey.files import display_name, read_bounded
+    from trey.schema_errors import schema_problems
+    from trey.yamldoc import MAX_FILE_BYTES, parse_yaml
+
+    name = display_name(path)
+    doc = parse_yaml(name, read_bounded(path, limit=MAX_FILE_BYTES, what="a profile file"))
+    refused = {p.path for p in doc.problems}
+    problems = list(doc.problems) + [p for p in schema_problems(doc, "profile") if p.path not in refused]
+    problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+    if problems:
+        raise SpecError(problems)
+    return Profile.from_data(doc.data)
+
+
+@dataclass(frozen=True)
+class Approval:
+    """How a wager's paytable stands against a profile's approved list."""
+
+    wager: str
+    approved: bool
+    index: int | None  # the matching (or, when none matches, the closest) approved table, 1-based
+    differences: tuple[str, ...]  # against the closest when none matches
+
+
+def _pays(table: Paytable) -> dict[str, Fraction]:
+    return {name: pay.net for name, pay in table.rows if isinstance(pay, Odds)}
+
+
+def approval(spec: GameSpec, profile: Profile, wager: str) -> Approval | None:
+    """Which approved table the wager's paytable equals (row for row, by the net pay), or the closest; None when
+    the profile approves nothing for the wager."""
+    approved = profile.approved.get(wager)
+    if approved is None:
+        return None
+    mine = _pays(spec.wagers.paytable(wager))
+    best: tuple[int, int, tuple[str, ...]] | None = None
+    for index, table in enumerate(approved, 1):
+        theirs = {name: Odds.parse(raw).net for name, raw in table.items()}
+        differences = tuple(
+            f"{name}: {_odds(mine.get(name))} here, {_odds(theirs.get(name))} approved"
+            for name in sorted(set(mine) | set(theirs))
+            if mine.get(name) != theirs.get(name)
+        )
+        if not differences:
+            return Approval(wager, True, index, ())
+        if best is None or len(differences) < len(best[2]):
+            best = (len(differences), index, differences)
+    assert best is not None
+    return Approval(wager, False, best[1], best[2])
+
+
+def _odds(net: Fraction | None) -> str:
+    return "no pay" if net is None else f"{net.numerator} to {net.denominator}"
+
+
+def approval_sentence(found: Approval) -> str:
+    if found.approved:
+        return f"matches approved table {found.index}"
+    return f"matches no approved table; the closest is table {found.index} ({'; '.join(found.differences)})"
 
 
 def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
@@ -124,6 +213,29 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     wager,
                     Verdict.PASS if rtp >= floor else Verdict.FAIL,
                     f"{long_run}RTP {percent_text(rtp)}",
+                )
+            )
+        if profile.approved:
+            found = approval(analysis.spec, profile, wager)
+            results.append(
+                Finding(
+                    "approved",
+                    "paytable on the profile's approved list",
+                    wager,
+                    Verdict.PASS if found is not None and found.approved else Verdict.FAIL,
+                    approval_sentence(found) if found is not None else "the profile approves no table for this wager",
+                )
+            )
+        if wager in profile.minimum_rtp:
+            floor = Fraction(profile.minimum_rtp[wager].removesuffix("%")) / 100
+            rtp = result.judged_rtp
+            results.append(
+                Finding(
+                    "minimum_rtp",
+                    f"RTP at least {profile.minimum_rtp[wager]}",
+                    wager,
+                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
+                    f"{'long-run ' if result.progressive is not None else ''}RTP {percent_text(rtp)}",
                 )
             )
     return results

@@ -17,6 +17,7 @@ from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.spec import GameSpec
+from trey.theo import TheoreticalWin, theoretical_win
 
 FLOAT_PLACES = 4
 
@@ -111,12 +112,28 @@ def progressive_json(p: ProgressiveAnalysis) -> dict[str, Any]:
     }
 
 
+def theo_json(theo: TheoreticalWin) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "average_bet": fraction_text(theo.average_bet),
+        "average_bet_given": theo.average_bet_given,
+        "decisions_per_hour": theo.decisions_per_hour,
+        "decisions_per_hour_default": theo.decisions_per_hour_default,
+        "per_hour": fraction_text(theo.per_hour),
+    }
+    if theo.average_action is not None:
+        data["average_action"] = fraction_text(theo.average_action)
+    return data
+
+
 def analysis_json(analysis: GameAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     return {
         "trey_version": __version__,
         "spec_sha256": analysis.spec.sha256,
         "name": analysis.spec.name,
-        "wagers": {str(name): wager_json(result, meter) for name, result in analysis.wagers.items()},
+        "wagers": {
+            str(name): {**wager_json(result, meter), "theoretical_win": theo_json(theoretical_win(result, analysis))}
+            for name, result in analysis.wagers.items()
+        },
     }
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-NAMES = ("paytable", "analysis", "simulation", "profile", "certificate", "validation")
+NAMES = ("paytable", "analysis", "simulation", "profile", "certificate", "validation", "comparison")
 
 
 @cache

@@ -416,6 +416,8 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             maximum=t.get("maximum"),
             chips=tuple(sorted(t.get("chips", ()))),
             payout_cap=t.get("payout_cap"),
+            decisions_per_hour=t.get("decisions_per_hour"),
+            average_bet=parse_money(t["average_bet"]) if "average_bet" in t else None,
         )
     w = data.get("wagers") or {}
     ante_play = None

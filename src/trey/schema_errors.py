@@ -205,12 +205,12 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
         yield doc.problem(f"schema.{kebab}", path, error.message)
 
 
-def schema_problems(doc: YamlDocument) -> Iterator[Problem]:
-    root = load_schema("paytable")
+def schema_problems(doc: YamlDocument, schema: str = "paytable") -> Iterator[Problem]:
+    """Problems of a document against one of trey's schemas (a paytable's, or a profile's)."""
+    root = load_schema(schema)
     if not isinstance(doc.data, dict):
-        yield doc.problem(
-            "schema.type", (), f"a paytable file is a mapping of keys, got {describe(doc.data)}", "start with 'trey: 2'"
-        )
+        hint = "start with 'trey: 2'" if schema == "paytable" else "start with 'name:'"
+        yield doc.problem("schema.type", (), f"a {schema} file is a mapping of keys, got {describe(doc.data)}", hint)
         return
     validator = strict_validator_class()(root)
     for error in validator.iter_errors(doc.data):

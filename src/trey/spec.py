@@ -348,6 +348,8 @@ class Table:
     maximum: int | None = None
     chips: tuple[int, ...] = ()
     payout_cap: int | None = None
+    decisions_per_hour: int | None = None  # for the theoretical win; None: the usual 60
+    average_bet: Fraction | None = None  # for the theoretical win; None: per unit bet
 
     def __post_init__(self) -> None:
         if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
@@ -362,6 +364,10 @@ class Table:
                 data[name] = getattr(self, name)
         if self.chips:
             data["chips"] = list(self.chips)
+        if self.decisions_per_hour is not None:
+            data["decisions_per_hour"] = self.decisions_per_hour
+        if self.average_bet is not None:
+            data["average_bet"] = exact_number_text(self.average_bet)
         return data
 
 

@@ -15,8 +15,10 @@ from trey.engine.stats import Z_90, Z_95
 from trey.numbers import decimal_text, fraction_text, money_text, one_in_text, percent_text
 from trey.pays import percent_text_exact
 from trey.text import printable
+from trey.theo import TheoreticalWin, theo_sentence, theoretical_wins
 
 if TYPE_CHECKING:
+    from trey.compare import ComparisonRow
     from trey.simulate import SimulationResult
 
 
@@ -35,7 +37,12 @@ def _outcome_name(name: str) -> str:
 
 
 def wager_table(
-    result: WagerAnalysis, *, exact: bool = False, currency: str = "USD", meter: Fraction | None = None
+    result: WagerAnalysis,
+    *,
+    exact: bool = False,
+    currency: str = "USD",
+    meter: Fraction | None = None,
+    theo: TheoreticalWin | None = None,
 ) -> Group:
     title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
     outcomes = Table(title=title, title_justify="left", title_style="bold")
@@ -81,6 +88,8 @@ def wager_table(
         )
         summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
         summary.add_row("Element of risk", _figure(result.element_of_risk, exact))
+    if theo is not None:
+        summary.add_row("Theoretical win", theo_sentence(theo, currency))
     parts: list[object] = [outcomes, summary]
     if result.progressive is not None:
         parts.append(progressive_table(result.progressive, currency=currency, meter=meter, exact=exact))
@@ -142,8 +151,9 @@ def print_analysis(
     )
     console.print("")
     currency = analysis.spec.table.currency if analysis.spec.table is not None else "USD"
-    for result in analysis.wagers.values():
-        console.print(wager_table(result, exact=exact, currency=currency, meter=meter))
+    theos = theoretical_wins(analysis)
+    for wager, result in analysis.wagers.items():
+        console.print(wager_table(result, exact=exact, currency=currency, meter=meter, theo=theos[wager]))
 
 
 def print_simulation(result: SimulationResult, console: Console | None = None) -> None:
@@ -192,3 +202,35 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
         if result.passed
         else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
     )
+
+
+def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:
+    console = console or wide_console()
+    for wager in dict.fromkeys(r.wager for r in rows):
+        group = [r for r in rows if r.wager == wager]
+        table = Table(title=f"{user_text(group[0].title)}: ranked by house edge", title_justify="left")
+        columns = ["file", "house edge", "vs first", "RTP", "hit freq.", "SD", "VI 90%"]
+        ante = any(r.element_of_risk is not None for r in group)
+        if ante:
+            columns += ["EoR", "avg wager"]
+        columns += ["theo/hour"]
+        for column in columns:
+            table.add_column(column, justify="left" if column == "file" else "right", no_wrap=column != "file")
+        for r in group:
+            cells = [
+                user_text(r.file),
+                percent_text(r.house_edge),
+                "—" if r.edge_vs_first is None else f"{decimal_text(r.edge_vs_first * 100, 4)} pt",
+                percent_text(r.rtp),
+                percent_text(r.hit_frequency),
+                f"{r.std_dev:.4f}",
+                f"{r.volatility_index_90:.4f}",
+            ]
+            if ante:
+                cells += [
+                    percent_text(r.element_of_risk) if r.element_of_risk is not None else "",
+                    decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
+                ]
+            cells.append(decimal_text(r.theo_per_hour, 2))
+            table.add_row(*cells)
+        console.print(table)

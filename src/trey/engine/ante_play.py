@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -140,6 +141,13 @@ def dealer_counts(table: HandTable, qualifier_key: int) -> DealerCounts:
     )
 
 
+@cache
+def dealer_counts_at(qualifier_key: int) -> DealerCounts:
+    """:func:`dealer_counts` of the hand table, once per qualifier: they do not depend on any pay, so tuning a
+    paytable (``trey solve``) re-derives strategies and figures without counting again."""
+    return dealer_counts(hand_table(), qualifier_key)
+
+
 def _decide(
     game: AntePlay, rules: Rules, table: HandTable, counts: DealerCounts, column: IntArray, bonus: list[Fraction]
 ) -> BoolArray:
@@ -188,7 +196,7 @@ def _describe_strategy(game: AntePlay, table: HandTable, plays: BoolArray) -> St
 
 def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     table = hand_table()
-    counts = dealer_counts(table, rules.dealer_qualifier.minimum_key)
+    counts = dealer_counts_at(rules.dealer_qualifier.minimum_key)
     column = bonus_column(game.ante_bonus, class_of_hand())
     bonus = bonus_pays(game.ante_bonus)
     plays = _decide(game, rules, table, counts, column, bonus)

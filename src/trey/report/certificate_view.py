@@ -26,6 +26,7 @@ from trey.report.labels import (
     variant_rows,
 )
 from trey.spec import ANTE_PLAY, GameSpec
+from trey.theo import theo_sentence, theoretical_wins
 
 FOOTER_NAME_CHARS = 60  # the footer names the game after the certificate ID; a longer name is cut to one line
 
@@ -273,6 +274,9 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
     data = cert.data
     spec = cert.spec
     wagers = [_wager(w, r, spec) for w, r in cert.analysis.wagers.items()]
+    currency = spec.table.currency if spec.table is not None else "USD"
+    for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
+        view["figures"].append(("Theoretical win", theo_sentence(theo, currency)))
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:

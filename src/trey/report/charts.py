@@ -116,3 +116,21 @@ def rtp_meter_svg(points: Sequence[tuple[float, float]], break_even: float | Non
     axes.ticklabel_format(axis="x", style="plain")
     figure.subplots_adjust(left=0.1, right=0.95, top=0.9, bottom=0.17)
     return _svg(figure)
+
+
+def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) -> str:
+    """One labelled point per table: standard deviation across, house edge (%) up."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 3.4))
+    axes = figure.add_subplot()
+    axes.scatter([sd for _, sd, _ in points], [edge for _, _, edge in points], color=LINE, s=18, zorder=3)
+    for label, sd, edge in points:
+        axes.annotate(label, (sd, edge), textcoords="offset points", xytext=(4, 3), fontsize=6.5, color=INK)
+    axes.set_xlabel("standard deviation per unit bet", color=INK)
+    axes.set_ylabel("house edge (%)", color=INK)
+    axes.set_title(title, color=INK, fontsize=10)
+    axes.grid(True, color="#dddddd", linewidth=0.5)
+    axes.margins(x=0.15, y=0.12)
+    figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.14)
+    return _svg(figure)

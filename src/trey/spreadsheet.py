@@ -1,0 +1,185 @@
+"""PAR sheets as spreadsheets: ``trey analyze --format csv`` and ``--format xlsx`` (labs and suppliers trade them).
+
+CSV: one row per wager outcome, the columns of :data:`CSV_COLUMNS` (stable; the README lists them). The workbook:
+a summary sheet and one sheet per wager (outcome, pays, combinations, probability, 1 in N, return), every figure a
+number (not text), rounded once for display by the number format only, with the exact fraction in the column beside.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from fractions import Fraction
+
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.stats import OutcomeRow
+from trey.numbers import decimal_text, fraction_text
+from trey.theo import theoretical_wins
+
+CSV_COLUMNS = (
+    "wager",
+    "title",
+    "kind",
+    "outcome",
+    "pays",
+    "combinations",
+    "cycle",
+    "probability",
+    "probability_exact",
+    "one_in",
+    "contribution",
+    "contribution_exact",
+)
+
+
+def _rows(result: WagerAnalysis) -> list[tuple[str, OutcomeRow]]:
+    """(kind, row): the wager's outcomes, then for Ante & Play its Ante Bonus rows (paid on top)."""
+    rows = [("outcome", r) for r in result.outcomes]
+    if isinstance(result, AntePlayAnalysis):
+        rows += [("ante_bonus", r) for r in result.ante_bonus]
+    return rows
+
+
+def analysis_csv(analysis: GameAnalysis) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for wager, result in analysis.wagers.items():
+        for kind, row in _rows(result):
+            writer.writerow(
+                [
+                    wager,
+                    result.title,
+                    kind,
+                    row.outcome,
+                    fraction_text(row.pays),
+                    row.combinations,
+                    row.cycle,
+                    decimal_text(row.probability, 12),
+                    fraction_text(row.probability),
+                    decimal_text(row.one_in, 4) if row.one_in is not None else "",
+                    decimal_text(row.contribution, 12),
+                    fraction_text(row.contribution),
+                ]
+            )
+    return buffer.getvalue()
+
+
+def _number(value: Fraction) -> float | int:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
+    """The PAR workbook; the same analysis and ``created`` give the same bytes."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    book.properties.created = created
+    book.properties.modified = created
+    book.properties.creator = "trey"
+    summary = book.active
+    assert summary is not None
+    summary.title = "Summary"
+    header = [
+        "wager",
+        "title",
+        "cycle",
+        "RTP",
+        "RTP (exact)",
+        "house edge",
+        "house edge (exact)",
+        "hit frequency",
+        "hit frequency (exact)",
+        "variance",
+        "variance (exact)",
+        "standard deviation",
+        "element of risk",
+        "element of risk (exact)",
+        "theoretical win an hour",
+        "theoretical win an hour (exact)",
+    ]
+    summary.append(header)
+    theos = theoretical_wins(analysis)
+    for wager, result in analysis.wagers.items():
+        stats = result.stats
+        edge = 1 - result.judged_rtp
+        eor = result.element_of_risk if isinstance(result, AntePlayAnalysis) else None
+        summary.append(
+            [
+                wager,
+                result.title,
+                result.cycle,
+                _number(result.judged_rtp),
+                fraction_text(result.judged_rtp),
+                _number(edge),
+                fraction_text(edge),
+                _number(stats.hit_frequency),
+                fraction_text(stats.hit_frequency),
+                _number(stats.variance),
+                fraction_text(stats.variance),
+                stats.std_dev,
+                _number(eor) if eor is not None else None,
+                fraction_text(eor) if eor is not None else None,
+                _number(theos[wager].per_hour),
+                fraction_text(theos[wager].per_hour),
+            ]
+        )
+    for cells in summary.iter_rows(min_row=2):
+        for cell, name in zip(cells, header, strict=True):
+            if name in ("RTP", "house edge", "hit frequency", "element of risk"):
+                cell.number_format = "0.0000%"
+    for wager, result in analysis.wagers.items():
+        sheet = book.create_sheet(wager[:31])
+        columns = [
+            "outcome",
+            "kind",
+            "pays",
+            "pays (exact)",
+            "combinations",
+            "probability",
+            "probability (exact)",
+            "1 in N",
+            "return",
+            "return (exact)",
+        ]
+        sheet.append(columns)
+        for kind, row in _rows(result):
+            sheet.append(
+                [
+                    row.outcome,
+                    kind,
+                    _number(row.pays),
+                    fraction_text(row.pays),
+                    row.combinations,
+                    _number(row.probability),
+                    fraction_text(row.probability),
+                    _number(row.one_in) if row.one_in is not None else None,
+                    _number(row.contribution),
+                    fraction_text(row.contribution),
+                ]
+            )
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row_cells in sheet.iter_rows(min_row=2):
+            row_cells[8].number_format = "0.0000%"
+    for cell in summary[1]:
+        cell.font = Font(bold=True)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return _pinned_zip(buffer.getvalue(), created)
+
+
+def _pinned_zip(data: bytes, when: datetime) -> bytes:
+    """The workbook (a zip) again with every entry's timestamp set to ``when``: reproducible bytes."""
+    import zipfile
+
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            pinned = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            pinned.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(pinned, source.read(info.filename))
+    return out.getvalue()

@@ -1,0 +1,233 @@
+"""Choosing a paytable: compare, solve, theoretical win, spreadsheets and a jurisdiction's approved list."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conftest import PAYTABLES, STANDARD, run_cli
+from trey.compare import compare
+from trey.engine import analyze
+from trey.jsonschemas import validator
+from trey.loader import check_bytes, load_spec
+from trey.numbers import percent_text
+from trey.solve import _edge, _with_pay, grid, solve
+from trey.theo import theoretical_win
+
+PAIR_PLUS = sorted((PAYTABLES / "pair_plus").glob("*.yaml"))
+# docs/published-figures.md, Pair Plus house edges, lowest first
+PUBLISHED_ORDER = [
+    ("40-30-6-4-1", "2.32%"),
+    ("35-33-6-4-1", "2.70%"),
+    ("40-25-6-4-1", "3.49%"),
+    ("40-30-5-4-1-mini-royal-100", "4.49%"),
+    ("35-25-6-4-1", "4.58%"),
+    ("50-30-6-3-1", "5.10%"),
+    ("40-30-5-4-1-mini-royal-50", "5.39%"),
+    ("40-30-5-4-1", "5.57%"),
+    ("40-25-5-4-1", "6.75%"),
+    ("40-30-6-3-1-mini-royal-50", "7.10%"),
+    ("40-30-6-3-1", "7.28%"),
+]
+
+
+def test_compare_ranks_the_pair_plus_tables_in_the_published_order() -> None:
+    rows = compare([(p.stem, load_spec(p)) for p in PAIR_PLUS], "pair_plus")
+    assert [(r.file, percent_text(r.house_edge, 2)) for r in rows] == PUBLISHED_ORDER
+    first = next(r for r in rows if r.file == PAIR_PLUS[0].stem)
+    for r in rows:
+        assert r.edge_vs_first == r.house_edge - first.house_edge
+
+
+def test_compare_json_csv_and_html(tmp_path: Path) -> None:
+    files = [PAYTABLES / "ante_bonus" / "5-4-1.yaml", PAYTABLES / "ante_bonus" / "3-2-1.yaml", STANDARD]
+    result = run_cli("compare", *files, "--format", "json", "--out", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    validator("comparison").validate(data)
+    ante = [r for r in data["rows"] if r["wager"] == "ante_play"]
+    assert [Path(r["file"]).name for r in ante] == ["5-4-1.yaml", "standard.yaml", "3-2-1.yaml"]
+    assert [percent_text(Fraction(r["house_edge"]), 2) for r in ante] == ["3.37%", "3.37%", "4.28%"]
+    assert percent_text(Fraction(ante[2]["element_of_risk"]), 2) == "2.56%"  # published: 3-2-1 -> 4.28% / 2.56%
+    assert [r["house_edge_vs_first"] for r in ante][:2] == ["0", "0"]
+    assert [r["wager"] for r in data["rows"]][-3:] == ["pair_plus", "prime", "six_card_bonus"]
+    assert [r["house_edge_vs_first"] for r in data["rows"]][-3:] == [None, None, None]
+    # the CSV carries the same rows, its exact column equal to the JSON's
+    table = list(csv.DictReader(io.StringIO(run_cli("compare", *files, "--format", "csv").stdout)))
+    assert [(r["file"], r["wager"], r["house_edge_exact"]) for r in table] == [
+        (r["file"], r["wager"], r["house_edge"]) for r in data["rows"]
+    ]
+    assert table[0]["house_edge_percent"] == percent_text(Fraction(data["rows"][0]["house_edge"])).removesuffix("%")
+    page = (tmp_path / "comparison.html").read_text()
+    assert page.count("data:image/svg+xml;base64,") == 4  # one chart per wager
+    assert "3-2-1.yaml" in page and "Ante &amp; Play" in page
+    assert run_cli("compare", *files, "--wager", "pair_plsu").stderr == (
+        "error: no file offers the wager 'pair_plsu' (did you mean 'pair_plus'?)\n"
+    )
+
+
+@pytest.mark.parametrize(("edge", "pay"), [("2.32%", 4), ("7.28%", 3)])
+def test_solve_finds_the_published_flush_pay_back(edge: str, pay: int) -> None:
+    """40-30-6-?-1: the flush pays 4 at 2.32% and 3 at 7.28% (docs/published-figures.md)."""
+    spec = load_spec(PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml")
+    target = Fraction(edge.removesuffix("%")) / 100
+    solution = solve(spec, "pair_plus", "flush", target)
+    assert _edge(_with_pay(spec, "pair_plus", "flush", solution.exact_pay), "pair_plus") == target
+    low, high = solution.candidates[:2]
+    assert low.pay < solution.exact_pay < high.pay and high.pay - low.pay == 1
+    nearest = min(solution.candidates, key=lambda c: abs(c.house_edge - target))
+    assert (nearest.pay, percent_text(nearest.house_edge, 2)) == (pay, edge)
+
+
+def test_solve_an_ante_bonus_row_and_a_half_step() -> None:
+    spec = load_spec(STANDARD)
+    solution = solve(spec, "ante_play", "three_of_a_kind", Fraction(361, 10000), Fraction(1, 2))
+    # published: Ante Bonus 5-3-1 is 3.61%: from 5-4-1, the trips pay found back on a grid of halves
+    assert [c.odds_text for c in solution.candidates[:2]] == ["5 to 2", "3 to 1"]
+    nearest = min(solution.candidates, key=lambda c: abs(c.house_edge - solution.target))
+    assert (nearest.odds_text, percent_text(nearest.house_edge, 2)) == ("3 to 1", "3.61%")
+    at = analyze(_with_pay(spec, "ante_play", "three_of_a_kind", solution.exact_pay)).ante_play
+    assert at is not None and at.stats.house_edge == solution.target
+
+
+def test_solve_refuses_an_unreachable_target() -> None:
+    result = run_cli("solve", STANDARD, "--wager", "pair_plus", "--row", "pair", "--house-edge", "60%")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: no pay of pair gives a house edge of 60.0000%: paying it 0 to 1 gives 24.2172% "
+        "(ask for a house edge at most that, or lower another row's pay)\n"
+    )
+
+
+def test_the_grid_equals_full_analyses() -> None:
+    spec = load_spec(STANDARD)
+    band = (Fraction(3, 100), Fraction(35, 1000))
+    points = grid(spec, "ante_play", [("straight_flush", 3, 6), ("straight", 0, 2)], band)
+    assert len(points) == 12
+    for point in points[::5]:
+        at = _with_pay(
+            _with_pay(spec, "ante_play", "straight_flush", Fraction(point.pays[0])),
+            "ante_play",
+            "straight",
+            Fraction(point.pays[1]),
+        )
+        result = analyze(at).ante_play
+        assert result is not None and result.stats.house_edge == point.house_edge
+        assert point.in_band == (band[0] <= point.house_edge <= band[1])
+    side = grid(spec, "pair_plus", [("flush", 3, 4), ("pair", 1, 2)], band)
+    for point in side:
+        at = _with_pay(
+            _with_pay(spec, "pair_plus", "flush", Fraction(point.pays[0])), "pair_plus", "pair", Fraction(point.pays[1])
+        )
+        assert analyze(at).wagers["pair_plus"].stats.house_edge == point.house_edge
+
+
+def test_theoretical_win_by_hand() -> None:
+    text = STANDARD.read_text().replace(
+        "  payout_cap: 50000\n", "  payout_cap: 50000\n  average_bet: 25\n  decisions_per_hour: 50\n"
+    )
+    spec = check_bytes(text.encode(), "theo.yaml").spec
+    assert spec is not None
+    analysis = analyze(spec)
+    ante = theoretical_win(analysis.wagers["ante_play"], analysis)
+    # house edge 686689/20358520 per Ante x $25 x 50 an hour
+    assert ante.per_hour == Fraction(686689, 20358520) * 25 * 50
+    assert ante.average_action == 25 * (1 + Fraction(14900, 22100))
+    assert ante.element_of_risk is not None and ante.element_of_risk * ante.average_action * 50 == ante.per_hour
+    assert f"{float(ante.per_hour):.2f}" == "42.16"
+    pair_plus = theoretical_win(analysis.wagers["pair_plus"], analysis)
+    assert pair_plus.per_hour == Fraction(402, 5525) * 25 * 50 and not pair_plus.decisions_per_hour_default
+
+
+def test_csv_and_workbook_read_back_equal_the_json(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    data = json.loads(run_cli("analyze", STANDARD, "--format", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run_cli("analyze", STANDARD, "--format", "csv").stdout)))
+    for wager, exact in data["wagers"].items():
+        mine = [r for r in rows if r["wager"] == wager and r["kind"] == "outcome"]
+        assert [(r["outcome"], r["pays"], int(r["combinations"]), r["probability_exact"]) for r in mine] == [
+            (o["outcome"], o["pays"], o["combinations"], o["probability"]) for o in exact["outcomes"]
+        ]
+    book_path = tmp_path / "par.xlsx"
+    result = run_cli("analyze", STANDARD, "--format", "xlsx", "--out", book_path)
+    assert result.exit_code == 0, result.stderr
+    book = load_workbook(book_path)
+    assert book.sheetnames == ["Summary", "ante_play", "pair_plus", "prime", "six_card_bonus"]
+    summary = list(book["Summary"].iter_rows(values_only=True))
+    for line in summary[1:]:
+        wager = str(line[0])
+        assert line[4] == data["wagers"][wager]["rtp"]  # the exact fraction beside the number
+        assert isinstance(line[3], float) and abs(line[3] - float(Fraction(data["wagers"][wager]["rtp"]))) < 1e-12
+    pair_plus = list(book["pair_plus"].iter_rows(values_only=True))
+    assert pair_plus[0][:5] == ("outcome", "kind", "pays", "pays (exact)", "combinations")
+    assert [(r[0], r[4], r[6]) for r in pair_plus[1:]] == [
+        (o["outcome"], o["combinations"], o["probability"]) for o in data["wagers"]["pair_plus"]["outcomes"]
+    ]
+    assert all(isinstance(r[4], int) and isinstance(r[5], float) for r in pair_plus[1:])  # numbers, not text
+    again = tmp_path / "again.xlsx"
+    run_cli("analyze", STANDARD, "--format", "xlsx", "--out", again)
+    assert again.read_bytes() == book_path.read_bytes()
+    assert run_cli("analyze", STANDARD, "--format", "xlsx", "--out", book_path).exit_code == 1  # no overwrite
+    assert run_cli("analyze", STANDARD, "--format", "xlsx").exit_code == 2
+
+
+def test_profile_matching_an_approved_table_a_near_miss_and_a_bad_profile(tmp_path: Path) -> None:
+    result = run_cli("validate", "--profile", "example-approved", PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml")
+    assert result.exit_code == 0
+    assert (
+        f"{PAYTABLES / 'pair_plus' / '40-30-6-4-1.yaml'}: pair_plus: PASS: matches approved table 10" in result.stdout
+    )
+    near = tmp_path / "near.yaml"
+    near.write_text(
+        "trey: 2\nname: near\nwagers:\n"
+        "  pair_plus: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 4, pair: 2}\n"
+    )
+    result = run_cli("validate", "--profile", "example-approved", near)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[1] == (
+        f"{near}: pair_plus: FAIL: matches no approved table; "
+        "the closest is table 10 (pair: 2 to 1 here, 1 to 1 approved)"
+    )
+    bad = tmp_path / "bad-profile.yaml"
+    bad.write_text(
+        "name: bad\ntitle: Bad\ndescription: x\nchecks: {house_edge_positve: true}\n"
+        "approved:\n  pair_plus:\n    - {pair: 1.5}\n"
+    )
+    result = run_cli("validate", "--profile", bad, STANDARD)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{bad}:4:10: $.checks.house_edge_positve: unknown key 'house_edge_positve' "
+        "(did you mean 'house_edge_positive'?)",
+        f"{bad}:7:14: $.approved.pair_plus[0].pair: odds must be exact, not the decimal number 1.5 "
+        "(write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ]
+    # certify takes a profile file too, and its checks go on the certificate
+    good = tmp_path / "good-profile.yaml"
+    good.write_text(
+        "name: good\ntitle: Good\ndescription: x\nchecks: {house_edge_positive: true}\napproved:\n  pair_plus:\n"
+        "    - {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 4, pair: 1}\n"
+        "minimum_rtp: {pair_plus: 97%}\n"
+    )
+    result = run_cli(
+        "certify",
+        PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml",
+        "--out",
+        tmp_path / "cert",
+        "--profile",
+        good,
+        "--date",
+        "2026-01-01",
+    )
+    assert result.exit_code == 0, result.stderr
+    cert = json.loads((tmp_path / "cert" / "40-30-6-4-1.certificate.json").read_text())
+    assert [(c["check"], c["result"], c["detail"]) for c in cert["checks"]][-2:] == [
+        ("approved", "PASS", "matches approved table 1"),
+        ("minimum_rtp", "PASS", "RTP 97.6833%"),
+    ]
+    assert run_cli("verify", tmp_path / "cert" / "40-30-6-4-1.certificate.json").exit_code == 0
