@@ -45,6 +45,8 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_analyze.py
 	$(BIN)/python benchmarks/bench_certify.py
 	$(BIN)/python benchmarks/bench_simulate.py
+	$(BIN)/python benchmarks/bench_against_release.py
+	$(BIN)/python benchmarks/bench_choosing.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -12,7 +12,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from trey import __version__
-from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.numbers import fraction_text, rounded_float, sqrt_decimal
@@ -22,6 +21,7 @@ from trey.theo import TheoreticalWin, theoretical_win
 FLOAT_PLACES = 4
 
 if TYPE_CHECKING:
+    from trey.engine.progressive import ProgressiveAnalysis
     from trey.simulate import SimulationResult
 
 

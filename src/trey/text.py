@@ -9,7 +9,6 @@ terminal as escape sequences. Readers refuse the first, and everything echoed to
 from __future__ import annotations
 
 import re
-import unicodedata
 
 # Characters that reorder or hide what follows them on a terminal or a page ("Trojan source").
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -50,7 +49,7 @@ def printable(text: str, *, keep_line_breaks: bool = False) -> str:
     for ch in text:
         if ch == "\n" and keep_line_breaks:
             out.append(ch)
-        elif ch in _BIDI_CONTROLS or 0xD800 <= ord(ch) <= 0xDFFF or unicodedata.category(ch) == "Cc":
+        elif ch in "\t\n" or ch in _BIDI_CONTROLS or 0xD800 <= ord(ch) <= 0xDFFF or _HIDDEN.fullmatch(ch):
             out.append(_escaped(ch))
         else:
             out.append(ch)

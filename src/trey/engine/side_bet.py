@@ -7,7 +7,6 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from trey.engine.progressive import analyze_progressive
 from trey.engine.results import WagerAnalysis
 from trey.engine.stats import OutcomeRow, distribution_of_rows, stats_of
 from trey.readings import READINGS
@@ -31,5 +30,9 @@ def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> Wager
     rows = [OutcomeRow(outcome, bet.net(pay), combinations[i], cycle) for i, (outcome, pay) in enumerate(bet.pays)]
     rows.append(OutcomeRow(LOSE, Fraction(-1), cycle - sum(combinations), cycle))
     distribution = distribution_of_rows(rows)
-    progressive = analyze_progressive(bet, tuple(rows)) if bet.progressive is not None else None
+    progressive = None
+    if bet.progressive is not None:
+        from trey.engine.progressive import analyze_progressive  # only progressives need it: keep start-up light
+
+        progressive = analyze_progressive(bet, tuple(rows))
     return WagerAnalysis(bet.id, bet.title, tuple(rows), distribution, stats_of(distribution), progressive=progressive)
