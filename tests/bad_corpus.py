@@ -120,7 +120,7 @@ EXPECTED = {
         "table-zero-cap.yaml:4:15: $.table.payout_cap: must be at least 1, got 0",
     ],
     "table-zero-chip.yaml": [
-        "table-zero-chip.yaml:4:11: $.table.chips[0]: must be at least 1, got 0",
+        "table-zero-chip.yaml:4:11: $.table.chips[0]: a chip of 0 (chips are worth something)",
     ],
     "ties-unknown.yaml": [
         "ties-unknown.yaml:4:9: $.rules.ties: 'dealer' (text) is not allowed (expected one of: player_wins, push)",
@@ -263,5 +263,9 @@ EXPECTED = {
     ],
     "progressive-stake-zero.yaml": [
         "progressive-stake-zero.yaml:6:12: $.side_bets.p.stake: the stake is 0 (give what one bet costs, e.g. 1)",
+    ],
+    "table-unknown-currency-locale.yaml": [
+        "table-unknown-currency-locale.yaml:3:19: $.table.currency: unknown currency 'EUX' (did you mean 'XEU'?)",
+        "table-unknown-currency-locale.yaml:3:32: $.table.locale: unknown locale 'xx_YY' (use a CLDR locale such as en_US or de_DE)",
     ],
 }

@@ -172,6 +172,7 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
 
     table = _get(data, ("table",))
     table = table if isinstance(table, dict) else {}
+    yield from _money_style_problems(doc, table)
     minimum, maximum = table.get("minimum"), table.get("maximum")
     if isinstance(minimum, int) and isinstance(maximum, int) and minimum > maximum:
         yield doc.problem(
@@ -184,6 +185,39 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
     yield from _wager_problems(doc, data)
     for table_path, outcomes in _paytables(data):
         yield from _paytable_problems(doc, table_path, outcomes)
+
+
+def _money_style_problems(doc: YamlDocument, table: dict[str, Any]) -> Iterator[Problem]:
+    """The currency must be one Babel (CLDR) knows, the locale one it has data for; chips above zero."""
+    currency, locale = table.get("currency"), table.get("locale")
+    if isinstance(currency, str) and len(currency) == 3 and currency.isupper():
+        from babel.numbers import list_currencies
+
+        known = list_currencies()
+        if currency not in known:
+            yield doc.problem(
+                "table.currency-unknown",
+                ("table", "currency"),
+                f"unknown currency {currency!r}",
+                did_you_mean(currency, known)
+                if did_you_mean(currency, known).startswith("did")
+                else "an ISO 4217 code",
+            )
+    if isinstance(locale, str):
+        from babel import Locale, UnknownLocaleError
+
+        try:
+            Locale.parse(locale)
+        except (UnknownLocaleError, ValueError):
+            yield doc.problem(
+                "table.locale",
+                ("table", "locale"),
+                f"unknown locale {locale!r}",
+                "use a CLDR locale such as en_US or de_DE",
+            )
+    for index, chip in enumerate(table.get("chips") or [] if isinstance(table.get("chips"), list) else []):
+        if _money_or_none(chip) == 0:
+            yield doc.problem("table.chip-zero", ("table", "chips", index), "a chip of 0", "chips are worth something")
 
 
 def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]]]:
@@ -414,10 +448,11 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             currency=t.get("currency", "USD"),
             minimum=t.get("minimum"),
             maximum=t.get("maximum"),
-            chips=tuple(sorted(t.get("chips", ()))),
+            chips=tuple(sorted(parse_money(chip) for chip in t.get("chips", ()))),
             payout_cap=t.get("payout_cap"),
             decisions_per_hour=t.get("decisions_per_hour"),
             average_bet=parse_money(t["average_bet"]) if "average_bet" in t else None,
+            locale=t.get("locale"),
         )
     w = data.get("wagers") or {}
     ante_play = None

@@ -6,8 +6,14 @@ arithmetic and rounded by the same rule, so every printed figure is reproducible
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from trey.spec import Table
 
 _CONTEXT = Context(prec=40, rounding=ROUND_HALF_UP)
 
@@ -54,16 +60,52 @@ def one_in_text(value: Fraction | None, places: int = 2) -> str:
     return "never" if value is None else f"1 in {decimal_text(value, places, grouping=True)}"
 
 
-CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$"}
+@dataclass(frozen=True)
+class MoneyStyle:
+    """How a table writes money: its ISO 4217 currency and its locale's symbol, grouping and decimals (Babel's
+    data: "$1,000" in en_US, "1.000 €" in de_DE, "MOP$1,000" in zh_Hant_MO). Whole amounts print without decimals,
+    others with two, rounded once by the rule above."""
+
+    currency: str = "USD"
+    locale: str = "en_US"
+
+    def _pattern(self, value: Fraction, with_symbol: bool) -> tuple[str, Decimal]:
+        from babel import Locale
+
+        data = Locale.parse(self.locale)
+        pattern = (data.currency_formats["standard"] if with_symbol else data.decimal_formats[None]).pattern
+        pattern = pattern.split(";")[0]
+        number = re.search(r"[#0,.]+", pattern)
+        assert number is not None
+        whole = value.denominator == 1
+        digits = "#,##0" if whole else "#,##0.00"
+        return pattern[: number.start()] + digits + pattern[number.end() :], round_decimal(value, 0 if whole else 2)
+
+    def money(self, amount: Fraction | int) -> str:
+        """``$1,000``, ``$7.50``, ``1.000 €``; a negative amount with a minus sign in front."""
+        from babel.numbers import format_currency
+
+        value = Fraction(amount)
+        pattern, number = self._pattern(abs(value), with_symbol=True)
+        text = format_currency(number, self.currency, format=pattern, locale=self.locale, currency_digits=False)
+        return ("−" if value < 0 else "") + text
+
+    def amount(self, amount: Fraction | int) -> str:
+        """The number alone, grouped as the locale groups: ``1,000``, ``7.50``, ``1.000``."""
+        from babel.numbers import format_decimal
+
+        value = Fraction(amount)
+        pattern, number = self._pattern(abs(value), with_symbol=False)
+        return ("−" if value < 0 else "") + format_decimal(number, format=pattern, locale=self.locale)
+
+
+def money_style(table: Table | None) -> MoneyStyle:
+    """The money style of a game's table (USD in en_US when the file gives none)."""
+    if table is None:
+        return MoneyStyle()
+    return MoneyStyle(table.currency, table.locale or "en_US")
 
 
 def money_text(amount: Fraction | int, currency: str = "USD") -> str:
-    """``$1,000`` or ``$2.50`` (cents only when the amount has them); ``MOP 1,000`` for a currency without a
-    symbol here. Rounded once, by the rule above."""
-    value = Fraction(amount)
-    text = decimal_text(value, 0, grouping=True) if value.denominator == 1 else decimal_text(value, 2, grouping=True)
-    if value < 0:
-        text = text.removeprefix("-")
-    sign = "−" if value < 0 else ""
-    symbol = CURRENCY_SYMBOLS.get(currency)
-    return f"{sign}{symbol}{text}" if symbol else f"{sign}{currency} {text}"
+    """``$1,000`` in the en_US style (see :class:`MoneyStyle` for a table's own)."""
+    return MoneyStyle(currency).money(amount)

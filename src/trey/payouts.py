@@ -1,7 +1,8 @@
 """What a dealer pays: win amounts at real bet sizes, rounded to the chips in play and held to the payout cap.
 
-Amounts are whole currency units (the paytable's ``table`` section is in whole units). Odds "3 to 2" on 5 win
-7.5: the rule here rounds *down* to a multiple of the smallest chip, the usual house rule, and says so.
+Bets are whole currency units; chips may be fractions of the unit. Odds "3 to 2" on 5 win 7.5: the rule here
+rounds *down* to a multiple of the smallest chip (7 with $1 chips, 7.50 with 50-cent chips), the usual house rule,
+and says so.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ MAX_BET = 100_000
 @dataclass(frozen=True)
 class Payout:
     exact: Fraction  # bet x net odds, before rounding or cap
-    amount: int  # what the dealer pays
+    amount: Fraction  # what the dealer pays: a whole number of the smallest chip
     rounded: bool  # the exact win was not a whole number of the smallest chip
     capped: bool  # the win exceeded the payout cap and is paid at the cap
 
 
-def smallest_chip(table: Table | None) -> int:
-    return min(table.chips) if table is not None and table.chips else 1
+def smallest_chip(table: Table | None) -> Fraction:
+    return min(table.chips) if table is not None and table.chips else Fraction(1)
 
 
 def bet_columns(table: Table | None) -> tuple[int, ...]:
@@ -49,11 +50,14 @@ def bet_columns(table: Table | None) -> tuple[int, ...]:
     return tuple(sorted(chosen))
 
 
-def payout(bet: int, odds: Odds | Fraction, *, chip: int = 1, cap: int | None = None) -> Payout:
-    """The win on ``bet`` at ``odds`` (the stake is returned besides), rounded down to ``chip`` and capped."""
+def payout(
+    bet: Fraction | int, odds: Odds | Fraction, *, chip: Fraction | int = 1, cap: Fraction | int | None = None
+) -> Payout:
+    """The win on ``bet`` at ``odds`` (the stake is returned besides), rounded down to a multiple of the smallest
+    ``chip`` (which may be a fraction of the unit, 0.50) and capped."""
     net = odds.net if isinstance(odds, Odds) else odds
     exact = bet * net
-    whole = int(exact // chip) * chip
+    whole = Fraction(exact // chip) * chip
     rounded = whole != exact
     capped = cap is not None and whole > cap
-    return Payout(exact, cap if capped and cap is not None else whole, rounded, capped)
+    return Payout(exact, Fraction(cap) if capped and cap is not None else whole, rounded, capped)

@@ -346,10 +346,11 @@ class Table:
     currency: str = "USD"
     minimum: int | None = None
     maximum: int | None = None
-    chips: tuple[int, ...] = ()
+    chips: tuple[Fraction, ...] = ()  # may be fractions of the unit (0.50)
     payout_cap: int | None = None
     decisions_per_hour: int | None = None  # for the theoretical win; None: the usual 60
     average_bet: Fraction | None = None  # for the theoretical win; None: per unit bet
+    locale: str | None = None  # how amounts are written (CLDR, e.g. de_DE); None: en_US
 
     def __post_init__(self) -> None:
         if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
@@ -359,11 +360,13 @@ class Table:
 
     def canonical(self) -> dict[str, Any]:
         data: dict[str, Any] = {"currency": self.currency}
+        if self.locale is not None:
+            data["locale"] = self.locale
         for name in ("minimum", "maximum", "payout_cap"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
         if self.chips:
-            data["chips"] = list(self.chips)
+            data["chips"] = [exact_number_text(chip) for chip in self.chips]
         if self.decisions_per_hour is not None:
             data["decisions_per_hour"] = self.decisions_per_hour
         if self.average_bet is not None:

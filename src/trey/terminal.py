@@ -12,7 +12,7 @@ from rich.table import Table
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
-from trey.numbers import decimal_text, fraction_text, money_text, one_in_text, percent_text
+from trey.numbers import MoneyStyle, decimal_text, fraction_text, money_style, one_in_text, percent_text
 from trey.pays import percent_text_exact
 from trey.text import printable
 from trey.theo import TheoreticalWin, theo_sentence, theoretical_wins
@@ -40,7 +40,7 @@ def wager_table(
     result: WagerAnalysis,
     *,
     exact: bool = False,
-    currency: str = "USD",
+    style: MoneyStyle | None = None,
     meter: Fraction | None = None,
     theo: TheoreticalWin | None = None,
 ) -> Group:
@@ -89,20 +89,18 @@ def wager_table(
         summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
         summary.add_row("Element of risk", _figure(result.element_of_risk, exact))
     if theo is not None:
-        summary.add_row("Theoretical win", theo_sentence(theo, currency))
+        summary.add_row("Theoretical win", theo_sentence(theo, style or MoneyStyle()))
     parts: list[object] = [outcomes, summary]
     if result.progressive is not None:
-        parts.append(progressive_table(result.progressive, currency=currency, meter=meter, exact=exact))
+        parts.append(progressive_table(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact))
     return Group(*parts, "")  # type: ignore[arg-type]
 
 
 def progressive_table(
-    p: ProgressiveAnalysis, *, currency: str, meter: Fraction | None = None, exact: bool = False
+    p: ProgressiveAnalysis, *, style: MoneyStyle, meter: Fraction | None = None, exact: bool = False
 ) -> Group:
     """The RTP of a progressive against its meter: the formula's exact coefficients, reset, break-even, envy."""
-
-    def money(amount: Fraction) -> str:
-        return money_text(amount, currency)
+    money = style.money
 
     figures = Table(show_header=False, box=None, pad_edge=False)
     figures.add_column(style="bold")
@@ -150,10 +148,10 @@ def print_analysis(
         f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
     )
     console.print("")
-    currency = analysis.spec.table.currency if analysis.spec.table is not None else "USD"
+    style = money_style(analysis.spec.table)
     theos = theoretical_wins(analysis)
     for wager, result in analysis.wagers.items():
-        console.print(wager_table(result, exact=exact, currency=currency, meter=meter, theo=theos[wager]))
+        console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
 
 
 def print_simulation(result: SimulationResult, console: Console | None = None) -> None:

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+
+if TYPE_CHECKING:
+    from trey.numbers import MoneyStyle
 
 DEFAULT_DECISIONS_PER_HOUR = 60
 
@@ -55,19 +59,20 @@ def theoretical_wins(analysis: GameAnalysis) -> dict[str, TheoreticalWin]:
     return {wager: theoretical_win(result, analysis) for wager, result in analysis.wagers.items()}
 
 
-def theo_sentence(theo: TheoreticalWin, currency: str) -> str:
-    """``$50.59 an hour: house edge 3.3730% x $25 average Ante x 60 decisions an hour (the default)``."""
-    from trey.numbers import money_text, percent_text
+def theo_sentence(theo: TheoreticalWin, style: MoneyStyle) -> str:
+    """``$50.59 an hour: house edge 3.3730% x $25 average bet x 60 decisions an hour (the default)``."""
+    from trey.numbers import percent_text
 
-    bet = money_text(theo.average_bet, currency) if theo.average_bet_given else f"{money_text(1, currency)} (per unit)"
+    money = style.money
+    bet = money(theo.average_bet) if theo.average_bet_given else f"{money(1)} (per unit)"
     default = " (the default)" if theo.decisions_per_hour_default else ""
     text = (
-        f"{money_text(theo.per_hour, currency)} an hour: house edge {percent_text(theo.house_edge)} × {bet} average "
+        f"{money(theo.per_hour)} an hour: house edge {percent_text(theo.house_edge)} × {bet} average "
         f"bet × {theo.decisions_per_hour} decisions an hour{default}"
     )
     if theo.average_action is not None and theo.element_of_risk is not None:
         text += (
             f"; per total action: element of risk {percent_text(theo.element_of_risk)} × "
-            f"{money_text(theo.average_action, currency)} average action"
+            f"{money(theo.average_action)} average action"
         )
     return text

@@ -11,7 +11,7 @@ import yaml
 from trey.certificate import Certificate, python_version
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
-from trey.numbers import decimal_text, fraction_text, money_text, one_in_text, percent_text
+from trey.numbers import decimal_text, fraction_text, money_style, one_in_text, percent_text
 from trey.odds import Odds
 from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
@@ -75,10 +75,8 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
     if p is None:
         return None
     bet = spec.wagers.side_bet(result.wager)
-    currency = spec.table.currency if spec.table is not None else "USD"
-
-    def money(amount: Fraction) -> str:
-        return money_text(amount, currency)
+    style = money_style(spec.table)
+    money = style.money
 
     parameters = [
         ("Wager (stake)", money(p.stake)),
@@ -120,7 +118,7 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
     chart = rtp_meter_svg(
         points,
         float(break_even) if break_even is not None and p.reset <= break_even <= top else None,
-        currency,
+        style.currency,
         f"{result.title}: RTP against the meter ({p.other_bettors} other bettors)",
     )
     envy = [
@@ -155,8 +153,9 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
     ]
     unit = "per unit bet"
     if result.progressive is not None:
+        reset = money_style(spec.table).money(result.progressive.reset)
         unit = (
-            f"per unit staked, with the meter at its reset ({money_text(result.progressive.reset)}); pays are net "
+            f"per unit staked, with the meter at its reset ({reset}); pays are net "
             "(an amount or a meter share is paid for the stake, which is not returned besides)"
         )
     if isinstance(result, AntePlayAnalysis):
@@ -194,9 +193,9 @@ def _paytables(cert: Certificate) -> list[dict[str, Any]]:
     tables = []
     for wager in wagers.ids:
         paytable = wagers.paytable(wager)
-        currency = cert.spec.table.currency if cert.spec.table is not None else "USD"
+        style = money_style(cert.spec.table)
         rows = [
-            (outcome_label(o), pay_label(pay, currency), isinstance(pay, Odds) and pay.wording.value == "for")
+            (outcome_label(o), pay_label(pay, style), isinstance(pay, Odds) and pay.wording.value == "for")
             for o, pay in paytable
         ]
         if wager == ANTE_PLAY:
@@ -274,9 +273,9 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
     data = cert.data
     spec = cert.spec
     wagers = [_wager(w, r, spec) for w, r in cert.analysis.wagers.items()]
-    currency = spec.table.currency if spec.table is not None else "USD"
+    style = money_style(spec.table)
     for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
-        view["figures"].append(("Theoretical win", theo_sentence(theo, currency)))
+        view["figures"].append(("Theoretical win", theo_sentence(theo, style)))
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:

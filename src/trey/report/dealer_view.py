@@ -14,7 +14,7 @@ from trey.cards import card_text
 from trey.engine import GameAnalysis
 from trey.engine.ante_play import AntePlayOutcome, Situation, resolution_table
 from trey.errors import TreyError
-from trey.numbers import money_text
+from trey.numbers import MoneyStyle, money_style
 from trey.odds import Odds
 from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
 from trey.pays import Amount, MeterShare, Pay, percent_text_exact
@@ -37,29 +37,24 @@ ANTE_PLAY_SETTLEMENT_ORDER = ["Play", "Ante Bonus", "Ante"]  # then each side be
 
 
 @dataclass(frozen=True)
-class Money:
-    currency: str
-
-    def __call__(self, amount: int | Fraction) -> str:
-        return money_text(amount, self.currency)
-
-
-@dataclass(frozen=True)
 class PayRule:
     """How this table pays: its currency, the smallest chip wins are rounded down to, and the payout cap."""
 
-    money: Money
-    chip: int
+    style: MoneyStyle
+    chip: Fraction
     cap: int | None
 
-    def pay(self, bet: int, odds: Odds | Fraction) -> Payout:
+    def money(self, amount: Fraction | int) -> str:
+        return self.style.money(amount)
+
+    def pay(self, bet: Fraction | int, odds: Odds | Fraction) -> Payout:
         return payout(bet, odds, chip=self.chip, cap=self.cap)
 
 
-def _cell(p: Payout) -> dict[str, Any]:
+def _cell(p: Payout, rule: PayRule) -> dict[str, Any]:
     if p.capped:
         return {"text": "CAP", "capped": True, "rounded": False}
-    return {"text": f"{p.amount:,}", "capped": False, "rounded": p.rounded}
+    return {"text": rule.style.amount(p.amount), "capped": False, "rounded": p.rounded}
 
 
 def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule) -> dict[str, Any]:
@@ -73,7 +68,7 @@ def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule
         "odds": odds_text,
         "table_says": table_says,
         "net": net,
-        "cells": [_cell(rule.pay(b, odds)) for b in bets],
+        "cells": [_cell(rule.pay(b, odds), rule) for b in bets],
     }
 
 
@@ -239,11 +234,12 @@ def dealer_sheet_context(
     amount_pt: int = AMOUNT_SIZES[0],
 ) -> dict[str, Any]:
     table = spec.table
-    money = Money(table.currency if table is not None else "USD")
+    style = money_style(table)
+    money = style.money
     columns = bets or bet_columns(table)
     chip = smallest_chip(table)
     cap = table.payout_cap if table is not None else None
-    rule = PayRule(money, chip, cap)
+    rule = PayRule(style, chip, cap)
     plays = analysis.ante_play.plays if analysis.ante_play is not None else None
     settler = Settler(spec, plays)
     tables = _payout_tables(spec, columns, rule)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from trey.cards import SUIT_SYMBOLS, parse_cards, rank_label
 from trey.engine.ante_play import Resolution, Situation, resolution_table
-from trey.numbers import money_text
+from trey.numbers import MoneyStyle
 from trey.odds import Odds
 from trey.pays import Amount, Pay, percent_text_exact
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
@@ -41,12 +41,12 @@ def odds_label(odds: Odds) -> str:
     return str(odds)
 
 
-def pay_label(pay: Pay, currency: str) -> str:
+def pay_label(pay: Pay, style: MoneyStyle) -> str:
     """A pay in words: odds as :func:`odds_label`, ``$500 for the bet``, ``100% of the meter``."""
     if isinstance(pay, Odds):
         return odds_label(pay)
     if isinstance(pay, Amount):
-        return f"{money_text(pay.amount, currency)} for the bet"
+        return f"{style.money(pay.amount)} for the bet"
     return f"{percent_text_exact(pay.share)} of the meter"
 
 
