@@ -16,9 +16,9 @@ from trey.hands import three_card_key
 from trey.loader import load_spec
 from trey.odds import Odds
 from trey.payouts import bet_columns, payout
-from trey.report.dealer_view import _pick_worked_hands, ante_play_parts, dealer_sheet_context
+from trey.report.dealer_view import _pick_worked_hands, dealer_sheet_context
 from trey.report.payoff_keys import payoff_key
-from trey.settle import Settler
+from trey.settle import Settler, ante_play_parts
 from trey.spec import Table
 
 DATE = "2026-01-01"

@@ -557,6 +557,48 @@ def cheatsheet(
         _out(str(path))
 
 
+class DrillLevel(StrEnum):
+    BASIC = "basic"
+    FULL = "full"
+
+
+@app.command()
+@user_errors
+def drill(
+    file: PaytableFile,
+    out: OutDir,
+    hands: Annotated[
+        int, typer.Option("--hands", min=1, max=200, help="Practice hands (full adds what it needs).")
+    ] = 24,
+    seed: Seed = 1,
+    level: Annotated[
+        DrillLevel, typer.Option("--level", help="basic, or full: every row and situation.")
+    ] = DrillLevel.BASIC,
+    paper: Annotated[Paper, typer.Option("--paper", help="letter or a4.")] = Paper.LETTER,
+    effective: DateOption = None,
+    force: Force = False,
+) -> None:
+    """Write a payout drill for dealer training: FILE-stem.drill.html and .pdf, the answer key on its own page."""
+    from trey.certificate import default_issue_date
+    from trey.drill import Level, make_drill
+    from trey.engine import analyze as run_analysis
+    from trey.loader import load_spec
+    from trey.outputs import refuse_existing
+
+    when = _parse_date(effective) or default_issue_date()
+    names = {kind: f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")}
+    refuse_existing(out, list(names.values()), force=force)
+    spec = load_spec(file)
+    practice = make_drill(spec, run_analysis(spec), hands=hands, seed=seed, level=Level(level.value))
+    from trey.report.drill_view import render_drill_html
+    from trey.report.pdf import html_to_pdf
+
+    html = render_drill_html(practice, paper=paper.value, day=when)
+    written = _write(out, {names["html"]: html.encode, names["pdf"]: lambda: html_to_pdf(html, when)}, force=force)
+    for path in written:
+        _out(str(path))
+
+
 @contextlib.contextmanager
 def _progress(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from trey.numbers import MoneyStyle, money_style
 from trey.odds import Odds
 from trey.spec import Table
 
@@ -61,3 +62,22 @@ def payout(
     rounded = whole != exact
     capped = cap is not None and whole > cap
     return Payout(exact, Fraction(cap) if capped and cap is not None else whole, rounded, capped)
+
+
+@dataclass(frozen=True)
+class PayRule:
+    """How a table pays: its money style, the smallest chip wins are rounded down to, and the payout cap."""
+
+    style: MoneyStyle
+    chip: Fraction
+    cap: int | None
+
+    @classmethod
+    def of(cls, table: Table | None) -> PayRule:
+        return cls(money_style(table), smallest_chip(table), table.payout_cap if table is not None else None)
+
+    def money(self, amount: Fraction | int) -> str:
+        return self.style.money(amount)
+
+    def pay(self, bet: Fraction | int, odds: Odds | Fraction) -> Payout:
+        return payout(bet, odds, chip=self.chip, cap=self.cap)

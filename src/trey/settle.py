@@ -154,3 +154,17 @@ class Settler:
             i = int(index[row])
             result[wager] = SettledWager(wager, table.outcomes[i], table.nets[i], table.staked[i])
         return result
+
+
+def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction | None]:
+    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play round, read from the rules'
+    resolution table. None for the Play when the player folded, and for the Ante Bonus when none is paid."""
+    outcome = settled.outcome
+    game = spec.wagers.ante_play
+    assert isinstance(outcome, AntePlayOutcome) and game is not None
+    resolution = resolution_table(spec.rules)[outcome.situation]
+    bonus_odds = game.ante_bonus.odds(outcome.bonus) if outcome.bonus is not None else None
+    bonus = bonus_odds.net if bonus_odds is not None and resolution.bonus_paid else None
+    if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
+        raise AssertionError(f"the rules and the settlement disagree on {outcome}")
+    return {"Ante": resolution.ante, "Play": resolution.play, "Ante Bonus": bonus}

@@ -6,17 +6,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
 from trey.cards import card_text
 from trey.engine import GameAnalysis
-from trey.engine.ante_play import AntePlayOutcome, Situation, resolution_table
+from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.errors import TreyError
-from trey.numbers import MoneyStyle, money_style
 from trey.odds import Odds
-from trey.payouts import DEFAULT_BETS, Payout, bet_columns, payout, smallest_chip
+from trey.payouts import DEFAULT_BETS, Payout, PayRule, bet_columns
 from trey.pays import Amount, MeterShare, Pay, percent_text_exact
 from trey.report.environment import render
 from trey.report.labels import (
@@ -28,27 +27,12 @@ from trey.report.labels import (
     resolution_rows,
 )
 from trey.report.payoff_keys import payoff_key
-from trey.settle import SettledWager, Settler
+from trey.settle import SettledWager, Settler, ante_play_parts
 from trey.spec import ANTE_PLAY, GameSpec
 
 WORKED_HANDS_SEED = 2026
 AMOUNT_SIZES = (12, 11, 10, 9, 8)  # point sizes tried for the payout amounts, largest first
 ANTE_PLAY_SETTLEMENT_ORDER = ["Play", "Ante Bonus", "Ante"]  # then each side bet, in the game's order
-
-
-@dataclass(frozen=True)
-class PayRule:
-    """How this table pays: its currency, the smallest chip wins are rounded down to, and the payout cap."""
-
-    style: MoneyStyle
-    chip: Fraction
-    cap: int | None
-
-    def money(self, amount: Fraction | int) -> str:
-        return self.style.money(amount)
-
-    def pay(self, bet: Fraction | int, odds: Odds | Fraction) -> Payout:
-        return payout(bet, odds, chip=self.chip, cap=self.cap)
 
 
 def _cell(p: Payout, rule: PayRule) -> dict[str, Any]:
@@ -129,20 +113,6 @@ def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list
                 }
             )
     return tables
-
-
-def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction | None]:
-    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play round, read from the rules'
-    resolution table. None for the Play when the player folded, and for the Ante Bonus when none is paid."""
-    outcome = settled.outcome
-    game = spec.wagers.ante_play
-    assert isinstance(outcome, AntePlayOutcome) and game is not None
-    resolution = resolution_table(spec.rules)[outcome.situation]
-    bonus_odds = game.ante_bonus.odds(outcome.bonus) if outcome.bonus is not None else None
-    bonus = bonus_odds.net if bonus_odds is not None and resolution.bonus_paid else None
-    if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
-        raise AssertionError(f"the rules and the settlement disagree on {outcome}")
-    return {"Ante": resolution.ante, "Play": resolution.play, "Ante Bonus": bonus}
 
 
 def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -232,14 +202,13 @@ def dealer_sheet_context(
     effective: date,
     bets: tuple[int, ...] | None,
     amount_pt: int = AMOUNT_SIZES[0],
+    continued: bool = False,
 ) -> dict[str, Any]:
     table = spec.table
-    style = money_style(table)
-    money = style.money
+    rule = PayRule.of(table)
+    money = rule.money
     columns = bets or bet_columns(table)
-    chip = smallest_chip(table)
-    cap = table.payout_cap if table is not None else None
-    rule = PayRule(style, chip, cap)
+    chip, cap = rule.chip, rule.cap
     plays = analysis.ante_play.plays if analysis.ante_play is not None else None
     settler = Settler(spec, plays)
     tables = _payout_tables(spec, columns, rule)
@@ -262,6 +231,7 @@ def dealer_sheet_context(
         "paper": paper,
         "landscape": True,
         "amount_pt": amount_pt,
+        "continued": continued,
         "game": spec.name,
         "operator": spec.operator or "",
         "effective": effective.isoformat(),
@@ -304,8 +274,11 @@ def render_dealer_sheet_html(
     effective: date,
     bets: tuple[int, ...] | None = None,
     amount_pt: int = AMOUNT_SIZES[0],
+    continued: bool = False,
 ) -> str:
-    context = dealer_sheet_context(spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=amount_pt)
+    context = dealer_sheet_context(
+        spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=amount_pt, continued=continued
+    )
     return render("dealer_sheet.html.j2", **context)
 
 
@@ -316,19 +289,52 @@ class FittedSheet:
     amount_pt: int
 
 
-def pay_tables_fit(document: Any) -> bool:
-    """One page, and every payout table ends left of the side column (no amount runs into it or off the page)."""
+def _boxes(page: Any, tag: str, css_class: str) -> list[Any]:
+    """The laid-out boxes of the elements ``tag.css_class`` on a page, one per element (a table's wrapper box and
+    the table box share their element: the wrapper, which holds the caption and borders, is kept)."""
+    # WeasyPrint exposes the laid-out boxes of a page only as ``_page_box``; these measurements are all we use it for.
+    found: dict[int, Any] = {}
+    for b in page._page_box.descendants():
+        if getattr(b, "element_tag", None) == tag and css_class in (b.element.get("class") or "").split():
+            found.setdefault(id(b.element), b)
+    return list(found.values())
+
+
+def _inside(page: Any, box: Any) -> bool:
+    """The box ends above the page's bottom margin (a float that runs past it is cut off, not continued)."""
+    bottom = page._page_box.content_box_y() + page._page_box.height
+    return bool(box.position_y + box.margin_height() <= bottom + 0.01)
+
+
+def pay_tables_fit(document: Any, tables: int | None = None) -> bool:
+    """One page holding all ``tables`` payout tables, each ending left of the side column (no amount runs into it
+    or off the page) and above the bottom margin."""
     if len(document.pages) != 1:
         return False
-    # WeasyPrint exposes the laid-out boxes of a page only as ``_page_box``; this measurement is all we use it for.
-    boxes = list(document.pages[0]._page_box.descendants())
-    side = next(b for b in boxes if getattr(b, "element_tag", None) == "div" and b.element.get("class") == "side")
-    tables = [
-        b
-        for b in boxes
-        if getattr(b, "element_tag", None) == "table" and "pay" in (b.element.get("class") or "").split()
-    ]
-    return all(t.position_x + t.margin_width() <= side.position_x for t in tables)
+    page = document.pages[0]
+    side = _boxes(page, "div", "side")[0]
+    laid_out = _boxes(page, "table", "pay")
+    if tables is not None and len(laid_out) != tables:
+        return False
+    return all(t.position_x + t.margin_width() <= side.position_x and _inside(page, t) for t in laid_out) and all(
+        _inside(page, box) for box in _boxes(page, "div", "side")
+    )
+
+
+def continued_sheet_fits(document: Any, tables: int) -> bool:
+    """All ``tables`` payout tables laid out, each within the page's content width and height, none split across
+    two pages."""
+    seen: set[int] = set()
+    for page in document.pages:
+        limit = page._page_box.content_box_x() + page._page_box.width  # the right edge of the printable area
+        on_page = _boxes(page, "table", "pay")
+        if any(id(t.element) in seen for t in on_page):  # a table begun on an earlier page: split
+            return False
+        for table in on_page:
+            if table.position_x + table.margin_width() > limit or not _inside(page, table):
+                return False
+        seen |= {id(t.element) for t in on_page}
+    return len(seen) == tables
 
 
 def fit_dealer_sheet(
@@ -339,11 +345,27 @@ def fit_dealer_sheet(
     refused, never printed off the page."""
     from trey.report.pdf import render_document
 
+    tables = len(_payout_tables(spec, bets or bet_columns(spec.table), PayRule.of(spec.table)))
     for size in AMOUNT_SIZES:
         html = render_dealer_sheet_html(spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=size)
         document = render_document(html)
-        if pay_tables_fit(document):
+        if pay_tables_fit(document, tables):
             return FittedSheet(html, document, size)
+        if len(document.pages) > 1 or len(_boxes(document.pages[0], "table", "pay")) < tables:
+            break  # too many wagers for one page, whatever the size: continue on the next pages
+    else:
+        return _refuse_bets(spec, bets)
+    for size in AMOUNT_SIZES:
+        html = render_dealer_sheet_html(
+            spec, analysis, paper=paper, effective=effective, bets=bets, amount_pt=size, continued=True
+        )
+        document = render_document(html)
+        if continued_sheet_fits(document, tables):
+            return FittedSheet(html, document, size)
+    return _refuse_bets(spec, bets)
+
+
+def _refuse_bets(spec: GameSpec, bets: tuple[int, ...] | None) -> NoReturn:
     columns = ", ".join(f"{b:,}" for b in (bets or bet_columns(spec.table)))
     raise TreyError(
         f"the payouts of the bets {columns} do not fit the sheet, even at {AMOUNT_SIZES[-1]} pt",
