@@ -19,22 +19,12 @@ def main() -> None:
         f"trey compare of the {len(pair_plus)} Pair Plus tables --wager pair_plus",
         time_command([str(TREY), "compare", *pair_plus, "--wager", "pair_plus", "--format", "json"]),
     )
-    grid = "straight_flush=1..20,three_of_a_kind=1..10,straight=0..9"
-    report(
-        f"trey solve --wager ante_play --grid {grid} (2,000 analyses)",
-        time_command(
-            [str(TREY), "solve", "paytables/standard.yaml", "--wager", "ante_play", "--grid", grid, "--format", "json"],
-            runs=3,
-        ),
-    )
-    grid = "straight=1..20,flush=1..10,pair=0..9"
-    report(
-        f"trey solve --wager pair_plus --grid {grid} (2,000 combinations)",
-        time_command(
-            [str(TREY), "solve", "paytables/standard.yaml", "--wager", "pair_plus", "--grid", grid, "--format", "json"],
-            runs=3,
-        ),
-    )
+    for wager, grid, what in (
+        ("ante_play", "straight_flush=1..20,three_of_a_kind=1..10,straight=0..9", "2,000 analyses"),
+        ("pair_plus", "straight=1..20,flush=1..10,pair=0..9", "2,000 combinations"),
+    ):
+        args = [str(TREY), "solve", "paytables/standard.yaml", "--wager", wager, "--grid", grid, "--format", "json"]
+        report(f"trey solve --wager {wager} --grid {grid} ({what})", time_command(args, runs=3))
 
 
 if __name__ == "__main__":
