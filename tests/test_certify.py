@@ -132,7 +132,9 @@ def test_verify_an_untouched_certificate(standard_dir: Path) -> None:
     result = run_cli("verify", cert, "--paytable", STANDARD)
     cert_id = json.loads(cert.read_text())["certificate_id"]
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS\n"
+    assert (
+        result.stdout == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.2.0\n"
+    )
 
 
 def tamper(source: Path, target: Path, change: object) -> Path:

@@ -30,7 +30,10 @@ from trey.text import printable
 
 REVISION = 1
 ID_DIGITS = 12
-
+# The layout of the certificate JSON. Verification recomputes every figure with the running trey and accepts a
+# certificate issued by an earlier version when every figure agrees (the version that issued it is stated, never
+# compared); a certificate of a newer format than this trey reads is refused before anything else.
+CERTIFICATE_FORMAT = 1
 
 @dataclass(frozen=True)
 class SimulationOptions:
@@ -49,6 +52,7 @@ class Certificate:
     profile: Profile
     checks: list[Finding]
     simulation: SimulationResult | None
+    issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
 
     @property
     def certificate_id(self) -> str:
@@ -94,6 +98,7 @@ def build_certificate(
     verdicts = [str(overall(checks))]
     data: dict[str, Any] = {
         "certificate_id": "",
+        "certificate_format": CERTIFICATE_FORMAT,
         "revision": REVISION,
         "issue_date": issue_date.isoformat(),
         "trey_version": __version__,
@@ -119,9 +124,11 @@ def build_certificate(
 
 
 def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
+    """The JSON paths where a stored certificate and a fresh computation differ; the version of trey that wrote
+    each is not a figure and is never compared."""
     if isinstance(stored, dict) and isinstance(fresh, dict):
         diffs = []
-        for key in sorted(set(stored) | set(fresh), key=str):
+        for key in sorted((set(stored) | set(fresh)) - {"trey_version"}, key=str):
             if key not in stored or key not in fresh:
                 diffs.append(f"{path}.{key}")
             else:
@@ -170,6 +177,16 @@ def read_certificate(path: Path) -> dict[str, Any]:
     except JsonInputError as exc:
         field = json_path(exc.path) if exc.path is not None else None
         raise _refused(path, f"not a certificate: {exc}", field, hint=_JSON_HINT) from None
+    found = data.get("certificate_format") if isinstance(data, dict) else None
+    if isinstance(found, int) and not isinstance(found, bool) and found > CERTIFICATE_FORMAT:
+        issued = data.get("trey_version")
+        raise _refused(
+            path,
+            f"the certificate is of format {found} (written by trey {printable(str(issued))}); this trey "
+            f"{__version__} reads format {CERTIFICATE_FORMAT}",
+            "$.certificate_format",
+            hint="verify it with the trey that issued it, or a newer one",
+        )
     errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
     if errors:
         first = errors[0]
@@ -278,7 +295,7 @@ def verify_certificate(
             + "\n  ".join(problems),
             fields=problems,
         )
-    return fresh
+    return replace(fresh, issued_by=str(stored["trey_version"]))
 
 
 def default_issue_date(environ: Mapping[str, str] | None = None) -> date:

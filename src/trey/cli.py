@@ -498,7 +498,7 @@ def verify(
     checked = f" and {display_name(paytable)}" if paytable is not None else ""
     _out(
         f"{display_name(certificate)}{checked}: verified; certificate {cert.certificate_id}, "
-        f"overall {cert.data['overall']}"
+        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}"
     )
 
 

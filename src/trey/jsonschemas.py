@@ -42,8 +42,11 @@ def strict_validator_class() -> type[Draft202012Validator]:
 def validator(name: str) -> Draft202012Validator:
     """A validator for one schema, with the others registered so that ``$ref`` between them resolves."""
     from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
 
+    # The schemas refer to each other by file name ("paytable.schema.json"), so that a standard validator given the
+    # schemas/ folder resolves them without a network; here they are registered under those names.
     registry: Registry[Any] = Registry().with_resources(
-        (load_schema(n)["$id"], Resource.from_contents(load_schema(n))) for n in NAMES
+        (f"{n}.schema.json", Resource.from_contents(load_schema(n), default_specification=DRAFT202012)) for n in NAMES
     )
     return strict_validator_class()(load_schema(name), registry=registry)
