@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from conftest import REPO, STANDARD, run_cli
 from trey.certificate import content_id
@@ -65,7 +66,7 @@ def test_a_certificate_from_an_earlier_version_verifies_when_every_figure_agrees
     path = _reissued(outputs, earlier)
     result = run_cli("verify", path)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.endswith(", overall PASS, issued by trey 0.1.9\n")
+    assert result.stdout.endswith(", overall PASS, issued by trey 0.1.9; not signed\n")
 
 
 def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None:
@@ -81,3 +82,104 @@ def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None
         f"error: {path}: the certificate is of format 2 (written by trey 9.0.0); this trey 0.2.0 reads format 1 "
         "(verify it with the trey that issued it, or a newer one)\n"
     )
+
+
+# --- signatures ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("keys")
+    result = run_cli("keygen", "--out", out, "--name", "Example Lab")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [str(out / "trey-signing-key.pem"), str(out / "trey-signing-key.pub.pem")]
+    return out
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory: pytest.TempPathFactory, keys: Path) -> Path:
+    out = tmp_path_factory.mktemp("signed")
+    args = ["certify", STANDARD, "--out", out, "--date", "2026-01-01", "--sign", keys / "trey-signing-key.pem"]
+    assert run_cli(*args).exit_code == 0
+    return out / "standard.certificate.json"
+
+
+def test_keygen_writes_a_private_key_only_its_owner_reads(keys: Path) -> None:
+    assert (keys / "trey-signing-key.pem").stat().st_mode & 0o777 == 0o600
+    public = (keys / "trey-signing-key.pub.pem").read_text().splitlines()
+    assert public[0] == "Signer: Example Lab"
+    assert public[1].startswith("Fingerprint: SHA256:") and len(public[1]) == len("Fingerprint: SHA256:") + 64
+    result = run_cli("keygen", "--out", keys)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: would overwrite {keys / 'trey-signing-key.pem'}, ")
+
+
+def test_a_trusted_signature_verifies(signed: Path, keys: Path) -> None:
+    data = json.loads(signed.read_text())
+    fingerprint = data["signature"]["fingerprint"]
+    assert (data["signature"]["algorithm"], data["signature"]["signer"]) == ("Ed25519", "Example Lab")
+    result = run_cli("verify", signed, "--trust", keys / "trey-signing-key.pub.pem")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(f"; signed by Example Lab ({fingerprint}), a trusted key\n")
+    result = run_cli("verify", signed)
+    assert result.exit_code == 0
+    assert result.stdout.endswith(", a key not verified (give its public key with --trust)\n")
+    cover = "".join(PdfReader(signed.with_suffix(".pdf")).pages[0].extract_text().split())  # the key wraps
+    assert f"SignedbyExampleLab(Ed25519,key{fingerprint})" in cover
+
+
+def test_signing_is_deterministic(tmp_path: Path, signed: Path, keys: Path) -> None:
+    args = ["certify", STANDARD, "--out", tmp_path, "--date", "2026-01-01", "--sign", keys / "trey-signing-key.pem"]
+    assert run_cli(*args).exit_code == 0
+    for kind in ("json", "html", "pdf"):
+        assert (tmp_path / f"standard.certificate.{kind}").read_bytes() == signed.with_suffix(f".{kind}").read_bytes()
+
+
+def test_each_signature_failure_has_its_own_message(tmp_path: Path, signed: Path, keys: Path) -> None:
+    other = tmp_path / "other"
+    assert run_cli("keygen", "--out", other, "--name", "Someone Else").exit_code == 0
+    trust_other = ["--trust", other / "trey-signing-key.pub.pem"]
+    data = json.loads(signed.read_text())
+    who = f"Example Lab ({data['signature']['fingerprint']})"
+    result = run_cli("verify", signed, *trust_other)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {signed}: the certificate is signed by {who}, a key you do not trust "
+        "(check the key with the lab, then give its public key with --trust)\n",
+    )
+    unsigned = tmp_path / "unsigned.json"
+    unsigned.write_text(json.dumps({k: v for k, v in data.items() if k != "signature"}))
+    result = run_cli("verify", unsigned, *trust_other)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {unsigned}: the certificate is not signed (ask the lab for a signed certificate)\n",
+    )
+    assert run_cli("verify", unsigned).stdout.endswith("; not signed\n")
+    forged = dict(data, issue_date="2026-02-01")
+    forged["certificate_id"] = content_id(forged)  # a forger recomputes the ID, but cannot re-sign
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    result = run_cli("verify", path, "--trust", keys / "trey-signing-key.pub.pem")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {path}: the signature does not match the certificate's content (it names {who}) "
+        "(the certificate was changed after it was signed, or the signature is not by the key it names)\n",
+    )
+
+
+def test_an_encrypted_key_needs_its_passphrase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TREY_KEY_PASSPHRASE", "correct horse")
+    assert run_cli("keygen", "--out", tmp_path / "k", "--name", "Locked Lab").exit_code == 0
+    key = tmp_path / "k" / "trey-signing-key.pem"
+    assert b"ENCRYPTED" in key.read_bytes()
+    args = ["certify", STANDARD, "--out", tmp_path / "c", "--date", "2026-01-01", "--sign", key]
+    monkeypatch.delenv("TREY_KEY_PASSPHRASE")
+    result = run_cli(*args)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {key} is encrypted (set TREY_KEY_PASSPHRASE, or run on a terminal to be asked for the passphrase)\n",
+    )
+    monkeypatch.setenv("TREY_KEY_PASSPHRASE", "wrong")
+    assert run_cli(*args).stderr == f"error: {key}: cannot open the private key (check the file and the passphrase)\n"
+    monkeypatch.setenv("TREY_KEY_PASSPHRASE", "correct horse")
+    assert run_cli(*args).exit_code == 0

@@ -133,7 +133,8 @@ def test_verify_an_untouched_certificate(standard_dir: Path) -> None:
     cert_id = json.loads(cert.read_text())["certificate_id"]
     assert result.exit_code == 0, result.stderr
     assert (
-        result.stdout == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.2.0\n"
+        result.stdout
+        == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.2.0; not signed\n"
     )
 
 

@@ -24,6 +24,7 @@ from trey.errors import SpecError, TreyError, VerificationError, json_path
 from trey.export import analysis_json, simulation_json
 from trey.files import display_name, read_bounded
 from trey.loader import check_data, load_spec_bytes, read_file
+from trey.signing import SignatureStatus, Signer, check_signature, signature_block
 from trey.simulate import MAX_ROUNDS, SimulationResult, simulate
 from trey.spec import GameSpec
 from trey.text import printable
@@ -34,6 +35,7 @@ ID_DIGITS = 12
 # certificate issued by an earlier version when every figure agrees (the version that issued it is stated, never
 # compared); a certificate of a newer format than this trey reads is refused before anything else.
 CERTIFICATE_FORMAT = 1
+
 
 @dataclass(frozen=True)
 class SimulationOptions:
@@ -53,6 +55,7 @@ class Certificate:
     checks: list[Finding]
     simulation: SimulationResult | None
     issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
+    signature: SignatureStatus | None = None  # set by verification
 
     @property
     def certificate_id(self) -> str:
@@ -64,9 +67,15 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def content_id(data: dict[str, Any]) -> str:
-    """The ID of a certificate: a hash of all its content but the ID."""
-    content = {k: v for k, v in data.items() if k != "certificate_id"}
+    """The ID of a certificate: a hash of all its content but the ID and the signature (signed or not, the same
+    certificate has the same ID)."""
+    content = {k: v for k, v in data.items() if k not in ("certificate_id", "signature")}
     return hashlib.sha256(canonical_bytes(content)).hexdigest()[:ID_DIGITS]
+
+
+def signed_bytes(data: dict[str, Any]) -> bytes:
+    """What a signature covers: the canonical JSON of the certificate without its signature (the ID included)."""
+    return canonical_bytes({k: v for k, v in data.items() if k != "signature"})
 
 
 def check_json(check: Finding) -> dict[str, str]:
@@ -88,6 +97,7 @@ def build_certificate(
     profile_name: str | Profile = "generic",
     simulation: SimulationOptions | None = None,
     paper: str = "a4",
+    signer: Signer | None = None,
 ) -> Certificate:
     profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
     analysis = analyze(spec)
@@ -120,6 +130,8 @@ def build_certificate(
         verdicts.append("PASS" if simulated.passed else "FAIL")
     data["overall"] = "FAIL" if "FAIL" in verdicts else "PASS"
     data["certificate_id"] = content_id(data)
+    if signer is not None:
+        data["signature"] = signature_block(signer, signed_bytes(data))
     return Certificate(data, spec, analysis, profile, checks, simulated)
 
 
@@ -241,7 +253,12 @@ def _paytable_problems(recorded: dict[str, Any], paytable: Path, canonical: dict
 
 
 def verify_certificate(
-    path: Path, paytable: Path | None = None, *, allow_rounds: int = VERIFY_ROUNDS_LIMIT, workers: int = 1
+    path: Path,
+    paytable: Path | None = None,
+    *,
+    allow_rounds: int = VERIFY_ROUNDS_LIMIT,
+    workers: int = 1,
+    trusted: list[tuple[str, Any]] | None = None,
 ) -> Certificate:
     """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
     that differs.
@@ -257,6 +274,7 @@ def verify_certificate(
     id_matches = content_id(stored) == stored["certificate_id"]
     if not id_matches:
         problems.append("certificate_id (it does not match the certificate's content)")
+    signature = _check_signature(name, stored, trusted)
     result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
@@ -280,7 +298,7 @@ def verify_certificate(
         simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
         paper=stored["paper"],
     )
-    compared = dict(stored)
+    compared = {k: v for k, v in stored.items() if k != "signature"}
     if not id_matches:  # the simulation was not re-run: compare everything else
         compared["simulation"] = None
         compared["overall"] = fresh.data["overall"]
@@ -295,7 +313,32 @@ def verify_certificate(
             + "\n  ".join(problems),
             fields=problems,
         )
-    return replace(fresh, issued_by=str(stored["trey_version"]))
+    return replace(fresh, issued_by=str(stored["trey_version"]), signature=signature)
+
+
+def _check_signature(name: str, stored: dict[str, Any], trusted: list[tuple[str, Any]] | None) -> SignatureStatus:
+    """A signature that does not cover this content always fails; with trusted keys, so do an unsigned
+    certificate and one signed by another key."""
+    block = stored.get("signature")
+    status = check_signature(block, signed_bytes(stored), [key for _, key in trusted or []])
+    who = f"{printable(block['signer'])} ({block['fingerprint']})" if block else ""
+    if status is SignatureStatus.INVALID:
+        raise VerificationError(
+            f"{name}: the signature does not match the certificate's content (it names {who})",
+            fields=["signature"],
+            hint="the certificate was changed after it was signed, or the signature is not by the key it names",
+        )
+    if trusted and status is SignatureStatus.UNSIGNED:
+        raise VerificationError(
+            f"{name}: the certificate is not signed", fields=["signature"], hint="ask the lab for a signed certificate"
+        )
+    if trusted and status is SignatureStatus.UNTRUSTED:
+        raise VerificationError(
+            f"{name}: the certificate is signed by {who}, a key you do not trust",
+            fields=["signature"],
+            hint="check the key with the lab, then give its public key with --trust",
+        )
+    return status
 
 
 def default_issue_date(environ: Mapping[str, str] | None = None) -> date:

@@ -420,6 +420,9 @@ def certify(
     ] = None,
     seed: Seed = 1,
     workers: Workers = 1,
+    sign: Annotated[
+        Path | None, typer.Option("--sign", help="Sign with this private key (trey keygen).", show_default=False)
+    ] = None,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
     from trey.certificate import SimulationOptions, build_certificate, default_issue_date
@@ -429,6 +432,11 @@ def certify(
     when = _parse_date(issue_date) or default_issue_date()
     names = {kind: f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")}
     refuse_existing(out, list(names.values()), force=force)
+    signer = None
+    if sign is not None:
+        from trey.signing import load_signer
+
+        signer = load_signer(sign, _ask_passphrase)
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
     spec = load_spec_bytes(raw, str(file))
     cert = build_certificate(
@@ -439,6 +447,7 @@ def certify(
         profile_name=profile,
         simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
         paper=paper.value,
+        signer=signer,
     )
     from trey.report.certificate_view import render_certificate_html
     from trey.report.pdf import html_to_pdf
@@ -461,11 +470,13 @@ def certify(
         raise typer.Exit(1)
 
 
-def _write(out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool) -> list[Path]:
+def _write(
+    out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool, modes: dict[str, int] | None = None
+) -> list[Path]:
     from trey.outputs import os_error_message, write_all
 
     try:
-        return write_all(out, outputs, force=force)
+        return write_all(out, outputs, force=force, modes=modes)
     except OSError as exc:
         raise os_error_message(exc) from None
 
@@ -489,17 +500,74 @@ def verify(
         ),
     ] = 100_000_000,
     workers: Workers = 1,
+    trust: Annotated[
+        list[Path] | None,
+        typer.Option("--trust", help="A public key you trust (repeatable): the certificate must be signed by one."),
+    ] = None,
 ) -> None:
     """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
     from trey.certificate import verify_certificate
     from trey.files import display_name
+    from trey.signing import SignatureStatus, load_public_key
 
-    cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers)
+    trusted = [load_public_key(path) for path in trust or []]
+    cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    block = cert_signature(certificate)
+    signed = {
+        SignatureStatus.UNSIGNED: "not signed",
+        SignatureStatus.TRUSTED: f"signed by {block}, a trusted key",
+        SignatureStatus.UNTRUSTED: f"signed by {block}, a key not verified (give its public key with --trust)",
+    }.get(cert.signature or SignatureStatus.UNSIGNED, "")
     checked = f" and {display_name(paytable)}" if paytable is not None else ""
     _out(
         f"{display_name(certificate)}{checked}: verified; certificate {cert.certificate_id}, "
-        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}"
+        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}; {signed}"
     )
+
+
+def cert_signature(path: Path) -> str:
+    """``Lab name (SHA256:...)`` of a verified certificate's signature (read again: it passed the checks)."""
+    from trey.certificate import read_certificate
+
+    block = read_certificate(path).get("signature")
+    return f"{block['signer']} ({block['fingerprint']})" if block else ""
+
+
+def _ask_passphrase() -> str:
+    """The passphrase of an encrypted key, asked on the terminal (never taken from the command line)."""
+    if not sys.stdin.isatty():
+        return ""
+    import getpass
+
+    return getpass.getpass("passphrase of the signing key: ")
+
+
+@app.command()
+@user_errors
+def keygen(
+    out: OutDir,
+    name: Annotated[str, typer.Option("--name", help="The signer, as certificates will name it.")] = "trey signer",
+    force: Force = False,
+) -> None:
+    """Write an Ed25519 key pair for signing certificates: the private key (mode 0600) and the public key.
+
+    The private key is encrypted when TREY_KEY_PASSPHRASE is set."""
+    import os
+
+    from trey.outputs import refuse_existing
+    from trey.signing import PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, key_files
+
+    refuse_existing(out, [PRIVATE_KEY_FILE, PUBLIC_KEY_FILE], force=force)
+    passphrase = os.environ.get(PASSPHRASE_VARIABLE)
+    files = key_files(name, passphrase.encode() if passphrase else None)
+    written = _write(
+        out,
+        {file: functools.partial(bytes, content) for file, content in files.items()},
+        force=force,
+        modes={PRIVATE_KEY_FILE: 0o600},
+    )
+    for path in written:
+        _out(str(path))
 
 
 def _parse_bets(value: str | None) -> tuple[int, ...] | None:

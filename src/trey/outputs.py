@@ -113,8 +113,11 @@ def _claim(temporary: Path, final: Path) -> None:
     temporary.unlink()
 
 
-def write_all(directory: Path, outputs: Mapping[str, Render], *, force: bool) -> list[Path]:
-    """Render and write every output, or none. Returns the paths written."""
+def write_all(
+    directory: Path, outputs: Mapping[str, Render], *, force: bool, modes: Mapping[str, int] | None = None
+) -> list[Path]:
+    """Render and write every output, or none. Returns the paths written. ``modes``: file modes by name (a private
+    key: 0600); others are readable as the umask allows."""
     refuse_existing(directory, list(outputs), force=force)
     temporary: dict[str, Path] = {}
     placed: list[Path] = []
@@ -128,7 +131,8 @@ def write_all(directory: Path, outputs: Mapping[str, Render], *, force: bool) ->
                 temporary[name] = Path(temp_name)
                 with os.fdopen(handle, "wb") as stream:
                     stream.write(content)
-                os.chmod(temp_name, 0o666 & ~_umask())  # mkstemp makes 0600; reports are for sharing
+                # mkstemp makes 0600; reports are for sharing, secrets keep their own mode
+                os.chmod(temp_name, (modes or {}).get(name, 0o666 & ~_umask()))
             for name, temp_path in temporary.items():
                 final = directory / name
                 if force:

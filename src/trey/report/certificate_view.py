@@ -302,6 +302,11 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],
+        "signed_by": (
+            f"{data['signature']['signer']} (Ed25519, key {data['signature']['fingerprint']})"
+            if data.get("signature")
+            else "not signed"
+        ),
         "artefacts": [
             {
                 "file": data["paytable"]["file"],
