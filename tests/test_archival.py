@@ -183,3 +183,88 @@ def test_an_encrypted_key_needs_its_passphrase(tmp_path: Path, monkeypatch: pyte
     assert run_cli(*args).stderr == f"error: {key}: cannot open the private key (check the file and the passphrase)\n"
     monkeypatch.setenv("TREY_KEY_PASSPHRASE", "correct horse")
     assert run_cli(*args).exit_code == 0
+
+
+# --- the PDF as the evidence ----------------------------------------------------------------------------------------
+
+
+def _rebuilt_pdf(
+    signed: Path, target: Path, *, html: str | None = None, data: bytes | None = None, paytable: bytes | None = None
+) -> Path:
+    """The certificate's PDF made again by trey's own renderer, with one part replaced."""
+    from datetime import date
+
+    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf
+
+    evidence = (
+        Embedded("standard.certificate.json", data or signed.read_bytes(), "data"),
+        Embedded("standard.yaml", paytable or STANDARD.read_bytes(), "paytable", "Source"),
+    )
+    page = html or signed.with_suffix(".html").read_text()
+    target.write_bytes(html_to_pdf(page, date(2026, 1, 1), variant=ARCHIVAL, embedded=evidence))
+    return target
+
+
+def test_the_pdf_alone_verifies(signed: Path, keys: Path) -> None:
+    pdf = signed.with_suffix(".pdf")
+    result = run_cli("verify", pdf, "--trust", keys / "trey-signing-key.pub.pem")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"{pdf}: verified; certificate ")
+    assert result.stdout.endswith(", a trusted key\n")
+
+
+def test_the_pdf_is_pdf_a_3b_with_every_font_embedded(signed: Path) -> None:
+    reader = PdfReader(signed.with_suffix(".pdf"))
+    metadata = reader.trailer["/Root"]["/Metadata"].get_object().get_data().decode()
+    assert 'pdfaid:part="3"' in metadata and 'pdfaid:conformance="B"' in metadata
+    assert "/OutputIntents" in reader.trailer["/Root"]
+    assert sorted(reader.attachments) == ["standard.certificate.json", "standard.yaml"]
+    assert reader.attachments["standard.certificate.json"][0] == signed.read_bytes()
+    fonts = 0
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descendants = font.get("/DescendantFonts")
+            described = descendants[0].get_object() if descendants else font
+            descriptor = described["/FontDescriptor"].get_object()
+            assert any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")), font
+            fonts += 1
+    assert fonts > 0
+
+
+def test_an_altered_embedded_certificate_fails(tmp_path: Path, signed: Path) -> None:
+    data = json.loads(signed.read_text())
+    data["analysis"]["wagers"]["pair_plus"]["rtp"] = "99/100"
+    data["certificate_id"] = content_id(data)
+    pdf = _rebuilt_pdf(signed, tmp_path / "data.pdf", data=json.dumps(data).encode())
+    result = run_cli("verify", pdf)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {pdf}: the signature does not match the certificate's content")
+    unsigned = {k: v for k, v in data.items() if k != "signature"}
+    pdf = _rebuilt_pdf(signed, tmp_path / "unsigned.pdf", data=json.dumps(unsigned).encode())
+    lines = run_cli("verify", pdf).stderr.splitlines()
+    assert "  analysis.wagers.pair_plus.rtp" in lines
+
+
+def test_an_altered_embedded_paytable_fails(tmp_path: Path, signed: Path) -> None:
+    changed = STANDARD.read_bytes().replace(b"    pair: 1\n", b"    pair: 2\n")
+    pdf = _rebuilt_pdf(signed, tmp_path / "paytable.pdf", paytable=changed)
+    lines = run_cli("verify", pdf).stderr.splitlines()
+    assert lines[1:] == [
+        "  paytable.canonical (the file given with --paytable describes another game than the certificate)",
+        "  paytable.sha256 (the file given with --paytable has another SHA-256)",
+    ]
+
+
+def test_altered_visible_figures_fail(tmp_path: Path, signed: Path) -> None:
+    page = signed.with_suffix(".html").read_text()
+    assert page.count("96.6270% (19671831/20358520)") >= 1
+    forged = page.replace("96.6270% (19671831/20358520)", "97.6270% (19671831/20358520)")
+    pdf = _rebuilt_pdf(signed, tmp_path / "visible.pdf", html=forged)
+    result = run_cli("verify", pdf)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"error: {pdf}: the PDF's pages do not show what its data says; these fields differ:",
+        "  analysis.wagers.ante_play.rtp (the data says 96.6270% (19671831/20358520)) "
+        "(the visible text was changed after the certificate was issued)",
+    ]

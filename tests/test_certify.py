@@ -256,7 +256,7 @@ def test_existing_files_are_not_overwritten_without_force(tmp_path: Path, standa
 def test_a_failure_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import trey.report.pdf
 
-    def disk_full(_html: str, _day: object) -> bytes:
+    def disk_full(_html: str, _day: object, **_options: object) -> bytes:
         raise OSError(28, "No space left on device", str(tmp_path / "out"))
 
     monkeypatch.setattr(trey.report.pdf, "html_to_pdf", disk_full)

@@ -175,13 +175,16 @@ def _refused(path: Path, message: str, field: str | None = None, *, hint: str) -
 
 
 def read_certificate(path: Path) -> dict[str, Any]:
-    """A certificate's data after the cheap checks: strict JSON (no duplicate keys), the schema, the date.
+    """A certificate file's data after the cheap checks (see :func:`parse_certificate`)."""
+    return parse_certificate(read_bounded(path, limit=MAX_CERTIFICATE_BYTES, what="a certificate's .json file"), path)
 
-    Nothing here recomputes anything: a forged or hostile file is refused before it can cost time."""
+
+def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
+    """A certificate's data after the cheap checks: strict JSON (no duplicate keys), the format, the schema, the
+    date. Nothing here recomputes anything: a forged or hostile file is refused before it can cost time."""
     from trey.jsonread import JsonInputError, loads_strict
     from trey.jsonschemas import validator
 
-    raw = read_bounded(path, limit=MAX_CERTIFICATE_BYTES, what="a certificate's .json file")
     try:
         data = loads_strict(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -233,13 +236,14 @@ def _short(text: str) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def _paytable_problems(recorded: dict[str, Any], paytable: Path, canonical: dict[str, Any]) -> list[str]:
-    """How the file given with --paytable differs from the paytable the certificate was computed from.
+def _paytable_problems(recorded: dict[str, Any], paytable: tuple[str, bytes], canonical: dict[str, Any]) -> list[str]:
+    """How a paytable file (name, bytes: given with --paytable, or embedded in a PDF) differs from the paytable the
+    certificate was computed from.
 
     The certificate's own hash fields are claims: the file is parsed and its canonical content compared with the
     canonical paytable inside the certificate, which is what every figure is recomputed from."""
-    raw = read_file(paytable)
-    given = load_spec_bytes(raw, display_name(paytable))
+    name, raw = paytable
+    given = load_spec_bytes(raw, name)
     problems = []
     if canonical_bytes(given.canonical()) != canonical_bytes(canonical):
         problems.append(
@@ -260,14 +264,30 @@ def verify_certificate(
     workers: int = 1,
     trusted: list[tuple[str, Any]] | None = None,
 ) -> Certificate:
+    """Verify a certificate's .json file (see :func:`verify_certificate_data`)."""
+    given = (display_name(paytable), read_file(paytable)) if paytable is not None else None
+    return verify_certificate_data(
+        read_certificate(path), path, given, allow_rounds=allow_rounds, workers=workers, trusted=trusted
+    )
+
+
+def verify_certificate_data(
+    stored: dict[str, Any],
+    path: Path,
+    paytable: tuple[str, bytes] | None = None,
+    *,
+    allow_rounds: int = VERIFY_ROUNDS_LIMIT,
+    workers: int = 1,
+    trusted: list[tuple[str, Any]] | None = None,
+) -> Certificate:
     """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
     that differs.
 
     Order: strict JSON and the schema; the certificate ID against the content; the embedded paytable; the size of
     the simulation against ``allow_rounds``; the file given with ``paytable`` against the embedded paytable; only
     then the recomputation. A certificate whose ID does not match its content is reported with the fields of the
-    exact analysis that differ, without re-running its simulation."""
-    stored = read_certificate(path)
+    exact analysis that differ, without re-running its simulation. ``stored`` has passed
+    :func:`parse_certificate`; ``paytable`` is a file's name and bytes to check against it."""
     name = display_name(path)
     recorded = stored["paytable"]
     problems: list[str] = []
@@ -313,7 +333,8 @@ def verify_certificate(
             + "\n  ".join(problems),
             fields=problems,
         )
-    return replace(fresh, issued_by=str(stored["trey_version"]), signature=signature)
+    verified = {**fresh.data, "signature": stored["signature"]} if "signature" in stored else fresh.data
+    return replace(fresh, data=verified, issued_by=str(stored["trey_version"]), signature=signature)
 
 
 def _check_signature(name: str, stored: dict[str, Any], trusted: list[tuple[str, Any]] | None) -> SignatureStatus:

@@ -450,15 +450,21 @@ def certify(
         signer=signer,
     )
     from trey.report.certificate_view import render_certificate_html
-    from trey.report.pdf import html_to_pdf
+    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf
 
     html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name)
+    data = (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode()
+    # The PDF is the evidence on its own: PDF/A-3b, with the certificate's data and the paytable file inside.
+    evidence = (
+        Embedded(names["json"], data, "The certificate's data: trey verify reads it from this PDF", "Data"),
+        Embedded(cert.data["paytable"]["file"], raw, "The paytable file that was certified", "Source"),
+    )
     written = _write(
         out,
         {
-            names["json"]: lambda: (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode(),
+            names["json"]: lambda: data,
             names["html"]: html.encode,
-            names["pdf"]: lambda: html_to_pdf(html, when),
+            names["pdf"]: lambda: html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence),
         },
         force=force,
     )
@@ -511,8 +517,17 @@ def verify(
     from trey.signing import SignatureStatus, load_public_key
 
     trusted = [load_public_key(path) for path in trust or []]
-    cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
-    block = cert_signature(certificate)
+    from trey.report.pdf_evidence import is_pdf, verify_pdf
+
+    head = b""
+    if certificate.is_file():  # anything else is refused, with its reason, by the JSON reader
+        with open(certificate, "rb") as stream:
+            head = stream.read(5)
+    if is_pdf(head):
+        cert = verify_pdf(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    else:
+        cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    block = _signature_text(cert.data)
     signed = {
         SignatureStatus.UNSIGNED: "not signed",
         SignatureStatus.TRUSTED: f"signed by {block}, a trusted key",
@@ -525,12 +540,10 @@ def verify(
     )
 
 
-def cert_signature(path: Path) -> str:
-    """``Lab name (SHA256:...)`` of a verified certificate's signature (read again: it passed the checks)."""
-    from trey.certificate import read_certificate
-
-    block = read_certificate(path).get("signature")
-    return f"{block['signer']} ({block['fingerprint']})" if block else ""
+def _signature_text(data: dict[str, object]) -> str:
+    """``Lab name (SHA256:...)`` of a verified certificate's signature."""
+    block = data.get("signature")
+    return f"{block['signer']} ({block['fingerprint']})" if isinstance(block, dict) else ""
 
 
 def _ask_passphrase() -> str:

@@ -36,7 +36,7 @@ NOTICE = (
 )
 
 
-def _with_fraction(value: Fraction, places: int = 4) -> str:
+def with_fraction(value: Fraction, places: int = 4) -> str:
     return f"{percent_text(value, places)} ({fraction_text(value)})"
 
 
@@ -97,7 +97,7 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
             f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
             + (f" + {fraction_text(p.envy_per_bettor)} × other bettors" if p.envy_per_bettor else ""),
         ),
-        (f"RTP at reset ({money(p.reset)})", _with_fraction(p.rtp_at_reset)),
+        (f"RTP at reset ({money(p.reset)})", with_fraction(p.rtp_at_reset)),
         (
             "Break-even meter (RTP = 100%)",
             f"{money(break_even)} ({fraction_text(break_even)})" if break_even is not None else "none: no meter row",
@@ -105,7 +105,7 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
         (
             "Long-run RTP (model: the meter fed by the increment of every stake, reseeded to the reset by the house "
             "after every 100% jackpot; every contributed amount is paid out in the long run)",
-            _with_fraction(p.long_run_rtp()),
+            with_fraction(p.long_run_rtp()),
         ),
         ("Hit frequency / standard deviation at reset", _stats_text(p.stats_at_reset)),
     ]
@@ -142,9 +142,9 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
     rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
         ("Cycle", f"{result.cycle:,} equally likely deals"),
-        ("Return to player (RTP)", _with_fraction(stats.rtp)),
-        ("House edge", _with_fraction(stats.house_edge)),
-        ("Hit frequency", _with_fraction(stats.hit_frequency)),
+        ("Return to player (RTP)", with_fraction(stats.rtp)),
+        ("House edge", with_fraction(stats.house_edge)),
+        ("Hit frequency", with_fraction(stats.hit_frequency)),
         ("Variance", f"{decimal_text(stats.variance, 4)} ({fraction_text(stats.variance)})"),
         ("Standard deviation", f"{stats.std_dev:.4f}"),
         ("Volatility index, 90%", f"{stats.volatility_index(Z_90):.4f}"),
@@ -166,7 +166,7 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
         )
         figures += [
             ("Average wager", f"{decimal_text(result.average_wager, 4)} Antes ({fraction_text(result.average_wager)})"),
-            ("Element of risk", _with_fraction(result.element_of_risk)),
+            ("Element of risk", with_fraction(result.element_of_risk)),
             ("Strategy", f"{result.strategy.kind}: {result.strategy.rule}"),
             ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
         ]

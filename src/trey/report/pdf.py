@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -59,9 +60,22 @@ def _source_date(day: date) -> Iterator[None]:
             os.environ["SOURCE_DATE_EPOCH"] = previous
 
 
-def render_document(html: str) -> Any:
+ARCHIVAL = "pdf/a-3b"  # PDF/A-3b: archival, and files may be embedded (the certificate's evidence)
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """A file embedded in a PDF: its name, its bytes, what it is, and its relation to the document."""
+
+    name: str
+    content: bytes
+    description: str
+    relationship: str = "Data"  # PDF/A-3's AFRelationship: Data, Source, Alternative, Supplement
+
+
+def render_document(html: str, variant: str | None = None) -> Any:
     """Lay out an HTML document (its CSS sets the paper size) with WeasyPrint: a ``weasyprint.Document`` whose
-    pages and boxes can be measured before the PDF is written."""
+    pages and boxes can be measured before the PDF is written. ``variant``: a PDF variant such as "pdf/a-3b"."""
     import logging
     import warnings
 
@@ -71,17 +85,36 @@ def render_document(html: str) -> Any:
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    return HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher()).render()
+    document = HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher())
+    return document.render(pdf_variant=variant)
 
 
-def document_to_pdf(document: Any, day: date) -> bytes:
-    """PDF bytes of a laid-out document; the same document and date give the same bytes: WeasyPrint writes no
-    creation date unless the document asks for one, and the fonts' timestamps are pinned to ``day``."""
+def document_to_pdf(
+    document: Any, day: date, *, variant: str | None = None, embedded: tuple[Embedded, ...] = ()
+) -> bytes:
+    """PDF bytes of a laid-out document, with ``embedded`` files; the same document, date and files give the same
+    bytes: WeasyPrint writes no creation date unless the document asks for one, and the fonts' and the embedded
+    files' timestamps are pinned to ``day``."""
+    from weasyprint import Attachment
+
+    when = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    attachments = [
+        Attachment(
+            string=file.content,
+            name=file.name,
+            description=file.description,
+            created=when,
+            modified=when,
+            relationship=file.relationship,
+            url_fetcher=package_url_fetcher(),
+        )
+        for file in embedded
+    ]
     with _source_date(day):
-        pdf: bytes = document.write_pdf()
+        pdf: bytes = document.write_pdf(pdf_variant=variant, attachments=attachments or None)
     return pdf
 
 
-def html_to_pdf(html: str, day: date) -> bytes:
+def html_to_pdf(html: str, day: date, *, variant: str | None = None, embedded: tuple[Embedded, ...] = ()) -> bytes:
     """Render an HTML document to PDF bytes (see :func:`render_document` and :func:`document_to_pdf`)."""
-    return document_to_pdf(render_document(html), day)
+    return document_to_pdf(render_document(html, variant), day, variant=variant, embedded=embedded)
