@@ -16,7 +16,7 @@ from trey.engine import analyze
 from trey.jsonschemas import validator
 from trey.loader import check_bytes, load_spec
 from trey.numbers import percent_text
-from trey.solve import _edge, _with_pay, grid, solve
+from trey.solve import edge_of, grid, solve, with_pay
 from trey.theo import theoretical_win
 
 PAIR_PLUS = sorted((PAYTABLES / "pair_plus").glob("*.yaml"))
@@ -77,7 +77,7 @@ def test_solve_finds_the_published_flush_pay_back(edge: str, pay: int) -> None:
     spec = load_spec(PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml")
     target = Fraction(edge.removesuffix("%")) / 100
     solution = solve(spec, "pair_plus", "flush", target)
-    assert _edge(_with_pay(spec, "pair_plus", "flush", solution.exact_pay), "pair_plus") == target
+    assert edge_of(with_pay(spec, "pair_plus", "flush", solution.exact_pay), "pair_plus") == target
     low, high = solution.candidates[:2]
     assert low.pay < solution.exact_pay < high.pay and high.pay - low.pay == 1
     nearest = min(solution.candidates, key=lambda c: abs(c.house_edge - target))
@@ -91,7 +91,7 @@ def test_solve_an_ante_bonus_row_and_a_half_step() -> None:
     assert [c.odds_text for c in solution.candidates[:2]] == ["5 to 2", "3 to 1"]
     nearest = min(solution.candidates, key=lambda c: abs(c.house_edge - solution.target))
     assert (nearest.odds_text, percent_text(nearest.house_edge, 2)) == ("3 to 1", "3.61%")
-    at = analyze(_with_pay(spec, "ante_play", "three_of_a_kind", solution.exact_pay)).ante_play
+    at = analyze(with_pay(spec, "ante_play", "three_of_a_kind", solution.exact_pay)).ante_play
     assert at is not None and at.stats.house_edge == solution.target
 
 
@@ -110,8 +110,8 @@ def test_the_grid_equals_full_analyses() -> None:
     points = grid(spec, "ante_play", [("straight_flush", 3, 6), ("straight", 0, 2)], band)
     assert len(points) == 12
     for point in points[::5]:
-        at = _with_pay(
-            _with_pay(spec, "ante_play", "straight_flush", Fraction(point.pays[0])),
+        at = with_pay(
+            with_pay(spec, "ante_play", "straight_flush", Fraction(point.pays[0])),
             "ante_play",
             "straight",
             Fraction(point.pays[1]),
@@ -121,8 +121,8 @@ def test_the_grid_equals_full_analyses() -> None:
         assert point.in_band == (band[0] <= point.house_edge <= band[1])
     side = grid(spec, "pair_plus", [("flush", 3, 4), ("pair", 1, 2)], band)
     for point in side:
-        at = _with_pay(
-            _with_pay(spec, "pair_plus", "flush", Fraction(point.pays[0])), "pair_plus", "pair", Fraction(point.pays[1])
+        at = with_pay(
+            with_pay(spec, "pair_plus", "flush", Fraction(point.pays[0])), "pair_plus", "pair", Fraction(point.pays[1])
         )
         assert analyze(at).wagers["pair_plus"].stats.house_edge == point.house_edge
 

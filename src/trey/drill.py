@@ -29,7 +29,7 @@ from trey.payouts import PayRule, bet_columns
 from trey.pays import Amount, MeterShare
 from trey.readings import READINGS, SIX_CARDS, Deals, Seat
 from trey.settle import SettledWager, Settler, ante_play_parts
-from trey.spec import ANTE_PLAY, GameSpec, OnFold
+from trey.spec import ANTE_PLAY, GameSpec, OnFold, Paytable
 
 POOL_DEALS = 60_000
 MAX_HANDS = 200
@@ -117,10 +117,8 @@ def needed_features(
     return needed + list(witnesses), witnesses
 
 
-def _can_happen(reads: str, pays: object, row: str) -> bool:
-    from trey.spec import Paytable
-
-    assert isinstance(pays, Paytable)
+def _can_happen(reads: str, pays: Paytable, row: str) -> bool:
+    """Whether some deal is paid by ``row`` (a row every deal of which a rarer listed row takes never pays)."""
     reading = READINGS[reads]
     counts = reading.class_counts()
     paid = reading.paid_by(pays.listed)

@@ -49,7 +49,7 @@ def _odds_of(pay: Fraction) -> Odds:
     return Odds(pay.numerator, pay.denominator)
 
 
-def _with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
+def with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
     """The game with one row of one wager paying ``pay`` (listed if it was not)."""
     table = spec.wagers.paytable(wager)
     pays = dict(table.rows)
@@ -64,7 +64,7 @@ def _with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
     return replace(spec, wagers=replace(spec.wagers, side_bets=bets))
 
 
-def _edge(spec: GameSpec, wager: str) -> Fraction:
+def edge_of(spec: GameSpec, wager: str) -> Fraction:
     """The house edge of one wager (Ante & Play alone when it is the one: the side bets need not be counted)."""
     if wager == ANTE_PLAY:
         assert spec.wagers.ante_play is not None
@@ -103,8 +103,8 @@ def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Frac
     _check(spec, wager, [row])
     if step <= 0:
         raise TreyError("the step must be positive", hint="--step 1 (N to 1) or --step 1/2 (N to 2)")
-    zero = _with_pay(spec, wager, row, Fraction(0))
-    highest = _edge(zero, wager)
+    zero = with_pay(spec, wager, row, Fraction(0))
+    highest = edge_of(zero, wager)
     if house_edge > highest:
         raise TreyError(
             f"no pay of {row} gives a house edge of {_pct(house_edge)}: paying it 0 to 1 gives {_pct(highest)}",
@@ -115,15 +115,15 @@ def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Frac
         probability = _row_probability(at, wager, row)
         if probability == 0:
             raise TreyError(f"{wager}.{row} never pays, so its pay changes nothing", hint="choose another row")
-        pay = pay + (_edge(at, wager) - house_edge) / probability
-        at = _with_pay(spec, wager, row, pay)
-        if _edge(at, wager) == house_edge:
+        pay = pay + (edge_of(at, wager) - house_edge) / probability
+        at = with_pay(spec, wager, row, pay)
+        if edge_of(at, wager) == house_edge:
             break
     else:
         raise TreyError(f"no exact pay of {row} found for {_pct(house_edge)}", hint="try a grid with --grid")
     low = math.floor(pay / step)
     grid = [step * k for k in (low, low + 1, low - 1, low + 2) if k >= 0]
-    candidates = tuple(Candidate(p, _edge(_with_pay(spec, wager, row, p), wager)) for p in dict.fromkeys(grid))
+    candidates = tuple(Candidate(p, edge_of(with_pay(spec, wager, row, p), wager)) for p in dict.fromkeys(grid))
     return Solution(wager, row, house_edge, pay, candidates)
 
 
@@ -149,16 +149,16 @@ def grid(
         )
     base = spec
     for row in rows:
-        base = _with_pay(base, wager, row, Fraction(0))
+        base = with_pay(base, wager, row, Fraction(0))
     points = []
     if wager == ANTE_PLAY:  # the strategy is re-derived for every combination (the dealer counts are reused)
         for pays in itertools.product(*(range(low, high + 1) for _, low, high in ranges)):
             at = base
             for row, pay in zip(rows, pays, strict=True):
-                at = _with_pay(at, wager, row, Fraction(pay))
-            points.append((pays, _edge(at, wager)))
+                at = with_pay(at, wager, row, Fraction(pay))
+            points.append((pays, edge_of(at, wager)))
     else:  # linear in each row's pay: the edge at zero less the probability-weighted pays
-        zero = _edge(base, wager)
+        zero = edge_of(base, wager)
         probability = [_row_probability(base, wager, row) for row in rows]
         for pays in itertools.product(*(range(low, high + 1) for _, low, high in ranges)):
             points.append((pays, zero - sum((p * x for p, x in zip(probability, pays, strict=True)), Fraction(0))))
