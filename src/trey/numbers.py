@@ -104,8 +104,3 @@ def money_style(table: Table | None) -> MoneyStyle:
     if table is None:
         return MoneyStyle()
     return MoneyStyle(table.currency, table.locale or "en_US")
-
-
-def money_text(amount: Fraction | int, currency: str = "USD") -> str:
-    """``$1,000`` in the en_US style (see :class:`MoneyStyle` for a table's own)."""
-    return MoneyStyle(currency).money(amount)

@@ -8,7 +8,7 @@ from math import comb
 import numpy as np
 
 from trey.hand_table import hand_table
-from trey.hands import IntArray, ThreeCardCategory, three_card_keys
+from trey.hands import IntArray, ThreeCardCategory
 from trey.readings.base import ROYAL_SUITS, Cards, Deals, Reading, Seat, poker_classes, poker_outcomes
 
 # Classes, rarest first; the mini-royals (A-K-Q suited) apart by suit, spades first.
@@ -26,11 +26,6 @@ def _classes(keys: IntArray, first_suits: Cards) -> IntArray:
     royal = keys == _ACE_HIGH_STRAIGHT_FLUSH_KEY  # all three cards of one suit: any card names it
     result: IntArray = np.where(royal, _CLASS_OF_SUIT[first_suits], classes)
     return result
-
-
-def classes_of_hands(cards: Cards) -> IntArray:
-    """The class of each ``(n, 3)`` hand of three cards."""
-    return _classes(three_card_keys(cards), cards[:, 0] % 4)
 
 
 @cache

@@ -35,9 +35,7 @@ def drill_context(drill: Drill, *, paper: str, day: date) -> dict[str, Any]:
                 "lines": [
                     {
                         "part": line.part,
-                        "amount": "push"
-                        if line.amount == 0
-                        else ("+" if line.amount > 0 else "") + rule.money(line.amount),
+                        "amount": _amount_text(line.part, line.amount, rule),
                         "reason": line.reason,
                     }
                     for line in hand.lines
