@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,8 +33,40 @@ def allowed_resource(url: str) -> bytes | None:
     raise FetchRefused(f"trey does not fetch {url[:80]!r} while rendering")
 
 
+def _not_looked_up(name: str) -> str | None:  # noqa: ARG001  # ctypes.util.find_library's signature
+    return None
+
+
+def load_weasyprint() -> None:
+    """Import WeasyPrint (once; later imports of it are free).
+
+    WeasyPrint loads Pango, HarfBuzz and fontconfig by trying several names for each library, Windows and macOS
+    names first. cffi looks up every name that fails with ``ctypes.util.find_library``, which on Linux runs
+    ldconfig and gcc as subprocesses: about twenty names, 0.2 s of every PDF. Each list also holds the library's
+    Linux name ("libpango-1.0.so.0"), which the dynamic loader finds by itself, just as the look-up would have; so
+    on Linux the look-up is skipped while WeasyPrint is imported, and restored at once."""
+    if "weasyprint" in sys.modules:
+        return
+    import ctypes.util
+    import logging
+    import warnings
+
+    look_up = ctypes.util.find_library
+    if sys.platform.startswith("linux"):
+        ctypes.util.find_library = _not_looked_up
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # WeasyPrint's notice about an optional library
+            import weasyprint  # noqa: F401
+    finally:
+        ctypes.util.find_library = look_up
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+
+
 def package_url_fetcher() -> Any:
     """WeasyPrint's ``url_fetcher``: inline ``data:`` URLs (the charts) and files inside the trey package only."""
+    load_weasyprint()
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     class PackageOnlyFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint is untyped
@@ -76,15 +109,9 @@ class Embedded:
 def render_document(html: str, variant: str | None = None) -> Any:
     """Lay out an HTML document (its CSS sets the paper size) with WeasyPrint: a ``weasyprint.Document`` whose
     pages and boxes can be measured before the PDF is written. ``variant``: a PDF variant such as "pdf/a-3b"."""
-    import logging
-    import warnings
+    load_weasyprint()
+    from weasyprint import HTML
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # WeasyPrint's notice about an optional system library
-        from weasyprint import HTML
-
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
     document = HTML(string=html, base_url=PACKAGE_DIR.as_uri() + "/", url_fetcher=package_url_fetcher())
     return document.render(pdf_variant=variant)
 
@@ -95,6 +122,7 @@ def document_to_pdf(
     """PDF bytes of a laid-out document, with ``embedded`` files; the same document, date and files give the same
     bytes: WeasyPrint writes no creation date unless the document asks for one, and the fonts' and the embedded
     files' timestamps are pinned to ``day``."""
+    load_weasyprint()
     from weasyprint import Attachment
 
     when = datetime(day.year, day.month, day.day, tzinfo=UTC)
