@@ -91,12 +91,15 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
         "6. Compliance checks",
         "7. Simulation confirmation",
         "1,000,000 rounds dealt from freshly shuffled decks, seed 2026",
-        "8. Player disclosure",
+        "8. Charts",
+        "9. Player disclosure",
         "Appendix A. The paytable as parsed",
         "Appendix B. Reproduce and verify",
     ):
         assert heading in html
-    assert html.count('src="data:image/svg+xml;base64,') == 8  # two matplotlib charts per wager
+    assert html.count('src="data:image/svg+xml;base64,') == 2  # each figure type drawn once for all wagers
+    assert "<figcaption>The range of the realised RTP against rounds played." in html
+    assert "<figcaption>Each paying outcome's share of the amount returned" in html
     assert "108,290.00" in html  # the royal flush: 1 in 108,290
     assert html.count("<td>Dealer wins</td>") == 1  # Ante & Play's losing outcome
     assert html.count("<td>No paying hand</td>") == 3  # the side bets' losing rows

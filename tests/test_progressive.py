@@ -159,7 +159,11 @@ def test_a_progressive_is_certified_verified_and_judged_on_its_long_run(tmp_path
     assert "Increment (share of every stake added to the meter) 10%" in text
     assert "RTP at a meter M (exact coefficients) 529/1105 + 1/22100 × M + 7/884 × other bettors" in text
     html = (tmp_path / "three-card-progressive.certificate.html").read_text()
-    assert html.count("data:image/svg+xml;base64,") == 2 * 2 + 1  # two charts per wager, one RTP-meter chart
+    assert html.count("data:image/svg+xml;base64,") == 2 + 1  # the two certificate charts, the RTP-meter chart
+    assert (
+        "<figcaption>Three Card Progressive: RTP against the meter, from the reset to $23,040, with 0 other bettors; "
+        "the dashed line is 100%, the red line the break-even meter.</figcaption>"
+    ) in html
 
 
 def test_the_dealer_sheet_prints_amounts_meter_shares_and_envy(tmp_path: Path) -> None:

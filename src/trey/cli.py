@@ -439,20 +439,27 @@ def certify(
         signer = load_signer(sign, _ask_passphrase)
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
     spec = load_spec_bytes(raw, str(file))
-    cert = build_certificate(
-        spec,
-        file_name=file.name,
-        file_size=len(raw),
-        issue_date=when,
-        profile_name=profile,
-        simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
-        paper=paper.value,
-        signer=signer,
-    )
-    from trey.report.certificate_view import render_certificate_html
-    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf
+    from trey.background import in_background
+    from trey.report.certificate_view import chart_inputs, draw_charts, render_certificate_html
+    from trey.report.charts import import_matplotlib
+    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf, load_weasyprint
 
-    html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name)
+    # The other core imports matplotlib while this one computes the figures, then draws the charts while this one
+    # imports the PDF engine.
+    with in_background(draw_charts, prepare=import_matplotlib) as charts:
+        cert = build_certificate(
+            spec,
+            file_name=file.name,
+            file_size=len(raw),
+            issue_date=when,
+            profile_name=profile,
+            simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
+            paper=paper.value,
+            signer=signer,
+        )
+        charts.send(chart_inputs(cert))
+        load_weasyprint()
+        html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name, charts=charts.result())
     data = (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode()
     # The PDF is the evidence on its own: PDF/A-3b, with the certificate's data and the paytable file inside.
     evidence = (

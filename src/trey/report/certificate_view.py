@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import yaml
 
 from trey.certificate import Certificate, python_version
+from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.numbers import decimal_text, fraction_text, money_style, one_in_text, percent_text
 from trey.odds import Odds
 from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
-from trey.report.charts import Share, return_share_svg, rtp_band_svg, rtp_meter_svg
+from trey.report.charts import Share, Shares, Spread, return_share_svg, rtp_meter_svg, rtp_range_svg
 from trey.report.environment import render
 from trey.report.labels import (
     HAND_ORDER,
@@ -69,7 +71,73 @@ def _shares(result: WagerAnalysis) -> list[Share]:
     ]
 
 
-def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class MeterRange:
+    """The meters a progressive's chart spans: from the reset to twice the break-even meter (or to twice the reset
+    when the break-even is not above it); ``marked``: the break-even meter when the chart shows it."""
+
+    reset: Fraction
+    top: Fraction
+    marked: Fraction | None
+
+    @classmethod
+    def of(cls, p: ProgressiveAnalysis) -> MeterRange:
+        break_even = p.break_even()
+        top = 2 * break_even if break_even is not None and break_even > p.reset else 2 * p.reset + 1
+        marked = break_even if break_even is not None and p.reset <= break_even <= top else None
+        return cls(p.reset, top, marked)
+
+    def points(self, p: ProgressiveAnalysis) -> list[tuple[float, float]]:
+        meters = (self.reset + (self.top - self.reset) * Fraction(i, 40) for i in range(41))
+        return [(float(m), float(p.rtp_at(m))) for m in meters]
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    """What a certificate's charts show, as plain data: they may be drawn in another process."""
+
+    spreads: tuple[Spread, ...]
+    shares: tuple[Shares, ...]
+    meters: dict[
+        str, tuple[list[tuple[float, float]], float | None, str]
+    ]  # by progressive: points, break-even, currency
+
+
+@dataclass(frozen=True)
+class CertificateCharts:
+    """Every chart of a certificate, as SVG."""
+
+    rtp_range: str
+    return_share: str
+    meters: dict[str, str]  # by progressive wager: its RTP against its meter
+
+
+def chart_inputs(cert: Certificate) -> ChartInputs:
+    results = cert.analysis.wagers.values()
+    currency = money_style(cert.spec.table).currency
+    meters = {}
+    for r in results:
+        if r.progressive is not None:
+            meter_range = MeterRange.of(r.progressive)
+            marked = None if meter_range.marked is None else float(meter_range.marked)
+            meters[r.wager] = (meter_range.points(r.progressive), marked, currency)
+    return ChartInputs(
+        spreads=tuple(Spread(r.title, r.stats) for r in results),
+        shares=tuple(Shares(r.title, _shares(r)) for r in results),
+        meters=meters,
+    )
+
+
+def draw_charts(inputs: ChartInputs) -> CertificateCharts:
+    """The certificate's charts: each figure type drawn once for all its wagers, and each progressive's meter."""
+    return CertificateCharts(
+        rtp_range=rtp_range_svg(inputs.spreads),
+        return_share=return_share_svg(inputs.shares),
+        meters={wager: rtp_meter_svg(*chart) for wager, chart in inputs.meters.items()},
+    )
+
+
+def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any] | None:
     """A progressive's section: its parameters as regulators list them, the RTP against the meter, envy."""
     p = result.progressive
     if p is None:
@@ -113,14 +181,6 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
         figures.append(
             ("Hit frequency / standard deviation at the break-even meter", _stats_text(p.stats_at_break_even))
         )
-    top = 2 * break_even if break_even is not None and break_even > p.reset else 2 * p.reset + 1
-    points = [(float(m), float(p.rtp_at(m))) for m in (p.reset + (top - p.reset) * Fraction(i, 40) for i in range(41))]
-    chart = rtp_meter_svg(
-        points,
-        float(break_even) if break_even is not None and p.reset <= break_even <= top else None,
-        style.currency,
-        f"{result.title}: RTP against the meter ({p.other_bettors} other bettors)",
-    )
     envy = [
         (
             str(k),
@@ -130,14 +190,26 @@ def _progressive(result: WagerAnalysis, spec: GameSpec) -> dict[str, Any] | None
         )
         for k, rtp, meter, long_run in p.envy_table()
     ]
-    return {"parameters": parameters, "figures": figures, "chart": chart, "envy": envy}
+    meters = MeterRange.of(p)
+    caption = (
+        f"{result.title}: RTP against the meter, from the reset to {money(meters.top)}, with {p.other_bettors} "
+        "other bettors; the dashed line is 100%"
+        + ("." if meters.marked is None else ", the red line the break-even meter.")
+    )
+    return {
+        "parameters": parameters,
+        "figures": figures,
+        "chart": charts.meters[result.wager],
+        "caption": caption,
+        "envy": envy,
+    }
 
 
 def _stats_text(stats: WagerStats) -> str:
     return f"{percent_text(stats.hit_frequency, 4)} / {stats.std_dev:.4f} per unit staked"
 
 
-def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
+def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any]:
     stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
     figures = [
@@ -182,9 +254,7 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec) -> dict[str, Any]:
             4,
         ),
         "figures": figures,
-        "band_chart": rtp_band_svg(stats, f"{result.title}: range of the realised RTP"),
-        "share_chart": return_share_svg(_shares(result), f"{result.title}: share of the amount returned"),
-        "progressive": _progressive(result, spec),
+        "progressive": _progressive(result, spec, charts),
     }
 
 
@@ -269,10 +339,15 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
     }
 
 
-def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str) -> dict[str, Any]:
+def certificate_context(
+    cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
+) -> dict[str, Any]:
+    """Every string the certificate template places; ``charts``: the charts when drawn already (elsewhere,
+    meanwhile), else they are drawn here."""
     data = cert.data
+    charts = charts or draw_charts(chart_inputs(cert))
     spec = cert.spec
-    wagers = [_wager(w, r, spec) for w, r in cert.analysis.wagers.items()]
+    wagers = [_wager(w, r, spec, charts) for w, r in cert.analysis.wagers.items()]
     style = money_style(spec.table)
     for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
         view["figures"].append(("Theoretical win", theo_sentence(theo, style)))
@@ -327,6 +402,7 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
         "strategy_text": strategy_text,
         "cycles": [(w["title"], f"{r.cycle:,}") for w, r in zip(wagers, cert.analysis.wagers.values(), strict=True)],
         "wagers": wagers,
+        "charts": charts,
         "checks": [
             {
                 "wager": spec.wagers.title(c.wager),
@@ -343,5 +419,8 @@ def certificate_context(cert: Certificate, *, json_name: str, paytable_name: str
     }
 
 
-def render_certificate_html(cert: Certificate, *, json_name: str, paytable_name: str) -> str:
-    return render("certificate.html.j2", **certificate_context(cert, json_name=json_name, paytable_name=paytable_name))
+def render_certificate_html(
+    cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
+) -> str:
+    context = certificate_context(cert, json_name=json_name, paytable_name=paytable_name, charts=charts)
+    return render("certificate.html.j2", **context)

@@ -2,64 +2,122 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 from trey.engine.stats import Z_90, Z_95, WagerStats
 
-ROUNDS_AXIS = [10 ** (k / 8) for k in range(16, 65)]  # 10^2 .. 10^8
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+P = ParamSpec("P")
+
+ROUNDS_ENDS = [1e2, 1e8]  # the range chart's lines are straight on its log-log axes: their ends draw them
 INK = "#1a1a1a"
-BAND_95 = "#c9d7ea"
-BAND_90 = "#8fb0d9"
 LINE = "#1f4e8c"
+# One colour per wager on the range chart (matplotlib's default cycle, stated so that a new default cannot change
+# the certificates).
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+# The share chart's rows: a bar each, a title row above each wager's bars, a gap between wagers.
+BAR_INCHES = 0.24
+TITLE_ROWS = 1.2
+GAP_ROWS = 0.5
+AXIS_INCHES = 0.5
 
 
-def _svg(figure: object) -> str:
-    import matplotlib
-    from matplotlib.figure import Figure
-
-    assert isinstance(figure, Figure)
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "trey", "svg.fonttype": "none", "font.family": "DejaVu Sans"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "trey"})
-    # Drop the XML prolog and doctype: the SVG goes inside an HTML page.
-    text = buffer.getvalue()
-    return text[text.index("<svg") :]
+def import_matplotlib() -> None:
+    """Import what drawing a chart needs (a third of a second), ahead of drawing."""
+    import matplotlib.backends.backend_svg
+    import matplotlib.figure  # noqa: F401
 
 
-def rtp_band_svg(stats: WagerStats, title: str) -> str:
-    """The range of the realised RTP against rounds played: 90% and 95% bands around the theoretical RTP."""
-    from matplotlib.figure import Figure
+def chart(draw: Callable[P, Figure]) -> Callable[P, str]:
+    """A chart function: ``draw`` builds a matplotlib Figure under the house style, returned as SVG text."""
+
+    @functools.wraps(draw)
+    def svg(*args: P.args, **kwargs: P.kwargs) -> str:
+        import matplotlib
+
+        # Text is drawn as written: matplotlib would read a pair of "$" in a wager's title as mathematics ("$5 and
+        # $10" would lose both signs), and the charts print titles and labels from paytable files.
+        with matplotlib.rc_context(
+            {"svg.hashsalt": "trey", "svg.fonttype": "none", "font.family": "DejaVu Sans", "text.parse_math": False}
+        ):
+            figure = draw(*args, **kwargs)
+            buffer = io.StringIO()
+            figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "trey"})
+        # Drop the XML prolog and doctype: the SVG goes inside an HTML page.
+        text = buffer.getvalue()
+        return text[text.index("<svg") :]
+
+    return svg
+
+
+def _rounds_axis(axis: Any) -> None:
+    """Rounds played, 100 to 100 million, on a log scale with plain labels: matplotlib's default 10^k labels go
+    through its math-text parser, ten times slower."""
     from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
-    rtp = float(stats.rtp) * 100
-    figure = Figure(figsize=(6.4, 2.6))
+    axis.set_major_locator(FixedLocator([10.0**k for k in range(2, 9)]))
+    axis.set_major_formatter(FixedFormatter(["100", "1k", "10k", "100k", "1M", "10M", "100M"]))
+    axis.set_minor_locator(NullLocator())
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A wager as the range chart shows it: its title and its statistics."""
+
+    title: str
+    stats: WagerStats
+
+
+@chart
+def rtp_range_svg(wagers: Sequence[Spread]) -> Figure:
+    """Every wager on one chart: how far from its theoretical RTP the realised RTP of a session of n rounds may
+    fall, for 95% (solid) and 90% (dashed) of sessions. Log-log, so each wager is a straight line of slope -1/2
+    (z × standard deviation / √n); the y axis is in percentage points of RTP."""
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+
+    figure = Figure(figsize=(6.4, 3.0))
     axes = figure.add_subplot()
-    for z, colour, label in ((Z_95, BAND_95, "95% of sessions"), (Z_90, BAND_90, "90% of sessions")):
-        bands = [stats.rtp_band(int(n), z) for n in ROUNDS_AXIS]
-        axes.fill_between(
-            ROUNDS_AXIS,
-            [low * 100 for low, _ in bands],
-            [high * 100 for _, high in bands],
-            color=colour,
-            label=label,
-            linewidth=0,
-        )
-    axes.axhline(rtp, color=LINE, linewidth=1.2, label=f"theoretical RTP {rtp:.2f}%")
+    halves = []
+    for index, wager in enumerate(wagers):
+        colour = PALETTE[index % len(PALETTE)]
+        if wager.stats.variance == 0:  # every session returns the RTP exactly: no line to draw
+            axes.plot([], [], color=colour, linewidth=4, label=f"{wager.title}: no spread")
+            continue
+        for z, style in ((Z_95, "-"), (Z_90, "--")):
+            half = [(high - low) / 2 * 100 for low, high in (wager.stats.rtp_band(int(n), z) for n in ROUNDS_ENDS)]
+            halves += half
+            axes.plot(ROUNDS_ENDS, half, color=colour, linestyle=style, linewidth=1.3)
+        axes.plot([], [], color=colour, linewidth=4, label=wager.title)  # the legend's swatch for this wager
     axes.set_xscale("log")
-    axes.set_xlim(ROUNDS_AXIS[0], ROUNDS_AXIS[-1])
-    # Plain tick labels: matplotlib's default 10^k labels go through its math-text parser, ten times slower.
-    axes.xaxis.set_major_locator(FixedLocator([10.0**k for k in range(2, 9)]))
-    axes.xaxis.set_major_formatter(FixedFormatter(["100", "1k", "10k", "100k", "1M", "10M", "100M"]))
-    axes.xaxis.set_minor_locator(NullLocator())
+    axes.set_yscale("log")
+    axes.set_xlim(ROUNDS_ENDS[0], ROUNDS_ENDS[-1])
+    _rounds_axis(axes.xaxis)
+    # Whole decades around the lines, labelled in plain numbers (0.01, 1, 1,000).
+    low, high = (math.floor(math.log10(min(halves))), math.ceil(math.log10(max(halves)))) if halves else (-2, 0)
+    axes.set_ylim(10.0**low, 10.0**high)
+    axes.yaxis.set_major_locator(FixedLocator([10.0**k for k in range(low, high + 1)]))
+    axes.yaxis.set_major_formatter(FixedFormatter([f"{10.0**k:,.{max(0, -k)}f}" for k in range(low, high + 1)]))
+    axes.yaxis.set_minor_locator(NullLocator())
     axes.set_xlabel("rounds played", color=INK)
-    axes.set_ylabel("realised RTP (%)", color=INK)
-    axes.set_title(title, color=INK, fontsize=10)
+    axes.set_ylabel("± points of RTP", color=INK)
     axes.grid(True, which="major", color="#dddddd", linewidth=0.5)
-    axes.legend(loc="upper right", fontsize=7, frameon=False)
-    figure.subplots_adjust(left=0.1, right=0.95, top=0.9, bottom=0.17)
-    return _svg(figure)
+    handles, _ = axes.get_legend_handles_labels()
+    handles += [
+        Line2D([], [], color=INK, linewidth=1.3, label="95% of sessions"),
+        Line2D([], [], color=INK, linewidth=1.3, linestyle="--", label="90% of sessions"),
+    ]
+    axes.legend(handles=handles, loc="upper right", fontsize=7, frameon=False)
+    figure.subplots_adjust(left=0.1, right=0.97, top=0.96, bottom=0.15)
+    return figure
 
 
 @dataclass(frozen=True)
@@ -68,28 +126,56 @@ class Share:
     percent: float
 
 
-def return_share_svg(shares: Sequence[Share], title: str) -> str:
-    """Each paying outcome's share of the return to player, as horizontal bars."""
+@dataclass(frozen=True)
+class Shares:
+    """A wager's paying outcomes and the share of the amount returned that each accounts for."""
+
+    title: str
+    shares: Sequence[Share]
+
+
+@chart
+def return_share_svg(wagers: Sequence[Shares]) -> Figure:
+    """Each paying outcome's share of the amount returned (stakes included), as horizontal bars: the wagers one
+    under the other, each under its title, on one scale from 0 to 100%. One axes for all (a panel per wager would
+    cost matplotlib a set of axes each)."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(6.4, 0.5 + 0.32 * max(1, len(shares))))
+    # Rows from the top: per wager, a title row then its bars in the order of its paytable.
+    positions, labels, values, titles = [], [], [], []
+    row = 0.0
+    for wager in wagers:
+        titles.append((row, wager.title if wager.shares else f"{wager.title}: returns nothing"))
+        row += TITLE_ROWS
+        for share in wager.shares:
+            positions.append(row)
+            labels.append(share.label)
+            values.append(share.percent)
+            row += 1
+        row += GAP_ROWS
+    rows = row - GAP_ROWS
+    height = BAR_INCHES * rows + AXIS_INCHES
+    figure = Figure(figsize=(6.4, height))
     axes = figure.add_subplot()
-    labels = [s.label for s in shares][::-1]
-    values = [s.percent for s in shares][::-1]
-    bars = axes.barh(labels, values, color=LINE)
-    axes.bar_label(bars, labels=[f"{v:.1f}%" for v in values], padding=3, fontsize=7, color=INK)
-    axes.set_xlim(0, max([*values, 1.0]) * 1.18)
-    axes.set_xlabel("share of the amount returned to the player, stakes included (%)", color=INK)
-    axes.set_title(title, color=INK, fontsize=10)
-    axes.tick_params(labelsize=8)
+    drawn = axes.barh(positions, values, color=LINE, height=0.6)
+    axes.bar_label(drawn, labels=[f"{v:.1f}%" for v in values], padding=3, fontsize=7, color=INK)
+    for top, title in titles:
+        axes.text(0, top + TITLE_ROWS - 0.55, title, fontsize=8.5, fontweight="bold", color=INK, va="baseline")
+    axes.set_yticks(positions, labels, fontsize=8)
+    axes.set_ylim(rows - 0.4, -0.4)  # the first row at the top
+    axes.set_xlim(0, 110)
+    axes.set_xticks(range(0, 101, 20))
+    axes.tick_params(axis="y", length=0)
+    axes.tick_params(axis="x", labelsize=8)
+    axes.set_xlabel("share of the amount returned, stakes included (%)", color=INK)
     for side in ("top", "right"):
         axes.spines[side].set_visible(False)
-    height = figure.get_figheight()
-    figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.3 / height, bottom=0.45 / height)
-    return _svg(figure)
+    figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.05 / height, bottom=AXIS_INCHES / height)
+    return figure
 
 
-def rtp_meter_svg(points: Sequence[tuple[float, float]], break_even: float | None, currency: str, title: str) -> str:
+@chart
+def rtp_meter_svg(points: Sequence[tuple[float, float]], break_even: float | None, currency: str) -> Figure:
     """A progressive's RTP against its meter, a straight line, with the break-even meter marked."""
     from matplotlib.figure import Figure
 
@@ -111,14 +197,14 @@ def rtp_meter_svg(points: Sequence[tuple[float, float]], break_even: float | Non
     axes.set_xlim(meters[0], meters[-1])
     axes.set_xlabel(f"meter ({currency})", color=INK)
     axes.set_ylabel("RTP (%)", color=INK)
-    axes.set_title(title, color=INK, fontsize=10)
     axes.grid(True, color="#dddddd", linewidth=0.5)
     axes.ticklabel_format(axis="x", style="plain")
-    figure.subplots_adjust(left=0.1, right=0.95, top=0.9, bottom=0.17)
-    return _svg(figure)
+    figure.subplots_adjust(left=0.1, right=0.95, top=0.96, bottom=0.17)
+    return figure
 
 
-def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) -> str:
+@chart
+def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) -> Figure:
     """One labelled point per table: standard deviation across, house edge (%) up."""
     from matplotlib.figure import Figure
 
@@ -133,4 +219,4 @@ def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) 
     axes.grid(True, color="#dddddd", linewidth=0.5)
     axes.margins(x=0.15, y=0.12)
     figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.14)
-    return _svg(figure)
+    return figure
