@@ -35,8 +35,8 @@ reports: $(VENV)/.installed
 	$(BIN)/trey cheatsheet $(STANDARD) --out reports --date $(REPORT_DATE) --force
 
 test: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/pytest
 

@@ -7,6 +7,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec
 
 from trey.engine.stats import Z_90, Z_95, WagerStats
@@ -29,10 +30,19 @@ GAP_ROWS = 0.5
 AXIS_INCHES = 0.5
 
 
+FONTS = Path(__file__).resolve().parent / "fonts"
+
+
+@functools.cache
 def import_matplotlib() -> None:
-    """Import what drawing a chart needs (a third of a second), ahead of drawing."""
+    """Import what drawing a chart needs (a third of a second), ahead of drawing, and show matplotlib the
+    documents' font, which it measures the chart's text with (the PDF draws that text with the same font)."""
     import matplotlib.backends.backend_svg
     import matplotlib.figure  # noqa: F401
+    from matplotlib import font_manager
+
+    for name in ("TreySans.ttf", "TreySans-Bold.ttf"):
+        font_manager.fontManager.addfont(str(FONTS / name))
 
 
 def chart(draw: Callable[P, Figure]) -> Callable[P, str]:
@@ -42,10 +52,16 @@ def chart(draw: Callable[P, Figure]) -> Callable[P, str]:
     def svg(*args: P.args, **kwargs: P.kwargs) -> str:
         import matplotlib
 
+        import_matplotlib()
         # Text is drawn as written: matplotlib would read a pair of "$" in a wager's title as mathematics ("$5 and
         # $10" would lose both signs), and the charts print titles and labels from paytable files.
         with matplotlib.rc_context(
-            {"svg.hashsalt": "trey", "svg.fonttype": "none", "font.family": "DejaVu Sans", "text.parse_math": False}
+            {
+                "svg.hashsalt": "trey",
+                "svg.fonttype": "none",
+                "font.family": ["Trey Sans", "DejaVu Sans"],  # a browser showing the HTML has no Trey Sans
+                "text.parse_math": False,
+            }
         ):
             figure = draw(*args, **kwargs)
             buffer = io.StringIO()
