@@ -93,14 +93,21 @@ class MeterRange:
 
 
 @dataclass(frozen=True)
+class MeterChart:
+    """A progressive's RTP against its meter: (meter, RTP) points, the break-even meter when shown, the currency."""
+
+    points: list[tuple[float, float]]
+    break_even: float | None
+    currency: str
+
+
+@dataclass(frozen=True)
 class ChartInputs:
     """What a certificate's charts show, as plain data: they may be drawn in another process."""
 
     spreads: tuple[Spread, ...]
     shares: tuple[Shares, ...]
-    meters: dict[
-        str, tuple[list[tuple[float, float]], float | None, str]
-    ]  # by progressive: points, break-even, currency
+    meters: dict[str, MeterChart]  # by progressive wager
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,7 @@ class CertificateCharts:
 
 
 def chart_inputs(cert: Certificate) -> ChartInputs:
+    """The data of every chart of the certificate, drawn by :func:`draw_charts`."""
     results = cert.analysis.wagers.values()
     currency = money_style(cert.spec.table).currency
     meters = {}
@@ -120,7 +128,7 @@ def chart_inputs(cert: Certificate) -> ChartInputs:
         if r.progressive is not None:
             meter_range = MeterRange.of(r.progressive)
             marked = None if meter_range.marked is None else float(meter_range.marked)
-            meters[r.wager] = (meter_range.points(r.progressive), marked, currency)
+            meters[r.wager] = MeterChart(meter_range.points(r.progressive), marked, currency)
     return ChartInputs(
         spreads=tuple(Spread(r.title, r.stats) for r in results),
         shares=tuple(Shares(r.title, _shares(r)) for r in results),
@@ -133,7 +141,7 @@ def draw_charts(inputs: ChartInputs) -> CertificateCharts:
     return CertificateCharts(
         rtp_range=rtp_range_svg(inputs.spreads),
         return_share=return_share_svg(inputs.shares),
-        meters={wager: rtp_meter_svg(*chart) for wager, chart in inputs.meters.items()},
+        meters={wager: rtp_meter_svg(m.points, m.break_even, m.currency) for wager, m in inputs.meters.items()},
     )
 
 
