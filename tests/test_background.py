@@ -60,8 +60,25 @@ def test_without_fork_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> 
         assert pending.result() == ("CHARTS", PARENT, [])
 
 
-@pytest.mark.parametrize("work", [fails_in_a_child, dies_in_a_child])
-def test_a_failed_child_leaves_the_work_to_this_process(work: object) -> None:
+def test_when_no_process_can_be_forked_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    with in_background(where, prepare=prepare) as pending:
+        pending.send("charts")
+        assert pending.result() == ("CHARTS", PARENT, [])
+
+
+def hangs_in_a_child(inputs: str) -> tuple[str, int]:
+    if os.getpid() != PARENT:
+        signal.pause()  # until killed
+    return inputs, os.getpid()
+
+
+@pytest.mark.parametrize("work", [fails_in_a_child, dies_in_a_child, hangs_in_a_child])
+def test_a_failed_child_leaves_the_work_to_this_process(work: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(background, "DEADLINE_SECONDS", 0.5)
     with in_background(work, prepare=prepare) as pending:  # type: ignore[arg-type]
         pending.send("charts")
         assert pending.result() == ("charts", PARENT)

@@ -6,15 +6,17 @@ as the paytable is read; it prepares (imports matplotlib) while the figures are 
 inputs through a pipe, draws, and sends the result back through another. Inputs and result are pickled; they are
 data (numbers and strings) exchanged with our own child, never read from anywhere else.
 
-The result never depends on the child: when it fails in any way (an exception, a signal, a result that does not
-arrive), the work is done again here, so a bug surfaces as its own exception with its own traceback. Where fork
-is not the safe default (every platform but Linux), the work is simply done here when its result is asked for.
+The result never depends on the child: when it fails in any way (an exception, a signal, no result within a
+minute), it is stopped and the work is done again here, so that a bug surfaces as its own exception with its own
+traceback. Where fork is not the safe default (every platform but Linux), the work is simply done here when its
+result is asked for; so it is when no process can be forked.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import sys
 import warnings
@@ -26,6 +28,7 @@ In = TypeVar("In")
 Out = TypeVar("Out")
 
 FORKS = sys.platform.startswith("linux")
+DEADLINE_SECONDS = 60.0  # from the inputs sent to the result: the certificate's charts take half a second
 
 
 class Pending(Generic[In, Out]):
@@ -43,11 +46,16 @@ class Pending(Generic[In, Out]):
     def _start(self, prepare: Callable[[], object]) -> None:
         inputs_read, inputs_write = os.pipe()
         result_read, result_write = os.pipe()
-        with warnings.catch_warnings():
-            # Python 3.12+ warns about forking a process with threads (NumPy's BLAS starts one); the child only
-            # draws with matplotlib and exits, and whatever it does, its result is recomputed here if it fails.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            child = os.fork()
+        try:
+            with warnings.catch_warnings():
+                # Python 3.12+ warns about forking a process with threads (NumPy's BLAS starts one); the child
+                # only draws with matplotlib and exits, and whatever it does, its result is recomputed if it fails.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                child = os.fork()
+        except OSError:  # no process to be had (a limit on processes): the work will be done here
+            for end in (inputs_read, inputs_write, result_read, result_write):
+                os.close(end)
+            return
         if child == 0:
             os.close(inputs_write)
             os.close(result_read)
@@ -91,6 +99,10 @@ class Pending(Generic[In, Out]):
     def _collect(self) -> tuple[Out] | None:
         """The child's result, or None when there is no child or it failed; the child is reaped either way."""
         if self._child is None or self._from_child is None:
+            return None
+        readable, _, _ = select.select([self._from_child], [], [], DEADLINE_SECONDS)
+        if not readable:  # a child that hangs (a lock held by another thread when it was forked) is stopped
+            self.abandon()
             return None
         with os.fdopen(self._from_child, "rb") as pipe:
             self._from_child = None
