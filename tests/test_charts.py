@@ -86,8 +86,7 @@ def test_the_share_chart_gives_each_outcome_its_share_of_the_return(standard: An
     assert "36.5%" in labels  # pairs: 7,488 of the 20,492 units returned
 
 
-def test_titles_are_drawn_as_written_never_read_as_mathematics() -> None:
-    standard = build_certificate(load_spec(STANDARD), file_name="s.yaml", file_size=1, issue_date=date(2026, 1, 1))
+def test_titles_are_drawn_as_written_never_read_as_mathematics(standard: Any) -> None:
     stats = next(iter(standard.analysis.wagers.values())).stats
     title = "$5 and $10 Bonus_1^2"
     assert title in texts(rtp_range_svg([Spread(title, stats)]))

@@ -76,7 +76,6 @@ class MeterRange:
     """The meters a progressive's chart spans: from the reset to twice the break-even meter (or to twice the reset
     when the break-even is not above it); ``marked``: the break-even meter when the chart shows it."""
 
-    reset: Fraction
     top: Fraction
     marked: Fraction | None
 
@@ -85,10 +84,10 @@ class MeterRange:
         break_even = p.break_even()
         top = 2 * break_even if break_even is not None and break_even > p.reset else 2 * p.reset + 1
         marked = break_even if break_even is not None and p.reset <= break_even <= top else None
-        return cls(p.reset, top, marked)
+        return cls(top, marked)
 
     def points(self, p: ProgressiveAnalysis) -> list[tuple[float, float]]:
-        meters = (self.reset + (self.top - self.reset) * Fraction(i, 40) for i in range(41))
+        meters = (p.reset + (self.top - p.reset) * Fraction(i, 40) for i in range(41))
         return [(float(m), float(p.rtp_at(m))) for m in meters]
 
 
