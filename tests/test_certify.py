@@ -100,6 +100,7 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
     assert html.count('src="data:image/svg+xml;base64,') == 2  # each figure type drawn once for all wagers
     assert "<figcaption>The range of the realised RTP against rounds played." in html
     assert "<figcaption>Each paying outcome's share of the amount returned" in html
+    assert "set in Trey Sans (DejaVu Sans 2.37," in html  # the tool environment names the font
     assert "108,290.00" in html  # the royal flush: 1 in 108,290
     assert html.count("<td>Dealer wins</td>") == 1  # Ante & Play's losing outcome
     assert html.count("<td>No paying hand</td>") == 3  # the side bets' losing rows
