@@ -30,6 +30,17 @@ def run_cli(*args: str) -> Run:
     return Run(result.exit_code, result.stdout, result.stderr)
 
 
+def embedded_fonts(pdf: Path) -> set[str]:
+    """The fonts a PDF uses, without their subset tags (ABCDEF+Trey-Sans)."""
+    from pypdf import PdfReader
+
+    names = set()
+    for page in PdfReader(pdf).pages:
+        for font in page["/Resources"]["/Font"].values():
+            names.add(str(font.get_object()["/BaseFont"]).lstrip("/").split("+", 1)[-1])
+    return names
+
+
 @pytest.fixture
 def cli() -> type[Run]:
     return Run

@@ -10,19 +10,10 @@ import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-from conftest import REPO, STANDARD, run_cli
+from conftest import REPO, STANDARD, embedded_fonts, run_cli
 
 FONTS = REPO / "src" / "trey" / "report" / "fonts"
 SOURCES = REPO / "src" / "trey"
-
-
-def embedded_fonts(pdf: Path) -> set[str]:
-    """The fonts a PDF embeds, without their subset tags (ABCDEF+Trey-Sans)."""
-    names = set()
-    for page in PdfReader(pdf).pages:
-        for font in page["/Resources"]["/Font"].values():
-            names.add(str(font.get_object()["/BaseFont"]).lstrip("/").split("+", 1)[-1])
-    return names
 
 
 @pytest.mark.parametrize(
