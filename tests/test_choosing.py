@@ -9,14 +9,18 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import yaml
 
-from conftest import PAYTABLES, STANDARD, run_cli
+from conftest import ALL_PAYTABLES, PAYTABLES, STANDARD, run_cli
 from trey.compare import compare
 from trey.engine import analyze
+from trey.errors import TreyError
 from trey.jsonschemas import validator
-from trey.loader import check_bytes, load_spec
+from trey.loader import check_bytes, load_spec, load_spec_bytes
 from trey.numbers import percent_text
+from trey.odds import Odds
 from trey.solve import edge_of, grid, solve, with_pay
+from trey.spec import GameSpec
 from trey.theo import theoretical_win
 
 PAIR_PLUS = sorted((PAYTABLES / "pair_plus").glob("*.yaml"))
@@ -231,3 +235,73 @@ def test_profile_matching_an_approved_table_a_near_miss_and_a_bad_profile(tmp_pa
         ("minimum_rtp", "PASS", "RTP 97.6833%"),
     ]
     assert run_cli("verify", tmp_path / "cert" / "40-30-6-4-1.certificate.json").exit_code == 0
+
+
+# Issue 18.1: solve counts a side bet exactly as analyze does, a bet lost on a fold included. A generated bet of
+# every reading, standing and lost on a fold, beside an Ante & Play whose optimal strategy folds (J-high dealer).
+GENERATED_PAYS = {
+    "player_hand": {"mini_royal_hearts": 500, "straight_flush": 40, "three_of_a_kind": 30, "straight": 5, "pair": 1},
+    "dealer_hand": {"mini_royal_hearts": 500, "straight_flush": 40, "three_of_a_kind": 30, "straight": 5, "pair": 1},
+    "six_cards": {"royal_flush": 1000, "four_of_a_kind": 100, "full_house": 20, "flush": 15, "straight": 10},
+    "colours": {"six_same_colour": 4, "three_same_colour": 3},
+}
+
+
+def _generated_side_bet(reading: str, on_fold: str) -> bytes:
+    pays = ", ".join(f"{row}: {pay}" for row, pay in GENERATED_PAYS[reading].items())
+    return (
+        "trey: 2\nname: generated\nrules: {dealer_qualifier: J-high}\n"
+        "wagers:\n  ante_play:\n    ante_bonus: {straight_flush: 6, three_of_a_kind: 3, straight: 1}\n"
+        f"side_bets:\n  extra:\n    reads: {reading}\n    pays: {{{pays}}}\n    on_fold: {on_fold}\n"
+    ).encode()
+
+
+def _solvable_rows(spec: GameSpec) -> list[tuple[str, str]]:
+    """(wager, its most frequent listed row) for every side bet paying odds on any bet size."""
+    rows = []
+    for bet in spec.wagers.side_bets:
+        odds = [row for row, pay in bet.pays if isinstance(pay, Odds)]
+        if bet.stake is None and odds:
+            rows.append((bet.id, odds[-1]))
+    return rows
+
+
+def _solve_cases() -> list[tuple[str, bytes]]:
+    cases = [(str(path.relative_to(PAYTABLES)), path.read_bytes()) for path in ALL_PAYTABLES]
+    cases += [(f"{r}-{f}", _generated_side_bet(r, f)) for r in GENERATED_PAYS for f in ("stands", "lost")]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "text"), _solve_cases(), ids=[name for name, _ in _solve_cases()])
+def test_the_pay_solve_prints_gives_its_target_in_analyze(name: str, text: bytes) -> None:
+    spec = load_spec_bytes(text, name)
+    for wager, row in _solvable_rows(spec):
+        zero = analyze(with_pay(spec, wager, row, Fraction(0))).wagers[wager].stats.house_edge
+        target = zero - Fraction(1, 50)  # reachable: the row pays with some probability
+        solution = solve(spec, wager, row, target)
+        # the exact pay, written into the file as "N to D" odds and read back, gives the target exactly
+        canonical = with_pay(spec, wager, row, solution.exact_pay).canonical()
+        written = load_spec_bytes(yaml.safe_dump(canonical, sort_keys=False).encode(), name)
+        assert written.wagers.paytable(wager).get(row) == Odds(
+            solution.exact_pay.numerator, solution.exact_pay.denominator
+        )
+        assert analyze(written).wagers[wager].stats.house_edge == target
+        for candidate in solution.candidates:
+            at = analyze(with_pay(spec, wager, row, candidate.pay))
+            assert candidate.house_edge == at.wagers[wager].stats.house_edge, (wager, row, candidate.pay)
+
+
+def test_solve_of_a_bet_lost_on_a_fold_quotes_analyze_highest_edge() -> None:
+    """The issue's example: analyze gives 2387873/7270900 at pair 1 to 1; solve used the standing bet's counts."""
+    text = _generated_side_bet("dealer_hand", "lost")
+    text = text.replace(b"straight: 5, pair: 1", b"straight: 5, flush: 4, pair: 1")
+    spec = load_spec_bytes(text, "dealer-bonus-lost.yaml")
+    assert analyze(spec).wagers["extra"].stats.house_edge == Fraction(2387873, 7270900)
+    assert solve(spec, "extra", "pair", Fraction(1, 5)).exact_pay == Fraction(597263, 286032)
+    highest = analyze(with_pay(spec, "extra", "pair", Fraction(0))).wagers["extra"].stats.house_edge
+    with pytest.raises(TreyError) as refused:
+        solve(spec, "extra", "pair", Fraction(1, 2))
+    assert str(refused.value) == (
+        f"no pay of pair gives a house edge of 50.0000%: paying it 0 to 1 gives {percent_text(highest)} "
+        "(ask for a house edge at most that, or lower another row's pay)"
+    )

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from trey.engine import analyze
+from trey.engine import analyze_side_bet, player_decisions
 from trey.engine.ante_play import analyze_ante_play
 from trey.errors import TreyError
 from trey.odds import Odds
@@ -65,12 +65,12 @@ def with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
 
 
 def edge_of(spec: GameSpec, wager: str) -> Fraction:
-    """The house edge of one wager (Ante & Play alone when it is the one: the side bets need not be counted)."""
+    """The house edge of one wager, exactly as :func:`trey.engine.analyze` counts it (a side bet lost on a fold
+    with the player's decisions; they do not depend on a side bet's pays)."""
     if wager == ANTE_PLAY:
         assert spec.wagers.ante_play is not None
         return analyze_ante_play(spec.wagers.ante_play, spec.rules).stats.house_edge
-    only = replace(spec, wagers=replace(spec.wagers, ante_play=None, side_bets=(spec.wagers.side_bet(wager),)))
-    return 1 - analyze(only).wagers[wager].judged_rtp
+    return analyze_side_bet(spec.wagers.side_bet(wager), player_decisions(spec)).stats.house_edge
 
 
 def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
@@ -79,8 +79,8 @@ def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
         assert spec.wagers.ante_play is not None
         result = analyze_ante_play(spec.wagers.ante_play, spec.rules)
         return next(r.probability for r in result.ante_bonus if r.outcome == row)
-    only = replace(spec, wagers=replace(spec.wagers, ante_play=None, side_bets=(spec.wagers.side_bet(wager),)))
-    return next(r.probability for r in analyze(only).wagers[wager].outcomes if r.outcome == row)
+    outcomes = analyze_side_bet(spec.wagers.side_bet(wager), player_decisions(spec)).outcomes
+    return next(r.probability for r in outcomes if r.outcome == row)
 
 
 def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:

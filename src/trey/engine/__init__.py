@@ -6,12 +6,24 @@ counted by :mod:`trey.engine.side_bet` from its reading.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from trey.engine.ante_play import analyze_ante_play
 from trey.engine.results import AntePlayAnalysis, Decision, GameAnalysis, StrategyReport, WagerAnalysis
 from trey.engine.side_bet import analyze_side_bet
 from trey.spec import ANTE_PLAY, GameSpec
 
-__all__ = ["AntePlayAnalysis", "Decision", "GameAnalysis", "StrategyReport", "WagerAnalysis", "analyze"]
+__all__ = [
+    "AntePlayAnalysis",
+    "Decision",
+    "GameAnalysis",
+    "StrategyReport",
+    "WagerAnalysis",
+    "analyze",
+    "analyze_side_bet",
+    "player_decisions",
+]
 
 
 def analyze(spec: GameSpec) -> GameAnalysis:
@@ -25,3 +37,11 @@ def analyze(spec: GameSpec) -> GameAnalysis:
     for bet in spec.wagers.side_bets:
         wagers[bet.id] = analyze_side_bet(bet, plays)
     return GameAnalysis(spec, wagers)
+
+
+def player_decisions(spec: GameSpec) -> npt.NDArray[np.bool_] | None:
+    """The player's play/fold decision per hand, as :func:`analyze` derives it (None without Ante & Play): the
+    side bets lost on a fold are counted with it, so whoever counts one side bet alone must pass it."""
+    if spec.wagers.ante_play is None:
+        return None
+    return analyze_ante_play(spec.wagers.ante_play, spec.rules).plays

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import permutations
 
 import numpy as np
@@ -150,7 +150,13 @@ class Reading(ABC):
 
     def counts_where_played(self, plays: npt.NDArray[np.bool_]) -> tuple[int, tuple[int, ...], int]:
         """(cycle, class counts over deals where the player plays, deals where the player folds), counted over
-        player/dealer deals: 22,100 player hands for a reading of the player's cards, else 22,100 x 18,424."""
+        player/dealer deals: 22,100 player hands for a reading of the player's cards, else 22,100 x 18,424.
+
+        Remembered for the last few decisions: solving a pay counts one bet at many pays with the same decisions,
+        and the six-card and colour counts enumerate the folded deals (seconds)."""
+        return _counts_where_played(self, np.asarray(plays, dtype=np.bool_).tobytes())
+
+    def _count_where_played(self, plays: npt.NDArray[np.bool_]) -> tuple[int, tuple[int, ...], int]:
         table = hand_table()
         if self.seat is Seat.PLAYER:
             classes = self.classify(Deals(table.cards, table.cards))  # the dealer's cards are not looked at here
@@ -162,6 +168,11 @@ class Reading(ABC):
         folded = _folded_dealer_counts(self, plays) if self.seat is Seat.DEALER else _folded_counts(self, plays)
         played_counts = tuple(n * scale - f for n, f in zip(self.class_counts(), folded, strict=True))
         return cycle, played_counts, int((~plays).sum()) * DEALER_HANDS
+
+
+@lru_cache(maxsize=8)
+def _counts_where_played(reading: Reading, plays: bytes) -> tuple[int, tuple[int, ...], int]:
+    return reading._count_where_played(np.frombuffer(plays, dtype=np.bool_))
 
 
 def _folded_dealer_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tuple[int, ...]:
