@@ -16,6 +16,7 @@ from conftest import PAYTABLES, run_cli
 from trey.engine import analyze
 from trey.jsonschemas import validator
 from trey.loader import check_bytes, load_spec
+from trey.numbers import percent_text
 from trey.pays import Amount, MeterShare
 from trey.report.dealer_view import _pick_worked_hands, dealer_sheet_context
 from trey.settle import Settler
@@ -76,16 +77,15 @@ def test_rtp_is_linear_in_the_meter_with_the_printed_coefficients(meter: Fractio
 
 def test_envy_for_k_bettors_is_k_times_one() -> None:
     table = P.envy_table()
-    assert [k for k, *_ in table] == list(range(7))
-    for k, rtp, _, long_run in table:
-        assert rtp - P.rtp_at_reset == k * P.envy_per_bettor
-        assert long_run - P.long_run_rtp(0) == k * P.envy_per_bettor
+    assert [row.other_bettors for row in table] == list(range(7))
+    for row in table:
+        assert row.rtp_at_reset - P.rtp_at_reset == row.other_bettors * P.envy_per_bettor
+        assert row.long_run_rtp - P.long_run_rtp == row.other_bettors * P.envy_per_bettor
 
 
 def test_the_long_run_rtp_by_hand() -> None:
     # fixed + increment + P(100% jackpot) x reset / stake
-    assert P.long_run_rtp() == Fraction(10_580, 22_100) + Fraction(1, 10) + Fraction(5_000, 22_100)
-    assert RESULT.judged_rtp == P.long_run_rtp()
+    assert P.long_run_rtp == Fraction(10_580, 22_100) + Fraction(1, 10) + Fraction(5_000, 22_100)
     assert P.jackpot_probability == Fraction(1, 22_100)
 
 
@@ -107,13 +107,13 @@ def test_a_simulation_carries_the_meter_and_agrees_with_the_long_run_formula() -
     assert one.wagers == two.wagers  # the meter is carried in chunk order, whatever the workers
     result = one.wagers["jackpot"]
     assert result.passed, result
-    assert result.exact_rtp == exact.long_run_rtp(0)  # the bettor's own hand: envy is exact, not simulated
+    assert result.exact_rtp == exact.long_run_rtp  # the bettor's own hand: envy is exact, not simulated
     meter = result.meter
     assert meter is not None and meter.jackpots > 50_000
     # conservation: paid from the meter + what is left on it - the reset = every increment + every reseed
     increments = Fraction(1, 5) * 5 * 1_500_000
     assert meter.paid_from_meter + meter.final_meter - 20 == increments + meter.reseeded
-    assert abs(float(meter.paid_rtp - exact.long_run_rtp(0))) < 0.01
+    assert abs(float(meter.paid_rtp - exact.long_run_rtp)) < 0.01
 
 
 def test_analysis_json_of_a_progressive_follows_its_schema() -> None:
@@ -128,7 +128,7 @@ def test_analysis_json_of_a_progressive_follows_its_schema() -> None:
         "envy_per_other_bettor": "7/884",
         "per_unit_of_meter": "1/22100",
     }
-    assert progressive["at_meter"] == {"meter": "25000", "rtp": str(Fraction(10_580 + 25_000, 22_100))}
+    assert progressive["at_meter"] == {"meter": "25000", "rtp_at_meter": str(Fraction(10_580 + 25_000, 22_100))}
     assert [row["break_even_meter"] for row in progressive["envy_table"]] == [str(11520 - 175 * k) for k in range(7)]
 
 
@@ -137,17 +137,19 @@ def test_analyze_prints_the_meter_figures() -> None:
     assert result.exit_code == 0
     lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
     assert "RTP against the meter M 529/1105 + 1/22100 × M + 7/884 per other bettor" in lines
-    assert "RTP at $25,000 160.9955%" in lines
-    assert "Break-even meter $11,520 (11520)" in lines
+    assert "RTP at $25,000, lone bettor 160.9955%" in lines
+    assert "Break-even meter, lone bettor $11,520 (11520)" in lines
     assert run_cli("analyze", PROGRESSIVE, "--meter", "lots").exit_code == 2
 
 
-def test_a_progressive_is_certified_verified_and_judged_on_its_long_run(tmp_path: Path) -> None:
+def test_a_progressive_is_certified_verified_and_judged_on_its_named_figures(tmp_path: Path) -> None:
     result = run_cli("certify", PROGRESSIVE, "--out", tmp_path, "--date", "2026-01-01", "--simulate", "50000")
     assert result.exit_code == 0, result.stderr
     data = json.loads((tmp_path / "three-card-progressive.certificate.json").read_text())
     edge = [c["detail"] for c in data["checks"] if c["wager"] == "progressive" and c["check"] == "house_edge_positive"]
-    assert edge == ["long-run house edge 19.5023%"]  # 1 - 1779/2210
+    # the long-run RTP with six other bettors' envy: 1779/2210 + 6 x 7/884
+    worst = 1 - Fraction(1779, 2210) - 6 * Fraction(7, 884)
+    assert edge == [f"house edge {percent_text(worst)} (long run, 6 other bettors' envy included)"]
     assert data["simulation"]["wagers"]["progressive"]["meter"]["jackpots"] >= 0
     assert run_cli("verify", tmp_path / "three-card-progressive.certificate.json").exit_code == 0
     text = " ".join(
@@ -155,13 +157,13 @@ def test_a_progressive_is_certified_verified_and_judged_on_its_long_run(tmp_path
         for p in PdfReader(tmp_path / next(p.name for p in tmp_path.glob("*.pdf"))).pages
     )
     assert "Progressive: Three Card Progressive" in text
-    assert "Break-even meter (RTP = 100%) $11,520 (11520)" in text
+    assert "Break-even meter (RTP = 100%), lone bettor $11,520 (11520)" in text
     assert "Increment (share of every stake added to the meter) 10%" in text
     assert "RTP at a meter M (exact coefficients) 529/1105 + 1/22100 × M + 7/884 × other bettors" in text
     html = (tmp_path / "three-card-progressive.certificate.html").read_text()
     assert html.count("data:image/svg+xml;base64,") == 2 + 1  # the two certificate charts, the RTP-meter chart
     assert (
-        "<figcaption>Three Card Progressive: RTP against the meter, from the reset to $23,040, with 0 other bettors; "
+        "<figcaption>Three Card Progressive: a lone bettor&#39;s RTP against the meter, from the reset to $23,040; "
         "the dashed line is 100%, the red line the break-even meter.</figcaption>"
     ) in html
 

@@ -34,7 +34,13 @@ ID_DIGITS = 12
 # The layout of the certificate JSON. Verification recomputes every figure with the running trey and accepts a
 # certificate issued by an earlier version when every figure agrees (the version that issued it is stated, never
 # compared); a certificate of a newer format than this trey reads is refused before anything else.
-CERTIFICATE_FORMAT = 1
+CERTIFICATE_FORMAT = 2
+# What changed since each earlier format, for the message that refuses it.
+FORMAT_CHANGES = {
+    1: "format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
+    "..._with_envy with the assumed bettors) and judges a floor on the RTP at the reset: verify it with the trey "
+    "that issued it, or certify the paytable again",
+}
 
 
 @dataclass(frozen=True)
@@ -193,14 +199,16 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
         field = json_path(exc.path) if exc.path is not None else None
         raise _refused(path, f"not a certificate: {exc}", field, hint=_JSON_HINT) from None
     found = data.get("certificate_format") if isinstance(data, dict) else None
-    if isinstance(found, int) and not isinstance(found, bool) and found > CERTIFICATE_FORMAT:
+    if isinstance(found, int) and not isinstance(found, bool) and found != CERTIFICATE_FORMAT:
         issued = data.get("trey_version")
         raise _refused(
             path,
             f"the certificate is of format {found} (written by trey {printable(str(issued))}); this trey "
             f"{__version__} reads format {CERTIFICATE_FORMAT}",
             "$.certificate_format",
-            hint="verify it with the trey that issued it, or a newer one",
+            hint="verify it with the trey that issued it, or a newer one"
+            if found > CERTIFICATE_FORMAT
+            else FORMAT_CHANGES.get(found, "verify it with the trey that issued it"),
         )
     errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
     if errors:

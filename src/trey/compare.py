@@ -1,5 +1,8 @@
 """Paytables side by side: one row per (file, wager), ranked by house edge, with the difference to the first file.
 
+The house edge is 1 - RTP as everywhere in trey: a progressive's with the meter at the reset, for a lone bettor
+(:data:`RANKED_BY` says so in every header); its long-run RTP stands in a column of its own.
+
 A table-games manager chooses among several tables (the Ante Bonus tables a supplier leases, Pair Plus from 2.32%
 to 7.28% house edge); :func:`compare` gives every figure they weigh, exact, for each file and wager.
 """
@@ -22,6 +25,8 @@ from trey.schema_errors import did_you_mean
 from trey.spec import GameSpec
 from trey.theo import theoretical_win
 
+RANKED_BY = "house edge (a progressive's at the reset, for a lone bettor)"
+
 
 @dataclass(frozen=True)
 class ComparisonRow:
@@ -29,8 +34,9 @@ class ComparisonRow:
     name: str
     wager: str
     title: str
-    house_edge: Fraction  # long-run for a progressive
-    rtp: Fraction
+    house_edge: Fraction  # 1 - rtp: the figure the rows are ranked by
+    rtp: Fraction  # the wager's RTP (a progressive's at the reset, for a lone bettor)
+    long_run_rtp: Fraction | None  # a progressive's long-run RTP, for a lone bettor
     hit_frequency: Fraction
     variance: Fraction
     element_of_risk: Fraction | None  # Ante & Play
@@ -59,7 +65,7 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
             if wager is not None and wager_id != wager:
                 continue
             ante = result if isinstance(result, AntePlayAnalysis) else None
-            rtp = result.judged_rtp
+            rtp = result.stats.rtp
             rows.append(
                 ComparisonRow(
                     file=file,
@@ -68,6 +74,7 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
                     title=result.title,
                     house_edge=1 - rtp,
                     rtp=rtp,
+                    long_run_rtp=result.progressive.long_run_rtp if result.progressive is not None else None,
                     hit_frequency=result.stats.hit_frequency,
                     variance=result.stats.variance,
                     element_of_risk=ante.element_of_risk if ante is not None else None,
@@ -103,6 +110,7 @@ def comparison_json(rows: list[ComparisonRow]) -> dict[str, Any]:
                 "title": r.title,
                 "house_edge": fraction_text(r.house_edge),
                 "rtp": fraction_text(r.rtp),
+                "long_run_rtp": exact(r.long_run_rtp),
                 "hit_frequency": fraction_text(r.hit_frequency),
                 "variance": fraction_text(r.variance),
                 "std_dev": rounded_float(sqrt_decimal(r.variance), 4),
@@ -124,6 +132,7 @@ CSV_COLUMNS = (
     "title",
     "house_edge_percent",
     "rtp_percent",
+    "long_run_rtp_percent",
     "hit_frequency_percent",
     "std_dev",
     "volatility_index_90",
@@ -155,6 +164,7 @@ def comparison_csv(rows: list[ComparisonRow]) -> str:
                 r.title,
                 pct(r.house_edge),
                 pct(r.rtp),
+                pct(r.long_run_rtp),
                 pct(r.hit_frequency),
                 decimal_text(sd, 4),
                 decimal_text(sd * Decimal(str(Z_90)), 4),

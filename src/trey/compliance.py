@@ -14,16 +14,23 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any
 
-from trey.engine.results import GameAnalysis
+from trey.engine.results import GameAnalysis, WagerAnalysis
 from trey.errors import TreyError
 from trey.numbers import decimal_text, one_in_text, percent_text
 from trey.odds import Odds, OddsWording
-from trey.spec import GameSpec, Paytable
+from trey.spec import MAX_OTHER_BETTORS, GameSpec, Paytable
 
 
 class Verdict(StrEnum):
     PASS = "PASS"
     FAIL = "FAIL"
+
+
+class ProgressiveBasis(StrEnum):
+    """Which RTP of a progressive a floor judges. Both are a lone bettor's: envy never counts toward a floor."""
+
+    RESET = "reset"  # the RTP with the meter at its reset: the least a bettor can be offered (the default)
+    LONG_RUN = "long_run"  # the long-run RTP: the meter fed by the increment and reseeded by the house
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,7 @@ class Profile:
     checks: dict[str, Any]
     approved: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # wager id -> approved paytables
     minimum_rtp: dict[str, str] = field(default_factory=dict)  # wager id -> "85%"
+    progressive_rtp: ProgressiveBasis = ProgressiveBasis.RESET
 
     def canonical(self) -> dict[str, Any]:
         data = {"name": self.name, "title": self.title, "description": self.description, "checks": self.checks}
@@ -41,6 +49,8 @@ class Profile:
             data["approved"] = self.approved
         if self.minimum_rtp:
             data["minimum_rtp"] = self.minimum_rtp
+        if self.progressive_rtp is not ProgressiveBasis.RESET:
+            data["progressive_rtp"] = str(self.progressive_rtp)
         return data
 
     @classmethod
@@ -53,6 +63,7 @@ class Profile:
             data["checks"],
             data.get("approved", {}),
             data.get("minimum_rtp", {}),
+            ProgressiveBasis(data.get("progressive_rtp", ProgressiveBasis.RESET)),
         )
 
 
@@ -190,29 +201,34 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     detail,
                 )
             )
-        # A progressive is judged on its long-run RTP (the meter fed by its increment, reseeded by the house).
-        long_run = "long-run " if result.progressive is not None else ""
+        rtp, figure = judged_rtp(result, profile.progressive_rtp)
         if checks.get("house_edge_positive"):
-            edge = 1 - result.judged_rtp
+            # What the house keeps of a progressive is its long-run edge, and its envy bonus pays each bettor for
+            # the other seats' hands: the edge must stay positive on the worst row of the envy table (0-6 others).
+            worst, worst_figure = max(
+                (judged_rtp(result, ProgressiveBasis.LONG_RUN, bettors=k) for k in range(MAX_OTHER_BETTORS + 1)),
+                key=lambda judged: judged[0],
+            )
+            edge = 1 - worst
             results.append(
                 Finding(
                     "house_edge_positive",
                     "house edge above zero",
                     wager,
                     Verdict.PASS if edge > 0 else Verdict.FAIL,
-                    f"{long_run}house edge {percent_text(edge)}" + ("" if edge > 0 else " (player-favourable)"),
+                    f"house edge {percent_text(edge)}{_named(worst_figure)}"
+                    + ("" if edge > 0 else " (player-favourable)"),
                 )
             )
         if "rtp_floor_percent" in checks:
             floor = Fraction(int(checks["rtp_floor_percent"]), 100)
-            rtp = result.judged_rtp
             results.append(
                 Finding(
                     "rtp_floor_percent",
                     f"RTP at least {decimal_text(floor * 100, 0)}%",
                     wager,
                     Verdict.PASS if rtp >= floor else Verdict.FAIL,
-                    f"{long_run}RTP {percent_text(rtp)}",
+                    f"RTP {percent_text(rtp)}{_named(figure)}",
                 )
             )
         if profile.approved:
@@ -228,17 +244,55 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
             )
         if wager in profile.minimum_rtp:
             floor = Fraction(profile.minimum_rtp[wager].removesuffix("%")) / 100
-            rtp = result.judged_rtp
             results.append(
                 Finding(
                     "minimum_rtp",
                     f"RTP at least {profile.minimum_rtp[wager]}",
                     wager,
                     Verdict.PASS if rtp >= floor else Verdict.FAIL,
-                    f"{'long-run ' if result.progressive is not None else ''}RTP {percent_text(rtp)}",
+                    f"RTP {percent_text(rtp)}{_named(figure)}",
                 )
             )
     return results
+
+
+def judged_rtp(result: WagerAnalysis, basis: ProgressiveBasis, bettors: int = 0) -> tuple[Fraction, str | None]:
+    """The RTP a check judges, and for a progressive the words that name it: the wager's RTP, or a progressive's
+    at the reset or in the long run (``basis``), for a lone bettor or with ``bettors`` other bettors' envy."""
+    p = result.progressive
+    if p is None:
+        return result.stats.rtp, None
+    who = "a lone bettor" if bettors == 0 else f"{bettors} other bettors' envy included"
+    if basis is ProgressiveBasis.LONG_RUN:
+        return p.long_run_rtp_of(bettors), f"long run, {who}"
+    return p.rtp_at(p.reset, bettors), f"at the reset, {who}"
+
+
+def judged_figure_sentence(basis: ProgressiveBasis) -> str:
+    """Why a progressive's floor and house edge are judged on the figures they are, for the certificate."""
+    edge = (
+        " The house edge of a progressive is judged on its long-run RTP with the envy of 0 to 6 other bettors, the "
+        "worst of them: what the house keeps in the long run, however many bettors share the table."
+    )
+    return _floor_sentence(basis) + edge
+
+
+def _floor_sentence(basis: ProgressiveBasis) -> str:
+    if basis is ProgressiveBasis.LONG_RUN:
+        return (
+            "A progressive's RTP floor is judged on its long-run RTP for a lone bettor (the profile says "
+            "progressive_rtp: long_run): the meter fed by the increment of every stake and reseeded by the house. "
+            "The envy bonus never counts toward a floor: a player alone at the table never receives it."
+        )
+    return (
+        "A progressive's RTP floor is judged on its RTP with the meter at the reset, for a lone bettor: the least "
+        "any bettor is offered, whatever the meter shows. The envy bonus never counts toward a floor: a player "
+        "alone at the table never receives it."
+    )
+
+
+def _named(figure: str | None) -> str:
+    return f" ({figure})" if figure is not None else ""
 
 
 def overall(results: list[Finding]) -> Verdict:

@@ -56,7 +56,7 @@ def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str
         if meter is not None:
             data["progressive"]["at_meter"] = {
                 "meter": fraction_text(meter),
-                "rtp": fraction_text(result.progressive.rtp_at(meter)),
+                "rtp_at_meter": fraction_text(result.progressive.rtp_at(meter)),
             }
     if isinstance(result, AntePlayAnalysis):
         data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
@@ -83,7 +83,10 @@ def _stats_json(stats: WagerStats) -> dict[str, Any]:
 
 def progressive_json(p: ProgressiveAnalysis) -> dict[str, Any]:
     """A progressive's figures against its meter (schemas/analysis.schema.json, ``progressive``)."""
-    break_even = p.break_even()
+
+    def maybe(value: Fraction | None) -> str | None:
+        return fraction_text(value) if value is not None else None
+
     return {
         "stake": fraction_text(p.stake),
         "reset": fraction_text(p.reset),
@@ -95,19 +98,22 @@ def progressive_json(p: ProgressiveAnalysis) -> dict[str, Any]:
             "per_unit_of_meter": fraction_text(p.meter_coefficient),
         },
         "rtp_at_reset": fraction_text(p.rtp_at_reset),
-        "break_even_meter": fraction_text(break_even) if break_even is not None else None,
-        "long_run_rtp": fraction_text(p.long_run_rtp()),
+        "rtp_at_reset_with_envy": fraction_text(p.rtp_at_reset_with_envy),
+        "break_even_meter": maybe(p.break_even()),
+        "break_even_meter_with_envy": maybe(p.break_even(p.other_bettors)),
+        "long_run_rtp": fraction_text(p.long_run_rtp),
+        "long_run_rtp_with_envy": fraction_text(p.long_run_rtp_with_envy),
         "jackpot_probability": fraction_text(p.jackpot_probability),
         "at_reset": _stats_json(p.stats_at_reset),
         "at_break_even": _stats_json(p.stats_at_break_even) if p.stats_at_break_even is not None else None,
         "envy_table": [
             {
-                "other_bettors": k,
-                "rtp_at_reset": fraction_text(rtp),
-                "break_even_meter": fraction_text(meter) if meter is not None else None,
-                "long_run_rtp": fraction_text(long_run),
+                "other_bettors": row.other_bettors,
+                "rtp_at_reset": fraction_text(row.rtp_at_reset),
+                "break_even_meter": maybe(row.break_even_meter),
+                "long_run_rtp": fraction_text(row.long_run_rtp),
             }
-            for k, rtp, meter, long_run in p.envy_table()
+            for row in p.envy_table()
         ],
     }
 

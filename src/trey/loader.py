@@ -464,6 +464,10 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
         else:
             strategy = Strategy(StrategyKind(raw_strategy))
         ante_play = AntePlay(_paytable(ANTE_BONUS_OUTCOMES, ap.get("ante_bonus")), strategy)
+    else:
+        # Without Ante & Play nothing qualifies, ties or folds: the rules are left at their defaults, so that the
+        # canonical game (which then omits them) reads back equal, and no document describes rules not in play.
+        rules = Rules()
     side_bets = []
     for preset in PRESETS.values():
         if preset.id in w:
@@ -479,7 +483,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
                 bet.get("title", default_title(bet_id)),
                 reading.name,
                 _paytable(reading.outcome_slugs, bet["pays"]),
-                OnFold(bet.get("on_fold", "stands")),
+                OnFold(bet.get("on_fold", "stands")) if ante_play is not None else OnFold.STANDS,
                 stake=parse_money(bet["stake"]) if "stake" in bet else None,
                 envy=tuple((o, parse_money(envy[o])) for o in reading.outcome_slugs if o in envy),
                 progressive=_progressive(bet.get("progressive")),

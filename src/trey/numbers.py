@@ -7,6 +7,7 @@ arithmetic and rounded by the same rule, so every printed figure is reproducible
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
@@ -104,3 +105,13 @@ def money_style(table: Table | None) -> MoneyStyle:
     if table is None:
         return MoneyStyle()
     return MoneyStyle(table.currency, table.locale or "en_US")
+
+
+def break_even_text(break_even: Fraction | None, reset: Fraction, money: Callable[[Fraction], str]) -> str:
+    """A progressive's break-even meter as words: none without meter rows, and no meter (a negative amount) when
+    the RTP is above 100% at every meter the game can show (the break-even lies below the reset)."""
+    if break_even is None:
+        return "none: no meter row"
+    if break_even < reset:
+        return "none: above 100% at every meter"
+    return money(break_even)

@@ -201,6 +201,13 @@ class SideBet:
         data["on_fold"] = str(self.on_fold)
         return data
 
+    def canonical_without_folds(self) -> dict[str, Any]:
+        """:meth:`canonical` for a game without Ante & Play, where nobody folds."""
+        data = self.canonical()
+        if isinstance(data, dict) and self.preset is None:
+            del data["on_fold"]
+        return data
+
 
 class QualifierKind(StrEnum):
     NONE = "none"
@@ -425,7 +432,12 @@ class Wagers:
         return data
 
     def canonical_side_bets(self) -> dict[str, Any]:
-        return {bet.id: bet.canonical() for bet in self.side_bets if bet.preset is None}
+        folds = self.ante_play is not None  # without Ante & Play nobody folds: on_fold says nothing
+        return {
+            bet.id: bet.canonical() if folds else bet.canonical_without_folds()
+            for bet in self.side_bets
+            if bet.preset is None
+        }
 
 
 @dataclass(frozen=True)
@@ -451,7 +463,8 @@ class GameSpec:
         for name in ("operator", "description", "source"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
-        data["rules"] = self.rules.canonical()
+        if self.wagers.ante_play is not None:  # the rules are Ante & Play's (and what a fold does to Pair Plus)
+            data["rules"] = self.rules.canonical()
         if self.table is not None:
             data["table"] = self.table.canonical()
         data["wagers"] = self.wagers.canonical()

@@ -90,6 +90,8 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
         "RTP (exact)",
         "house edge",
         "house edge (exact)",
+        "long-run RTP",
+        "long-run RTP (exact)",
         "hit frequency",
         "hit frequency (exact)",
         "variance",
@@ -104,17 +106,19 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
     theos = theoretical_wins(analysis)
     for wager, result in analysis.wagers.items():
         stats = result.stats
-        edge = 1 - result.judged_rtp
+        long_run = result.progressive.long_run_rtp if result.progressive is not None else None
         eor = result.element_of_risk if isinstance(result, AntePlayAnalysis) else None
         summary.append(
             [
                 wager,
                 result.title,
                 result.cycle,
-                _number(result.judged_rtp),
-                fraction_text(result.judged_rtp),
-                _number(edge),
-                fraction_text(edge),
+                _number(stats.rtp),
+                fraction_text(stats.rtp),
+                _number(stats.house_edge),
+                fraction_text(stats.house_edge),
+                _number(long_run) if long_run is not None else None,
+                fraction_text(long_run) if long_run is not None else None,
                 _number(stats.hit_frequency),
                 fraction_text(stats.hit_frequency),
                 _number(stats.variance),
@@ -128,7 +132,7 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
         )
     for cells in summary.iter_rows(min_row=2):
         for cell, name in zip(cells, header, strict=True):
-            if name in ("RTP", "house edge", "hit frequency", "element of risk"):
+            if name in ("RTP", "house edge", "long-run RTP", "hit frequency", "element of risk"):
                 cell.number_format = "0.0000%"
     for wager, result in analysis.wagers.items():
         sheet = book.create_sheet(wager[:31])

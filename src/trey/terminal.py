@@ -12,7 +12,15 @@ from rich.table import Table
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
-from trey.numbers import MoneyStyle, decimal_text, fraction_text, money_style, one_in_text, percent_text
+from trey.numbers import (
+    MoneyStyle,
+    break_even_text,
+    decimal_text,
+    fraction_text,
+    money_style,
+    one_in_text,
+    percent_text,
+)
 from trey.pays import percent_text_exact
 from trey.text import printable
 from trey.theo import TheoreticalWin, theo_sentence, theoretical_wins
@@ -67,8 +75,9 @@ def wager_table(
     summary = Table(show_header=False, box=None, pad_edge=False)
     summary.add_column(style="bold")
     summary.add_column()
-    summary.add_row("RTP", _figure(stats.rtp, exact))
-    summary.add_row("House edge", _figure(stats.house_edge, exact))
+    at_reset = " (at the reset, lone bettor)" if result.progressive is not None else ""
+    summary.add_row(f"RTP{at_reset}", _figure(stats.rtp, exact))
+    summary.add_row(f"House edge{at_reset}", _figure(stats.house_edge, exact))
     summary.add_row("Hit frequency", _figure(stats.hit_frequency, exact))
     summary.add_row(
         "Variance",
@@ -110,23 +119,32 @@ def progressive_table(
         f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
         + (f" + {fraction_text(p.envy_per_bettor)} per other bettor" if p.envy_per_bettor else ""),
     )
-    figures.add_row(f"RTP at reset ({money(p.reset)})", _figure(p.rtp_at_reset, exact))
+    figures.add_row(f"RTP at the reset ({money(p.reset)}), lone bettor", _figure(p.rtp_at_reset, exact))
     if meter is not None:
-        figures.add_row(f"RTP at {money(meter)}", _figure(p.rtp_at(meter), exact))
+        figures.add_row(f"RTP at {money(meter)}, lone bettor", _figure(p.rtp_at(meter), exact))
     break_even = p.break_even()
-    if break_even is not None:
-        figures.add_row("Break-even meter", f"{money(break_even)} ({fraction_text(break_even)})")
+    exact_break_even = f" ({fraction_text(break_even)})" if break_even is not None and break_even >= p.reset else ""
+    figures.add_row("Break-even meter, lone bettor", break_even_text(break_even, p.reset, money) + exact_break_even)
     figures.add_row(
-        "Long-run RTP",
-        _figure(p.long_run_rtp(), exact)
+        "Long-run RTP, lone bettor",
+        _figure(p.long_run_rtp, exact)
         + f" (the meter fed {percent_text_exact(p.increment)} of stakes, reseeded to {money(p.reset)})",
     )
     figures.add_row("Other bettors assumed", str(p.other_bettors))
+    if p.other_bettors:
+        envied = f"with {p.other_bettors} other bettors' envy"
+        figures.add_row(f"RTP at the reset, {envied}", _figure(p.rtp_at_reset_with_envy, exact))
+        figures.add_row(f"Long-run RTP, {envied}", _figure(p.long_run_rtp_with_envy, exact))
     envy = Table(title="Envy: by the number of other progressive bettors", title_justify="left")
     for column in ("other bettors", "RTP at reset", "break-even meter", "long-run RTP"):
         envy.add_column(column, justify="right", no_wrap=True)
-    for k, rtp, meter_k, long_run in p.envy_table():
-        envy.add_row(str(k), percent_text(rtp), money(meter_k) if meter_k is not None else "—", percent_text(long_run))
+    for row in p.envy_table():
+        envy.add_row(
+            str(row.other_bettors),
+            percent_text(row.rtp_at_reset),
+            break_even_text(row.break_even_meter, p.reset, money),
+            percent_text(row.long_run_rtp),
+        )
     return Group(figures, envy)
 
 
@@ -203,11 +221,16 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
 
 
 def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:
+    from trey.compare import RANKED_BY
+
     console = console or wide_console()
     for wager in dict.fromkeys(r.wager for r in rows):
         group = [r for r in rows if r.wager == wager]
-        table = Table(title=f"{user_text(group[0].title)}: ranked by house edge", title_justify="left")
-        columns = ["file", "house edge", "vs first", "RTP", "hit freq.", "SD", "VI 90%"]
+        progressive = any(r.long_run_rtp is not None for r in group)
+        ranked_by = RANKED_BY if progressive else "house edge"
+        table = Table(title=f"{user_text(group[0].title)}: ranked by {ranked_by}", title_justify="left")
+        columns = ["file", "house edge", "vs first", "RTP", *(["long-run RTP"] if progressive else []), "hit freq."]
+        columns += ["SD", "VI 90%"]
         ante = any(r.element_of_risk is not None for r in group)
         if ante:
             columns += ["EoR", "avg wager"]
@@ -220,6 +243,7 @@ def print_comparison(rows: list[ComparisonRow], console: Console | None = None) 
                 percent_text(r.house_edge),
                 "—" if r.edge_vs_first is None else f"{decimal_text(r.edge_vs_first * 100, 4)} pt",
                 percent_text(r.rtp),
+                *([percent_text(r.long_run_rtp) if r.long_run_rtp is not None else ""] if progressive else []),
                 percent_text(r.hit_frequency),
                 f"{r.std_dev:.4f}",
                 f"{r.volatility_index_90:.4f}",

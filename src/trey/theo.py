@@ -29,7 +29,8 @@ class TheoreticalWin:
     average_bet_given: bool  # False: per unit bet (no table.average_bet)
     decisions_per_hour: int
     decisions_per_hour_default: bool
-    house_edge: Fraction  # per unit of the initial bet (long-run for a progressive)
+    house_edge: Fraction  # per unit of the initial bet: for a progressive the long-run one, lone bettor
+    edge_name: str  # what house_edge is: "house edge", or "long-run house edge" for a progressive
     per_hour: Fraction
     # Ante & Play only: the average amount wagered a round (Ante and Play) and the element of risk on it
     average_action: Fraction | None = None
@@ -40,7 +41,9 @@ def theoretical_win(result: WagerAnalysis, analysis: GameAnalysis) -> Theoretica
     table = analysis.spec.table
     dph = table.decisions_per_hour if table is not None and table.decisions_per_hour is not None else None
     given = table.average_bet if table is not None else None
-    edge = 1 - result.judged_rtp
+    # The house's win on a progressive is its long-run edge: every amount fed to the meter is paid out in time.
+    edge = 1 - (result.progressive.long_run_rtp if result.progressive is not None else result.stats.rtp)
+    name = "long-run house edge" if result.progressive is not None else "house edge"
     if result.progressive is not None:
         bet, bet_given = result.progressive.stake, True  # a fixed wager: its stake is the bet
     else:
@@ -50,9 +53,9 @@ def theoretical_win(result: WagerAnalysis, analysis: GameAnalysis) -> Theoretica
     if isinstance(result, AntePlayAnalysis):
         action = bet * result.average_wager  # element of risk x action x decisions: the same money as per_hour
         return TheoreticalWin(
-            result.wager, bet, bet_given, decisions, dph is None, edge, per_hour, action, result.element_of_risk
+            result.wager, bet, bet_given, decisions, dph is None, edge, name, per_hour, action, result.element_of_risk
         )
-    return TheoreticalWin(result.wager, bet, bet_given, decisions, dph is None, edge, per_hour)
+    return TheoreticalWin(result.wager, bet, bet_given, decisions, dph is None, edge, name, per_hour)
 
 
 def theoretical_wins(analysis: GameAnalysis) -> dict[str, TheoreticalWin]:
@@ -67,7 +70,7 @@ def theo_sentence(theo: TheoreticalWin, style: MoneyStyle) -> str:
     bet = money(theo.average_bet) if theo.average_bet_given else f"{money(1)} (per unit)"
     default = " (the default)" if theo.decisions_per_hour_default else ""
     text = (
-        f"{money(theo.per_hour)} an hour: house edge {percent_text(theo.house_edge)} × {bet} average "
+        f"{money(theo.per_hour)} an hour: {theo.edge_name} {percent_text(theo.house_edge)} × {bet} average "
         f"bet × {theo.decisions_per_hour} decisions an hour{default}"
     )
     if theo.average_action is not None and theo.element_of_risk is not None:

@@ -45,33 +45,61 @@ class ProgressiveAnalysis:
     long_run_nets: tuple[Fraction, ...]  # per outcome row (lose last): a round's long-run return - 1
     long_run_stats: WagerStats  # of those, envy aside: what a simulation is checked against
 
-    def rtp_at(self, meter: Fraction, bettors: int | None = None) -> Fraction:
-        k = self.other_bettors if bettors is None else bettors
-        return self.fixed + k * self.envy_per_bettor + self.meter_coefficient * meter
+    # Every figure below is for a LONE bettor unless its name says ``with_envy`` (or a number of other bettors is
+    # given): envy is money paid because of other seats' hands, which a player alone at the table never receives.
+
+    def rtp_at(self, meter: Fraction, bettors: int = 0) -> Fraction:
+        return self.fixed + bettors * self.envy_per_bettor + self.meter_coefficient * meter
 
     @property
     def rtp_at_reset(self) -> Fraction:
+        """The RTP with the meter at the reset, for a lone bettor: the wager's ``rtp`` (its own hand, its pays)."""
         return self.rtp_at(self.reset)
 
-    def break_even(self, bettors: int | None = None) -> Fraction | None:
+    @property
+    def rtp_at_reset_with_envy(self) -> Fraction:
+        """The RTP at the reset with the envy of the assumed other bettors."""
+        return self.rtp_at(self.reset, self.other_bettors)
+
+    def break_even(self, bettors: int = 0) -> Fraction | None:
         """The meter at which the RTP is 100% (None without meter rows); it may lie below the reset."""
         if self.meter_coefficient == 0:
             return None
-        k = self.other_bettors if bettors is None else bettors
-        return (1 - self.fixed - k * self.envy_per_bettor) / self.meter_coefficient
+        return (1 - self.fixed - bettors * self.envy_per_bettor) / self.meter_coefficient
 
-    def long_run_rtp(self, bettors: int | None = None) -> Fraction:
-        k = self.other_bettors if bettors is None else bettors
+    def long_run_rtp_of(self, bettors: int) -> Fraction:
         return (
-            self.fixed + k * self.envy_per_bettor + self.increment + self.jackpot_probability * self.reset / self.stake
+            self.fixed
+            + bettors * self.envy_per_bettor
+            + self.increment
+            + self.jackpot_probability * self.reset / self.stake
         )
 
-    def envy_table(self) -> list[tuple[int, Fraction, Fraction | None, Fraction]]:
-        """(other bettors, RTP at reset, break-even meter, long-run RTP) for 0 to 6 other bettors."""
+    @property
+    def long_run_rtp(self) -> Fraction:
+        """The long-run RTP for a lone bettor (the meter fed by the increment, reseeded to the reset)."""
+        return self.long_run_rtp_of(0)
+
+    @property
+    def long_run_rtp_with_envy(self) -> Fraction:
+        return self.long_run_rtp_of(self.other_bettors)
+
+    def envy_table(self) -> list[EnvyRow]:
+        """The figures for 0 to 6 other bettors."""
         return [
-            (k, self.rtp_at(self.reset, k), self.break_even(k), self.long_run_rtp(k))
+            EnvyRow(k, self.rtp_at(self.reset, k), self.break_even(k), self.long_run_rtp_of(k))
             for k in range(MAX_OTHER_BETTORS + 1)
         ]
+
+
+@dataclass(frozen=True)
+class EnvyRow:
+    """A progressive's figures with ``other_bettors`` other progressive bettors at the table."""
+
+    other_bettors: int
+    rtp_at_reset: Fraction
+    break_even_meter: Fraction | None
+    long_run_rtp: Fraction
 
 
 def _stats_at(bet: SideBet, rows: tuple[OutcomeRow, ...], meter: Fraction) -> WagerStats:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class WagerAnalysis:
-    """Every figure of one wager, counted over its whole cycle (a progressive's with its meter at the reset)."""
+    """Every figure of one wager, counted over its whole cycle. A progressive's ``stats`` are with its meter at the
+    reset, for a lone bettor (no envy): its ``rtp`` is :attr:`ProgressiveAnalysis.rtp_at_reset`."""
 
     wager: str  # its id: ante_play, pair_plus, or a side bet's
     title: str
@@ -28,11 +29,6 @@ class WagerAnalysis:
     net_results: tuple[NetResult, ...]
     stats: WagerStats
     progressive: ProgressiveAnalysis | None = field(default=None, kw_only=True)
-
-    @property
-    def judged_rtp(self) -> Fraction:
-        """The RTP a regulator judges: a progressive's long-run RTP (meter fed and reseeded), else the RTP."""
-        return self.progressive.long_run_rtp() if self.progressive is not None else self.stats.rtp
 
     def __post_init__(self) -> None:
         if sum(row.combinations for row in self.outcomes) != self.stats.cycle:

@@ -10,10 +10,11 @@ from typing import Any
 import yaml
 
 from trey.certificate import Certificate, python_version
+from trey.compliance import judged_figure_sentence
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
-from trey.numbers import decimal_text, fraction_text, money_style, one_in_text, percent_text
+from trey.numbers import break_even_text, decimal_text, fraction_text, money_style, one_in_text, percent_text
 from trey.odds import Odds
 from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
@@ -166,21 +167,28 @@ def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateChart
         ("Other progressive bettors assumed", str(p.other_bettors)),
     ]
     break_even = p.break_even()
+    exact_break_even = f" ({fraction_text(break_even)})" if break_even is not None and break_even >= p.reset else ""
+    envied = f"with {p.other_bettors} other bettors' envy"
     figures = [
         (
             "RTP at a meter M (exact coefficients)",
             f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
             + (f" + {fraction_text(p.envy_per_bettor)} × other bettors" if p.envy_per_bettor else ""),
         ),
-        (f"RTP at reset ({money(p.reset)})", with_fraction(p.rtp_at_reset)),
+        (f"RTP at the reset ({money(p.reset)}), lone bettor: the wager's RTP", with_fraction(p.rtp_at_reset)),
+        ("Break-even meter (RTP = 100%), lone bettor", break_even_text(break_even, p.reset, money) + exact_break_even),
         (
-            "Break-even meter (RTP = 100%)",
-            f"{money(break_even)} ({fraction_text(break_even)})" if break_even is not None else "none: no meter row",
+            "Long-run RTP, lone bettor (model: the meter fed by the increment of every stake, reseeded to the reset "
+            "by the house after every 100% jackpot; every contributed amount is paid out in the long run)",
+            with_fraction(p.long_run_rtp),
         ),
-        (
-            "Long-run RTP (model: the meter fed by the increment of every stake, reseeded to the reset by the house "
-            "after every 100% jackpot; every contributed amount is paid out in the long run)",
-            with_fraction(p.long_run_rtp()),
+        *(
+            [
+                (f"RTP at the reset, {envied}", with_fraction(p.rtp_at_reset_with_envy)),
+                (f"Long-run RTP, {envied}", with_fraction(p.long_run_rtp_with_envy)),
+            ]
+            if p.other_bettors
+            else []
         ),
         ("Hit frequency / standard deviation at reset", _stats_text(p.stats_at_reset)),
     ]
@@ -190,18 +198,17 @@ def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateChart
         )
     envy = [
         (
-            str(k),
-            percent_text(rtp, 4),
-            money(meter) if meter is not None else "—",
-            percent_text(long_run, 4),
+            str(row.other_bettors),
+            percent_text(row.rtp_at_reset, 4),
+            break_even_text(row.break_even_meter, p.reset, money),
+            percent_text(row.long_run_rtp, 4),
         )
-        for k, rtp, meter, long_run in p.envy_table()
+        for row in p.envy_table()
     ]
     meters = MeterRange.of(p)
     caption = (
-        f"{result.title}: RTP against the meter, from the reset to {money(meters.top)}, with {p.other_bettors} "
-        "other bettors; the dashed line is 100%"
-        + ("." if meters.marked is None else ", the red line the break-even meter.")
+        f"{result.title}: a lone bettor's RTP against the meter, from the reset to {money(meters.top)}; the dashed "
+        "line is 100%" + ("." if meters.marked is None else ", the red line the break-even meter.")
     )
     return {
         "parameters": parameters,
@@ -284,6 +291,34 @@ def _paytables(cert: Certificate) -> list[dict[str, Any]]:
     return tables
 
 
+def _reads_three_card_hands(spec: GameSpec) -> bool:
+    """Whether a wager is settled on a three-card hand's rank (the hand order in force applies to it)."""
+    three_card = ("player_hand", "dealer_hand")
+    return spec.wagers.ante_play is not None or any(b.reads in three_card for b in spec.wagers.side_bets)
+
+
+def _method(cert: Certificate) -> list[str]:
+    """How each wager of this certificate is counted, and only those."""
+    lines = []
+    for result in cert.analysis.wagers.values():
+        if isinstance(result, AntePlayAnalysis):
+            lines.append(
+                "Ante & Play counts, for each of the 22,100 player hands, the 18,424 dealer hands by outcome using "
+                "inclusion–exclusion over the player's three cards."
+            )
+            continue
+        bet = cert.spec.wagers.side_bet(result.wager)
+        reading = READINGS[bet.reads]
+        line = f"{result.title} counts {reading.title} over all {reading.cycle:,} equally likely deals of them"
+        if result.cycle != reading.cycle:  # lost on a fold: over the player/dealer deals
+            line += (
+                f"; as it is lost when the player folds, it is counted over the {result.cycle:,} player/dealer "
+                "deals, those the player folds lost"
+            )
+        lines.append(line + ".")
+    return lines
+
+
 def _disclosure(cert: Certificate) -> list[str]:
     lines = []
     for result in cert.analysis.wagers.values():
@@ -295,6 +330,14 @@ def _disclosure(cert: Certificate) -> list[str]:
                 f"Ante & Play: theoretical return to player with {strategy}: "
                 f"{percent_text(1 - result.element_of_risk, 2)} of the total amount wagered "
                 f"(house edge {percent_text(result.stats.house_edge, 2)} of the Ante)."
+            )
+        elif result.progressive is not None:
+            p = result.progressive
+            reset = money_style(cert.spec.table).money(p.reset)
+            lines.append(
+                f"{result.title}: theoretical return to player {percent_text(p.rtp_at_reset, 2)} with the meter at "
+                f"the reset of {reset}, rising with the meter; {percent_text(p.long_run_rtp, 2)} in the long run "
+                "(the meter fed by every stake and reseeded by the house); both for a player alone at the table."
             )
         else:
             lines.append(
@@ -401,7 +444,11 @@ def certificate_context(
         "notice": NOTICE,
         "wager_titles": [w["title"] for w in wagers],
         "has_progressive": any(w["progressive"] for w in wagers),
-        "hand_order": HAND_ORDER,
+        "judged_figure": judged_figure_sentence(cert.profile.progressive_rtp)
+        if any(w["progressive"] for w in wagers)
+        else None,
+        "hand_order": HAND_ORDER if _reads_three_card_hands(spec) else [],
+        "method": _method(cert),
         "qualifier": qualifier_sentence(spec),
         "resolution": resolution_rows(spec) if spec.wagers.ante_play is not None else [],
         "variants": variant_rows(spec),

@@ -109,6 +109,10 @@ def fold_sentence(spec: GameSpec) -> str:
 
 
 def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
+    """The rule switches of the game: the dealer, ties and Ante Bonus rules and what a fold does to each side bet
+    only where there is Ante & Play (without it there is no dealer qualifying and no fold)."""
+    if spec.wagers.ante_play is None:
+        return []
     rules = spec.rules
     rows = [
         ("Dealer qualifier", f"{rules.dealer_qualifier.label}: {qualifier_sentence(spec)}"),
