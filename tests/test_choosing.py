@@ -166,8 +166,9 @@ def test_csv_and_workbook_read_back_equal_the_json(tmp_path: Path) -> None:
     summary = list(book["Summary"].iter_rows(values_only=True))
     for line in summary[1:]:
         wager = str(line[0])
-        assert line[4] == data["wagers"][wager]["rtp"]  # the exact fraction beside the number
-        assert isinstance(line[3], float) and abs(line[3] - float(Fraction(data["wagers"][wager]["rtp"]))) < 1e-12
+        assert line[1] == wager  # the sheet that holds it
+        assert line[5] == data["wagers"][wager]["rtp"]  # the exact fraction beside the number
+        assert isinstance(line[4], float) and abs(line[4] - float(Fraction(data["wagers"][wager]["rtp"]))) < 1e-12
     pair_plus = list(book["pair_plus"].iter_rows(values_only=True))
     assert pair_plus[0][:5] == ("outcome", "kind", "pays", "pays (exact)", "combinations")
     assert [(r[0], r[4], r[6]) for r in pair_plus[1:]] == [
@@ -179,6 +180,9 @@ def test_csv_and_workbook_read_back_equal_the_json(tmp_path: Path) -> None:
     assert again.read_bytes() == book_path.read_bytes()
     assert run_cli("analyze", STANDARD, "--format", "xlsx", "--out", book_path).exit_code == 1  # no overwrite
     assert run_cli("analyze", STANDARD, "--format", "xlsx").exit_code == 2
+    wrong = run_cli("analyze", STANDARD, "--format", "xlsx", "--out", tmp_path / "x.txt")
+    assert wrong.exit_code == 2 and "'x.txt' is not a workbook's name: give --out FILE.xlsx" in wrong.stderr
+    assert not (tmp_path / "x.txt").exists()
 
 
 def test_profile_matching_an_approved_table_a_near_miss_and_a_bad_profile(tmp_path: Path) -> None:
@@ -305,3 +309,83 @@ def test_solve_of_a_bet_lost_on_a_fold_quotes_analyze_highest_edge() -> None:
         f"no pay of pair gives a house edge of 50.0000%: paying it 0 to 1 gives {percent_text(highest)} "
         "(ask for a house edge at most that, or lower another row's pay)"
     )
+
+
+def test_the_workbook_does_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 18.4: openpyxl's save stamps the modified date with the clock; here the clock moves a day between
+    the two runs, and the bytes and the stated dates stay those of ``created``."""
+    import datetime as real
+    import zipfile
+
+    import openpyxl.writer.excel
+
+    from trey.spreadsheet import analysis_workbook
+
+    class MovingClock(real.datetime):
+        ticks = 0
+
+        @classmethod
+        def now(cls, tz: real.tzinfo | None = None) -> MovingClock:
+            cls.ticks += 1
+            return cls(2030, 1, 1, tzinfo=tz) + real.timedelta(days=cls.ticks)
+
+    monkeypatch.setattr(openpyxl.writer.excel.datetime, "datetime", MovingClock)
+    analysis = analyze(load_spec(STANDARD))
+    created = real.datetime(2026, 1, 1)
+    first = analysis_workbook(analysis, created)
+    assert analysis_workbook(analysis, created) == first
+    core = zipfile.ZipFile(io.BytesIO(first)).read("docProps/core.xml").decode()
+    assert "<dcterms:modified" in core and core.count("2026-01-01T00:00:00Z") == 2 and "2030" not in core
+
+
+HOSTILE = '=HYPERLINK("http://example.invalid","Click")'
+
+
+def test_text_reaches_spreadsheets_as_text_never_as_a_formula(tmp_path: Path) -> None:
+    """Issue 18.5: names and titles beginning with = + - @ tab or CR are text in CSV (OWASP) and XLSX cells."""
+    from openpyxl import load_workbook
+
+    from trey.spreadsheet import csv_text
+
+    assert csv_text("\rx") == "'\rx"  # a paytable refuses a carriage return in its text; the rule has it anyway
+    for start in ("=", "+", "-", "@", "\t"):
+        title = start + 'HYPERLINK("x")'
+        text = STANDARD.read_text().replace("name: Three Card Poker (standard)", f"name: {json.dumps(title)}")
+        text = text.replace("trey: 1", "trey: 2") + f"\nside_bets:\n  lucky:\n    title: {json.dumps(title)}\n    reads: colours\n"
+        text += "    pays: {three_same_colour: 3}\n"
+        path = tmp_path / "hostile.yaml"
+        path.write_text(text)
+        rows = list(csv.reader(io.StringIO(run_cli("analyze", path, "--format", "csv").stdout)))
+        assert {r[1] for r in rows[1:] if r[0] == "lucky"} == {"'" + title}
+        compared = list(csv.reader(io.StringIO(run_cli("compare", path, "--format", "csv").stdout)))
+        assert {(r[1], r[3]) for r in compared[1:] if r[2] == "lucky"} == {("'" + title, "'" + title)}
+        book = tmp_path / f"hostile{ord(start)}.xlsx"
+        assert run_cli("analyze", path, "--format", "xlsx", "--out", book).exit_code == 0
+        summary = load_workbook(book)["Summary"]
+        cell = next(row[2] for row in summary.iter_rows(min_row=2) if row[0].value == "lucky")
+        assert (cell.value, cell.data_type) == (title, "s")
+    # a plain title is left alone, and the number cells stay numbers
+    rows = list(csv.reader(io.StringIO(run_cli("analyze", STANDARD, "--format", "csv").stdout)))
+    assert rows[1][1] == "Ante & Play" and rows[1][4] == "-1"
+
+
+def test_long_wager_ids_get_distinct_sheets_within_excels_limit(tmp_path: Path) -> None:
+    """Issue 18.13: two ids alike in their first 31 characters; no openpyxl warning, no sheet over 31."""
+    import warnings
+
+    from openpyxl import load_workbook
+
+    long = "a_side_bet_with_a_very_long_name"
+    text = "trey: 2\nname: long ids\nside_bets:\n"
+    for suffix in ("_one", "_two"):
+        text += f"  {long}{suffix}:\n    reads: colours\n    pays: {{three_same_colour: 3}}\n"
+    path = tmp_path / "long.yaml"
+    path.write_text(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = run_cli("analyze", path, "--format", "xlsx", "--out", tmp_path / "long.xlsx")
+    assert result.exit_code == 0 and result.stderr == f"wrote {tmp_path / 'long.xlsx'}\n"
+    book = load_workbook(tmp_path / "long.xlsx")
+    assert book.sheetnames == ["Summary", "a_side_bet_with_a_very_long~001", "a_side_bet_with_a_very_long~002"]
+    summary = list(book["Summary"].iter_rows(min_row=2, values_only=True))
+    assert [(r[0], r[1]) for r in summary] == [(f"{long}_one", book.sheetnames[1]), (f"{long}_two", book.sheetnames[2])]

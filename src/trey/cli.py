@@ -204,6 +204,8 @@ def analyze(
     at_meter = _parse_meter(meter)
     if (output_format is AnalysisFormat.XLSX) != (out is not None):
         raise typer.BadParameter("--format xlsx writes the workbook given with --out FILE.xlsx (and only it)")
+    if out is not None and out.suffix.lower() != ".xlsx":
+        raise typer.BadParameter(f"{out.name!r} is not a workbook's name: give --out FILE.xlsx")
     if out is not None:
         from trey.outputs import refuse_existing
 

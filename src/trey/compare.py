@@ -151,6 +151,8 @@ def comparison_csv(rows: list[ComparisonRow]) -> str:
     def pct(value: Fraction | None) -> str:
         return decimal_text(value * 100, 4) if value is not None else ""
 
+    from trey.spreadsheet import csv_text
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -158,10 +160,10 @@ def comparison_csv(rows: list[ComparisonRow]) -> str:
         sd = sqrt_decimal(r.variance)
         writer.writerow(
             [
-                r.file,
-                r.name,
+                csv_text(r.file),
+                csv_text(r.name),
                 r.wager,
-                r.title,
+                csv_text(r.title),
                 pct(r.house_edge),
                 pct(r.rtp),
                 pct(r.long_run_rtp),

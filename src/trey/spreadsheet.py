@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from datetime import datetime
 from fractions import Fraction
 
@@ -41,6 +42,26 @@ def _rows(result: WagerAnalysis) -> list[tuple[str, OutcomeRow]]:
     return rows
 
 
+# A spreadsheet reads a cell that begins with one of these as a formula (OWASP, "CSV Injection").
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+SHEET_NAME_CHARS = 31  # Excel's limit
+
+
+def csv_text(text: str) -> str:
+    """User text for a CSV cell: a leading formula character is neutralised by a leading apostrophe (OWASP)."""
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+def sheet_names(wagers: list[str]) -> list[str]:
+    """One sheet name per wager: its id when that fits Excel's 31 characters, else its first characters and its
+    position, so that no two sheets share a name (the Summary's "sheet" column says which wager each holds)."""
+    names = []
+    for index, wager in enumerate(wagers, 1):
+        name = wager if len(wager) <= SHEET_NAME_CHARS else f"{wager[: SHEET_NAME_CHARS - 4]}~{index:03d}"
+        names.append(name)
+    return names
+
+
 def analysis_csv(analysis: GameAnalysis) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -50,7 +71,7 @@ def analysis_csv(analysis: GameAnalysis) -> str:
             writer.writerow(
                 [
                     wager,
-                    result.title,
+                    csv_text(result.title),
                     kind,
                     row.outcome,
                     fraction_text(row.pays),
@@ -75,6 +96,8 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
+    from openpyxl.writer.excel import ExcelWriter
+
     book = Workbook()
     book.properties.created = created
     book.properties.modified = created
@@ -82,8 +105,10 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
     summary = book.active
     assert summary is not None
     summary.title = "Summary"
+    sheets = sheet_names(list(analysis.wagers))
     header = [
         "wager",
+        "sheet",
         "title",
         "cycle",
         "RTP",
@@ -104,13 +129,14 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
     ]
     summary.append(header)
     theos = theoretical_wins(analysis)
-    for wager, result in analysis.wagers.items():
+    for (wager, result), sheet_name in zip(analysis.wagers.items(), sheets, strict=True):
         stats = result.stats
         long_run = result.progressive.long_run_rtp if result.progressive is not None else None
         eor = result.element_of_risk if isinstance(result, AntePlayAnalysis) else None
         summary.append(
             [
                 wager,
+                sheet_name,
                 result.title,
                 result.cycle,
                 _number(stats.rtp),
@@ -134,8 +160,8 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
         for cell, name in zip(cells, header, strict=True):
             if name in ("RTP", "house edge", "long-run RTP", "hit frequency", "element of risk"):
                 cell.number_format = "0.0000%"
-    for wager, result in analysis.wagers.items():
-        sheet = book.create_sheet(wager[:31])
+    for result, sheet_name in zip(analysis.wagers.values(), sheets, strict=True):
+        sheet = book.create_sheet(sheet_name)
         columns = [
             "outcome",
             "kind",
@@ -170,15 +196,20 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
             row_cells[8].number_format = "0.0000%"
     for cell in summary[1]:
         cell.font = Font(bold=True)
+    for worksheet in book.worksheets:  # text is text: a name such as '=HYPERLINK(...)' never becomes a formula
+        for cells in worksheet.iter_rows():
+            for cell in cells:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"
     buffer = io.BytesIO()
-    book.save(buffer)
+    # ExcelWriter, not Workbook.save: save() stamps the modified date with the clock, so no two runs would match.
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(book, archive).save()
     return _pinned_zip(buffer.getvalue(), created)
 
 
 def _pinned_zip(data: bytes, when: datetime) -> bytes:
     """The workbook (a zip) again with every entry's timestamp set to ``when``: reproducible bytes."""
-    import zipfile
-
     source = zipfile.ZipFile(io.BytesIO(data))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
