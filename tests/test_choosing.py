@@ -351,7 +351,8 @@ def test_text_reaches_spreadsheets_as_text_never_as_a_formula(tmp_path: Path) ->
     for start in ("=", "+", "-", "@", "\t"):
         title = start + 'HYPERLINK("x")'
         text = STANDARD.read_text().replace("name: Three Card Poker (standard)", f"name: {json.dumps(title)}")
-        text = text.replace("trey: 1", "trey: 2") + f"\nside_bets:\n  lucky:\n    title: {json.dumps(title)}\n    reads: colours\n"
+        text = text.replace("trey: 1", "trey: 2") + "\nside_bets:\n  lucky:\n"
+        text += f"    title: {json.dumps(title)}\n    reads: colours\n"
         text += "    pays: {three_same_colour: 3}\n"
         path = tmp_path / "hostile.yaml"
         path.write_text(text)

@@ -95,7 +95,6 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
     """The PAR workbook; the same analysis and ``created`` give the same bytes."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
-
     from openpyxl.writer.excel import ExcelWriter
 
     book = Workbook()
