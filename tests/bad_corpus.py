@@ -1,6 +1,13 @@
 """Expected stderr of `trey validate FILE` run in tests/data/bad, for every file of the bad-input corpus."""
 
 EXPECTED = {
+    "too-many-side-bets.yaml": [
+        "too-many-side-bets.yaml:4:3: $.side_bets: 17 side bets, more than the 16 allowed (keep 16 at most)",
+    ],
+    "huge-table-maximum.yaml": [
+        "huge-table-maximum.yaml:5:12: $.table.maximum: must be at most 1,000,000,000, got 10,000,000,000,000,000,000,000,000,000",
+        "huge-table-maximum.yaml:6:15: $.table.payout_cap: must be at most 1,000,000,000, got 10,000,000,000,000,000,000,000,000,000",
+    ],
     "alias-bomb.yaml": [
         "alias-bomb.yaml:3:31: the document expands to more than 10,000 values (YAML aliases (*name) are expanded; a paytable needs only a few dozen values)",
     ],

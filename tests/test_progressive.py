@@ -197,3 +197,20 @@ def test_worked_hands_that_hit_the_jackpot_are_settled_by_the_settlement() -> No
             hits += 1
             assert settled.net == Fraction(20, 5) * (1 if "100%" in text else Fraction(1, 2)) - 1
     assert hits >= 1
+
+
+def test_a_meter_share_is_paid_in_cents_so_a_long_run_costs_no_more_per_round() -> None:
+    """Issue 18.12: a 12.5% share on a frequent row, never reset. Exact fractions of fractions made the meter's
+    denominator grow with every hit (160,000 rounds took 22 s); paid in whole cents, it stays bounded and the
+    meter's books still balance exactly."""
+    text = PAIR_JACKPOT.replace(b"pair: {meter: 100%}", b"pair: {meter: 12.5%}").replace(b"20%", b"1/3")
+    spec = check_bytes(text, "share.yaml").spec
+    assert spec is not None
+    result = simulate(spec, 300_000, 5, workers=1)
+    meter = result.wagers["jackpot"].meter
+    assert meter is not None and meter.jackpots > 40_000
+    # each stake of 5 adds 5/3 to the meter: the meter never needs a finer unit than a cent and a third
+    assert (meter.final_meter * 300).denominator == 1
+    assert (meter.paid_from_meter * 100).denominator == 1  # whole cents paid
+    stakes = 5 * 300_000
+    assert meter.paid_from_meter + meter.final_meter - 20 == Fraction(stakes, 3) + meter.reseeded

@@ -82,6 +82,13 @@ class MoneyStyle:
         digits = "#,##0" if whole else "#,##0.00"
         return pattern[: number.start()] + digits + pattern[number.end() :], round_decimal(value, 0 if whole else 2)
 
+    @property
+    def minor_unit(self) -> Fraction:
+        """The currency's smallest unit (CLDR): 1/100 for USD and EUR, 1 for JPY, 1/1000 for KWD."""
+        from babel.numbers import get_currency_precision
+
+        return Fraction(1, 10 ** get_currency_precision(self.currency))
+
     def money(self, amount: Fraction | int) -> str:
         """``$1,000``, ``$7.50``, ``1.000 €``; a negative amount with a minus sign in front."""
         from babel.numbers import format_currency

@@ -194,6 +194,16 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
         yield doc.problem("schema.enum", path, f"{describe(value)} is not allowed", hint)
     elif keyword == "minimum":
         yield doc.problem("schema.minimum", path, f"must be at least {expected}, got {value!r}")
+    elif keyword == "maximum":
+        yield doc.problem("schema.maximum", path, f"must be at most {expected:,}, got {value:,}")
+    elif keyword == "maxProperties":
+        what = "side bets" if path == ("side_bets",) else "entries"
+        yield doc.problem(
+            "schema.too-many",
+            path,
+            f"{len(value)} {what}, more than the {expected} allowed",
+            f"keep {expected} at most",
+        )
     elif keyword == "maxLength":
         yield doc.problem("schema.too-long", path, f"the text is longer than {expected} characters")
     elif keyword == "uniqueItems":

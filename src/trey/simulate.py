@@ -23,6 +23,7 @@ from trey.chisquare import chi_square_sf
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.errors import TreyError
+from trey.numbers import money_style
 from trey.pays import MeterShare
 from trey.settle import OutcomeTable, Settler
 from trey.spec import GameSpec, SideBet
@@ -105,10 +106,15 @@ def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> Chunk:
 @dataclass
 class MeterRun:
     """A progressive meter carried through the simulated rounds in order: start at reset, add the increment of
-    every stake, pay the share on a hit (a 100% share resets it)."""
+    every stake, pay the share on a hit (a 100% share resets it).
+
+    A share is paid as a casino's meter pays it, in whole minor units of the currency (cents), rounded down; the
+    rest stays on the meter. So the meter's value never needs a finer unit than a stake's contribution and a cent,
+    and a run costs the same per round however long it is (exact fractions of fractions would grow without end)."""
 
     bet: SideBet
     meter: Fraction
+    minor_unit: Fraction
     through: int = 0  # rounds whose stake has been added to the meter
     jackpots: int = 0  # hits of a meter row
     paid: Fraction = Fraction(0)  # paid from the meter
@@ -124,7 +130,7 @@ class MeterRun:
             self.through = at + 1
             pay = self.bet.pays.rows[row][1]
             assert isinstance(pay, MeterShare)
-            won = pay.share * self.meter
+            won = self.meter if pay.resets else pay.share * self.meter // self.minor_unit * self.minor_unit
             self.jackpots += 1
             self.paid += won
             self.largest = max(self.largest, won)
@@ -303,7 +309,7 @@ def simulate(
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
     meters = {
-        bet.id: MeterRun(bet, bet.progressive.reset)
+        bet.id: MeterRun(bet, bet.progressive.reset, money_style(spec.table).minor_unit)
         for bet in spec.wagers.side_bets
         if bet.progressive is not None and bet.id in settler.meter_rows
     }

@@ -381,6 +381,11 @@ class Table:
         return data
 
 
+# A real table carries a handful of side bets; every one adds to every document, check and verification, so the
+# file may not choose how many (schemas/paytable.schema.json says the same: side_bets maxProperties).
+MAX_SIDE_BETS = 16
+
+
 @dataclass(frozen=True)
 class Wagers:
     """The wagers a game offers: Ante & Play (optional) and its side bets, in order, each under its id."""
@@ -393,6 +398,8 @@ class Wagers:
             raise ValueError("a game offers at least one wager")
         if len(set(self.ids)) != len(self.ids):
             raise ValueError("wager ids must differ")
+        if len(self.side_bets) > MAX_SIDE_BETS + len(PRESETS):
+            raise ValueError(f"a game offers at most {MAX_SIDE_BETS} side bets of its own besides the presets")
 
     @property
     def ids(self) -> tuple[str, ...]:
