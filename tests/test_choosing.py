@@ -390,3 +390,32 @@ def test_long_wager_ids_get_distinct_sheets_within_excels_limit(tmp_path: Path) 
     assert book.sheetnames == ["Summary", "a_side_bet_with_a_very_long~001", "a_side_bet_with_a_very_long~002"]
     summary = list(book["Summary"].iter_rows(min_row=2, values_only=True))
     assert [(r[0], r[1]) for r in summary] == [(f"{long}_one", book.sheetnames[1]), (f"{long}_two", book.sheetnames[2])]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--row", "pair", "--house-edge", "5%", "--step", "1e-300"], "'1e-300' is not a step such as 1 or 1/2"),
+        (["--row", "pair", "--house-edge", "5%", "--step", "1" * 24], f"'{'1' * 24}' is not a step such as 1 or 1/2"),
+        (["--row", "pair", "--house-edge", "5%", "--step", "0"], "'0' is not a step such as 1 or 1/2"),
+        (["--grid", "flush=5..3"], "'flush=5..3' runs backwards: give LO..HI with LO at most HI"),
+        (["--grid", "flush=3..5", "--band", "6%..4%"], "'6%..4%' runs backwards: give the lower house edge first"),
+        (["--grid", "flush=3..5", "--row", "pair"], "--row goes with a single row, not with --grid"),
+        (["--grid", "flush=3..5", "--house-edge", "5%"], "--house-edge goes with a single row, not with --grid"),
+        (["--grid", "flush=3..5000000000"], "'flush=3..5000000000': a pay is at most 1,000,000,000 to 1"),
+    ],
+)
+def test_solve_refuses_options_that_cannot_be_meant(args: list[str], message: str) -> None:
+    """Issue 18.13: no traceback, no silently ignored option, no grid of a negative size."""
+    result = run_cli("solve", STANDARD, "--wager", "pair_plus", *args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.stderr.replace("│", " ").split())
+
+
+def test_meter_without_a_progressive_and_too_many_rounds_are_refused() -> None:
+    result = run_cli("analyze", STANDARD, "--meter", "25000")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: standard.yaml has no progressive wager (--meter evaluates a progressive's meter)\n",
+    )
+    assert run_cli("simulate", STANDARD, "--rounds", "10000000001").exit_code == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from datetime import date
@@ -211,6 +212,8 @@ def analyze(
 
         refuse_existing(out.parent, [out.name], force=force)
     analysis = run_analysis(load_spec(file))
+    if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
+        raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     if output_format is AnalysisFormat.JSON:
         from trey.export import analysis_json
 
@@ -302,13 +305,29 @@ def _parse_percent(value: str, option: str) -> Fraction:
         raise typer.BadParameter(f"{value!r} is not a percentage such as 5% or 4.5%") from None
 
 
+STEP_PATTERN = re.compile(r"([0-9]{1,6})(?:/([0-9]{1,6}))?")  # 1, 1/2, 5/4: what a paytable could print
+
+
+def _parse_step(value: str) -> Fraction:
+    match = STEP_PATTERN.fullmatch(value.strip())
+    if match is None or int(match[1]) == 0 or (match[2] is not None and int(match[2]) == 0):
+        raise typer.BadParameter(f"{value!r} is not a step such as 1 or 1/2 (whole numbers up to 999,999)")
+    return Fraction(int(match[1]), int(match[2] or 1))
+
+
 def _parse_grid(value: str) -> list[tuple[str, int, int]]:
+    from trey.odds import MAX_ODDS_TERM
+
     ranges = []
     for part in value.split(","):
         row, _, span = part.strip().partition("=")
         low, dots, high = span.partition("..")
         if not (row and dots and low.isascii() and low.isdigit() and high.isascii() and high.isdigit()):
             raise typer.BadParameter(f"{part!r} is not ROW=LO..HI, e.g. flush=3..5")
+        if len(low) > 10 or len(high) > 10 or int(high) > MAX_ODDS_TERM:
+            raise typer.BadParameter(f"{part!r}: a pay is at most {MAX_ODDS_TERM:,} to 1")
+        if int(low) > int(high):
+            raise typer.BadParameter(f"{part!r} runs backwards: give LO..HI with LO at most HI")
         ranges.append((row, int(low), int(high)))
     return ranges
 
@@ -337,12 +356,19 @@ def solve(
     from trey.solve import solve as run_solve
     from trey.solve_view import grid_json, print_grid, print_solution, solution_json
 
-    spec = load_spec(file)
     if grid_spec is not None:
+        given = [name for name, value in (("--row", row), ("--house-edge", house_edge), ("--rtp", rtp)) if value]
+        if given or step != "1":
+            raise typer.BadParameter(f"{', '.join(given or ['--step'])} goes with a single row, not with --grid")
         low, dots, high = band.partition("..")
         if not dots:
             raise typer.BadParameter(f"{band!r} is not LO..HI, e.g. 4%..6%")
-        points = grid(spec, wager, _parse_grid(grid_spec), (_parse_percent(low, "band"), _parse_percent(high, "band")))
+        edges = (_parse_percent(low, "band"), _parse_percent(high, "band"))
+        if edges[0] > edges[1]:
+            raise typer.BadParameter(f"{band!r} runs backwards: give the lower house edge first, e.g. 4%..6%")
+    spec = load_spec(file)
+    if grid_spec is not None:
+        points = grid(spec, wager, _parse_grid(grid_spec), edges)
         rows = [r for r, _, _ in _parse_grid(grid_spec)]
         if output_format is OutputFormat.JSON:
             print(json.dumps(grid_json(wager, rows, points), indent=2))
@@ -354,10 +380,7 @@ def solve(
     target = (
         _parse_percent(house_edge, "house edge") if house_edge is not None else 1 - _parse_percent(rtp or "", "RTP")
     )
-    try:
-        grid_step = Fraction(step)
-    except (ValueError, ZeroDivisionError):
-        raise typer.BadParameter(f"{step!r} is not a step such as 1 or 1/2") from None
+    grid_step = _parse_step(step)
     solution = run_solve(spec, wager, row, target, grid_step)
     if output_format is OutputFormat.JSON:
         print(json.dumps(solution_json(solution), indent=2))
@@ -369,7 +392,9 @@ def solve(
 @user_errors
 def simulate(
     file: PaytableFile,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to deal (at most 10^10).")] = 1_000_000,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, max=10**10, help="Rounds to deal (at most 10^10).")
+    ] = 1_000_000,
     seed: Seed = 1,
     workers: Workers = 1,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
