@@ -21,13 +21,13 @@ from pypdf import PdfReader
 
 from conftest import PAYTABLES, STANDARD, run_cli
 from trey.certificate import SimulationOptions, build_certificate, content_id
-from trey.errors import OutputError
+from trey.errors import OutputError, TreyError
 from trey.jsonread import JsonInputError, loads_strict
 from trey.loader import load_spec
 from trey.outputs import write_all
 from trey.report.certificate_view import render_certificate_html
 from trey.report.pdf import FetchRefused, allowed_resource, html_to_pdf
-from trey.simulate import usable_workers
+from trey.simulate import simulate, usable_workers
 from trey.text import printable
 
 DATE = "2026-01-01"
@@ -432,11 +432,12 @@ def test_a_bad_source_date_epoch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_simulate_rounds_beyond_the_bound() -> None:
+    """A usage error, exit 2, as the README's table says (N <= 10^10); the library refuses it too."""
     result = run_cli("simulate", STANDARD, "--rounds", str(10**10 + 1))
-    assert result.exit_code == 1
-    assert result.stderr == (
-        "error: 10,000,000,001 rounds are more than one simulation deals (give at most 10,000,000,000)\n"
-    )
+    assert result.exit_code == 2
+    assert "Invalid value for '--rounds': 10000000001 is not in the range 1<=x<=10000000000." in result.stderr
+    with pytest.raises(TreyError, match="10,000,000,001 rounds are more than one simulation deals"):
+        simulate(load_spec(STANDARD), 10**10 + 1, 1)
 
 
 @pytest.mark.parametrize(
