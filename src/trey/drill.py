@@ -25,8 +25,8 @@ from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.engine.results import GameAnalysis
 from trey.hand_table import hand_indexes, hand_table
 from trey.odds import Odds
-from trey.payouts import PayRule, bet_columns
-from trey.pays import Amount, MeterShare
+from trey.payouts import Payout, PayRule, bet_columns
+from trey.pays import MeterShare
 from trey.readings import READINGS, SIX_CARDS, Deals, Seat
 from trey.settle import SettledWager, Settler, ante_play_parts
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, Paytable
@@ -143,9 +143,11 @@ def features(spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, F
         if str(outcome) == "lose":
             continue
         found.add(f"{wager}:{outcome}")
-        pay = spec.wagers.side_bet(wager).pays.get(str(outcome))
-        if isinstance(pay, Odds) and spec.wagers.side_bet(wager).stake is None:
-            won = rule.pay(bets[wager], pay)
+        bet = spec.wagers.side_bet(wager)
+        pay = bet.pays.get(str(outcome))
+        if pay is not None:
+            meter = bet.progressive.reset if bet.progressive is not None else None
+            won = rule.pay(bets[wager], pay, meter=meter, progressive=bet.progressive is not None)
             found |= {"capped"} if won.capped else {"rounded"} if won.rounded else set()
     return found
 
@@ -155,12 +157,16 @@ def features(spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, F
 
 def _win_text(label: str, odds_text: str, bet: Fraction, rule: PayRule, net: Fraction) -> tuple[Fraction, str]:
     won = rule.pay(bet, net)
-    text = f"{label}: {odds_text} × {rule.money(bet)} = {rule.money(won.exact)}"
+    return won.amount, f"{label}: {odds_text} × {rule.money(bet)} = {rule.money(won.exact)}" + _paid_note(won, rule)
+
+
+def _paid_note(won: Payout, rule: PayRule) -> str:
+    """How the table's pay rule changed the exact win, if it did."""
     if won.capped:
-        text += f", capped at {rule.money(won.amount)}"
-    elif won.rounded:
-        text += f", rounded down to {rule.money(won.amount)} (smallest chip {rule.money(rule.chip)})"
-    return won.amount, text
+        return f", capped at {rule.money(won.amount)}"
+    if won.rounded:
+        return f", rounded down to {rule.money(won.amount)} (smallest chip {rule.money(rule.chip)})"
+    return ""
 
 
 def answer_lines(
@@ -209,18 +215,17 @@ def answer_lines(
         label = row.replace("_", " ")
         if isinstance(pay, Odds):
             amount, text = _win_text(label, pay.to_one_text, bet, rule, pay.net)
-        elif isinstance(pay, Amount):
-            capped = rule.cap is not None and pay.amount > rule.cap
-            amount = Fraction(rule.cap) if capped and rule.cap is not None else pay.amount
-            text = f"{label}: {rule.money(pay.amount)} for the {rule.money(bet)} bet"
-            text += f", capped at {rule.money(amount)}" if capped else ""
         else:
-            assert isinstance(pay, MeterShare) and side_bet.progressive is not None
-            meter = side_bet.progressive.reset
-            amount = pay.share * meter
-            text = f"{label}: {pay} at {rule.money(meter)} = {rule.money(amount)} for the {rule.money(bet)} bet"
-        if not isinstance(pay, Odds):
-            amount -= bet  # paid for the bet: the dealer keeps the stake
+            assert pay is not None
+            meter = side_bet.progressive.reset if side_bet.progressive is not None else None
+            won = rule.pay(bet, pay, meter=meter, progressive=side_bet.progressive is not None)
+            if isinstance(pay, MeterShare):
+                assert meter is not None
+                text = f"{label}: {pay} at {rule.money(meter)} = {rule.money(won.exact)} for the {rule.money(bet)} bet"
+            else:
+                text = f"{label}: {rule.money(won.exact)} for the {rule.money(bet)} bet"
+            text += _paid_note(won, rule)
+            amount = won.amount - bet  # paid for the bet: the dealer keeps the stake
             text += f" (net {rule.money(amount)})"
         lines.append(Line(side_bet.title, amount, text))
     return lines

@@ -450,6 +450,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             maximum=t.get("maximum"),
             chips=tuple(sorted(parse_money(chip) for chip in t.get("chips", ()))),
             payout_cap=t.get("payout_cap"),
+            payout_cap_covers_progressive=t.get("payout_cap_covers_progressive", False),
             decisions_per_hour=t.get("decisions_per_hour"),
             average_bet=parse_money(t["average_bet"]) if "average_bet" in t else None,
             locale=t.get("locale"),

@@ -2,7 +2,12 @@
 
 Bets are whole currency units; chips may be fractions of the unit. Odds "3 to 2" on 5 win 7.5: the rule here
 rounds *down* to a multiple of the smallest chip (7 with $1 chips, 7.50 with 50-cent chips), the usual house rule,
-and says so.
+and says so. :class:`PayRule` is the one statement of it, for odds, fixed amounts and meter shares alike; every
+document that prints an amount a dealer pays (the sheet's tables and worked hands, the drill) asks it.
+
+Whether a progressive's pays are held to the table's payout cap is a rule of the house
+(``table.payout_cap_covers_progressive``, default false: a progressive jackpot is paid in full, as the common practice
+is — docs/regulatory-notes.md gives the source).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from fractions import Fraction
 
 from trey.numbers import MoneyStyle, money_style
 from trey.odds import Odds
+from trey.pays import Amount, MeterShare, Pay
 from trey.spec import Table
 
 DEFAULT_BETS = (5, 10, 15, 25, 50, 100)
@@ -25,7 +31,7 @@ MAX_BET = 100_000
 
 @dataclass(frozen=True)
 class Payout:
-    exact: Fraction  # bet x net odds, before rounding or cap
+    exact: Fraction  # bet x net odds, or the amount, or the share of the meter: before rounding or cap
     amount: Fraction  # what the dealer pays: a whole number of the smallest chip
     rounded: bool  # the exact win was not a whole number of the smallest chip
     capped: bool  # the win exceeded the payout cap and is paid at the cap
@@ -57,7 +63,10 @@ def payout(
     """The win on ``bet`` at ``odds`` (the stake is returned besides), rounded down to a multiple of the smallest
     ``chip`` (which may be a fraction of the unit, 0.50) and capped."""
     net = odds.net if isinstance(odds, Odds) else odds
-    exact = bet * net
+    return _paid(bet * net, chip=chip, cap=cap)
+
+
+def _paid(exact: Fraction, *, chip: Fraction | int, cap: Fraction | int | None) -> Payout:
     whole = Fraction(exact // chip) * chip
     rounded = whole != exact
     capped = cap is not None and whole > cap
@@ -71,13 +80,43 @@ class PayRule:
     style: MoneyStyle
     chip: Fraction
     cap: int | None
+    cap_covers_progressive: bool = False  # whether a progressive's pays are held to the cap too
 
     @classmethod
     def of(cls, table: Table | None) -> PayRule:
-        return cls(money_style(table), smallest_chip(table), table.payout_cap if table is not None else None)
+        if table is None:
+            return cls(money_style(table), smallest_chip(table), None)
+        return cls(money_style(table), smallest_chip(table), table.payout_cap, table.payout_cap_covers_progressive)
 
     def money(self, amount: Fraction | int) -> str:
         return self.style.money(amount)
 
-    def pay(self, bet: Fraction | int, odds: Odds | Fraction) -> Payout:
-        return payout(bet, odds, chip=self.chip, cap=self.cap)
+    def pay(
+        self,
+        bet: Fraction | int,
+        pay: Pay | Fraction,
+        *,
+        meter: Fraction | None = None,
+        progressive: bool = False,
+    ) -> Payout:
+        """What the dealer hands over on ``bet``: for odds the win (the stake is returned besides), for an amount
+        or a meter share (``meter``: its value) that amount, paid for the stake. Rounded down to the smallest chip;
+        held to the cap, a progressive's pays only when the house says so."""
+        if isinstance(pay, Amount):
+            exact = pay.amount
+        elif isinstance(pay, MeterShare):
+            if meter is None:
+                raise ValueError("a meter share needs the meter's value")
+            exact = pay.share * meter
+        else:
+            exact = bet * (pay.net if isinstance(pay, Odds) else pay)
+        exempt = progressive and not self.cap_covers_progressive
+        return _paid(exact, chip=self.chip, cap=None if exempt else self.cap)
+
+    def net(
+        self, bet: Fraction | int, pay: Pay, *, meter: Fraction | None = None, progressive: bool = False
+    ) -> Fraction:
+        """The player's net result of a win: odds' win as paid; an amount or a share as paid, less the stake it
+        was paid for."""
+        paid = self.pay(bet, pay, meter=meter, progressive=progressive).amount
+        return paid if isinstance(pay, Odds) else paid - bet

@@ -358,6 +358,8 @@ class Table:
     decisions_per_hour: int | None = None  # for the theoretical win; None: the usual 60
     average_bet: Fraction | None = None  # for the theoretical win; None: per unit bet
     locale: str | None = None  # how amounts are written (CLDR, e.g. de_DE); None: en_US
+    # A house rule: whether a progressive's pays are held to payout_cap (by default a jackpot is paid in full).
+    payout_cap_covers_progressive: bool = False
 
     def __post_init__(self) -> None:
         if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
@@ -372,6 +374,8 @@ class Table:
         for name in ("minimum", "maximum", "payout_cap"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if self.payout_cap_covers_progressive:
+            data["payout_cap_covers_progressive"] = True
         if self.chips:
             data["chips"] = [exact_number_text(chip) for chip in self.chips]
         if self.decisions_per_hour is not None:

@@ -56,16 +56,17 @@ def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule
     }
 
 
-def _fixed_stake_row(label: str, pay: Pay, stake: Fraction, rule: PayRule) -> dict[str, Any]:
-    """A row of a bet with a fixed stake: the odds' win on the stake, an amount (CAP applies), or a meter share."""
+def _fixed_stake_row(label: str, pay: Pay, stake: Fraction, rule: PayRule, progressive: bool) -> dict[str, Any]:
+    """A row of a bet with a fixed stake: the odds' win on the stake, an amount (the table's pay rule applies),
+    or a meter share."""
     if isinstance(pay, Odds):
-        won = rule.pay(int(stake), pay) if stake.denominator == 1 else None
-        text = rule.money(won.amount) if won is not None and not won.capped else "CAP" if won else str(pay)
-        cell = {"text": text, "capped": bool(won and won.capped), "rounded": bool(won and won.rounded)}
+        won = rule.pay(stake, pay, progressive=progressive)
+        text = "CAP" if won.capped else rule.money(won.amount)
+        cell = {"text": text, "capped": won.capped, "rounded": won.rounded}
         return {"label": label, "odds": pay.to_one_text, "table_says": "", "net": pay.net, "cells": [cell]}
     if isinstance(pay, Amount):
-        capped = rule.cap is not None and pay.amount > rule.cap
-        cell = {"text": "CAP" if capped else rule.money(pay.amount), "capped": capped, "rounded": False}
+        won = rule.pay(stake, pay, progressive=progressive)
+        cell = {"text": "CAP" if won.capped else rule.money(won.amount), "capped": won.capped, "rounded": won.rounded}
         return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
     cell = {"text": f"{percent_text_exact(pay.share)} of the meter", "capped": False, "rounded": False}
     return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
@@ -89,7 +90,8 @@ def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list
             tables.append({"title": side_bet.title, "bet": "Bet", "columns": columns, "rows": rows, "note": ""})
             continue
         stake = rule.money(side_bet.stake)
-        rows = [_fixed_stake_row(outcome_label(o), pay, side_bet.stake, rule) for o, pay in side_bet.pays]
+        progressive = side_bet.progressive is not None
+        rows = [_fixed_stake_row(outcome_label(o), pay, side_bet.stake, rule, progressive) for o, pay in side_bet.pays]
         note = f"A {stake} bet. Amounts and meter shares are paid for the bet: it is not returned besides."
         tables.append({"title": side_bet.title, "bet": "Hand", "columns": ["Pays"], "rows": rows, "note": note})
         if side_bet.envy:
@@ -146,6 +148,13 @@ def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int
     return chosen
 
 
+def _progressive_cap_note(spec: GameSpec, rule: PayRule) -> str:
+    """Whether the cap holds a progressive's pays too (the house rule), said where a progressive is dealt."""
+    if not any(bet.progressive is not None for bet in spec.wagers.side_bets):
+        return ""
+    return ", progressives included" if rule.cap_covers_progressive else " (progressive pays are paid in full)"
+
+
 def _signed(amount: Fraction, bet: int, rule: PayRule) -> str:
     if amount == 0:
         return "push"
@@ -175,12 +184,16 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
                 if side_bet.stake is None:
                     lines.append((side_bet.title, f"{_signed(result.net, bet, rule)}{won}"))
                     continue
-                # A fixed-stake bet: the net on its stake, exact (amounts and meter shares are not rounded to chips).
+                # A fixed-stake bet: what the dealer pays on its stake, by the table's pay rule like every win.
                 pay = side_bet.pays.get(str(result.outcome))
-                if isinstance(pay, MeterShare) and side_bet.progressive is not None:
-                    meter = rule.money(side_bet.progressive.reset)
-                    won = f" ({outcome_label(str(result.outcome)).lower()}: {pay} at {meter})"
-                net = result.net * side_bet.stake
+                reset = side_bet.progressive.reset if side_bet.progressive is not None else None
+                if isinstance(pay, MeterShare) and reset is not None:
+                    won = f" ({outcome_label(str(result.outcome)).lower()}: {pay} at {rule.money(reset)})"
+                if pay is None:
+                    net = -side_bet.stake
+                else:
+                    progressive = side_bet.progressive is not None
+                    net = rule.net(side_bet.stake, pay, meter=reset, progressive=progressive)
                 text = "push" if net == 0 else f"+{rule.money(net)}" if net > 0 else f"−{rule.money(-net)}"
                 lines.append((side_bet.title, f"{text}{won}"))
         hands.append(
@@ -237,7 +250,7 @@ def dealer_sheet_context(
         "effective": effective.isoformat(),
         "sha256": spec.sha256,
         "limits": ", ".join(limits) if limits else "no limits in the paytable file",
-        "cap": f"{money(cap)} per wager per round" if cap is not None else "none",
+        "cap": (f"{money(cap)} per wager per round" + _progressive_cap_note(spec, rule)) if cap is not None else "none",
         "cap_amount": money(cap) if cap is not None else "",
         "bets": [money(b) for b in columns],
         "bets_note": (
