@@ -44,6 +44,20 @@ def test_the_answer_key_starts_on_a_page_of_its_own(standard_drill: Path) -> Non
     hands = [i for i, text in enumerate(pages) for n in range(1, 25) if f"Hand{n}.Player" in text]
     assert hands and max(hands) < key  # every question before the key
     assert all("Answerkey" not in text for text in pages[:key])
+    # the first page says where the key starts (the key runs over several pages: "the last page" would be wrong)
+    assert f"Theanswersareintheanswerkey,whichstartsonpage{key + 1}." in pages[0]
+    assert key + 1 < len(pages)
+
+
+@pytest.mark.parametrize("seed", [1, 7, 11])
+def test_no_two_hands_of_a_drill_are_the_same_deal(seed: int) -> None:
+    """Issue 18.7: the full drill chose the first deal showing each feature, and one deal is often the first for
+    several (seed 7 repeated hands 6 and 10, 13, 18, 26 and 28)."""
+    spec = load_spec(STANDARD)
+    drill = make_drill(spec, analyze(spec), hands=24, seed=seed, level=Level.FULL)
+    deals = [(hand.player, hand.dealer) for hand in drill.hands]
+    assert len(set(deals)) == len(deals)
+    assert uncovered(drill) == []
 
 
 def _pair_plus_net(cards: tuple[int, ...]) -> Fraction:

@@ -295,7 +295,13 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
     for player, dealer in built:
         for feature in features(spec, settler.settle_round(player, dealer), bets_for(0), rule):
             built_first.setdefault(feature, (player, dealer))
+    # No deal twice: a feature already shown by a chosen hand needs no hand of its own (one pool row is often the
+    # first for several features), and the basic hands below skip every deal chosen already.
+    covered: set[str] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for feature in needed:
+        if feature in covered:
+            continue
         target = feature
         if feature in witnesses:
             wager, row_name, _ = witnesses[feature]
@@ -310,14 +316,20 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
             bets = bets_for(len(chosen))
         else:
             continue  # cannot happen in this game (reported by uncovered())
+        if (player, dealer) in seen:  # the deal is a hand already: a witness's bet goes on that hand
+            bets = next(b for p, d, b in chosen if (p, d) == (player, dealer))
+        else:
+            seen.add((player, dealer))
+            chosen.append((player, dealer, bets))
         if feature in witnesses:
             bets[witnesses[feature][0]] = witnesses[feature][2]
-        chosen.append((player, dealer, bets))
+        covered |= features(spec, settler.settle_round(player, dealer), bets, rule)
     # Then basic hands, in the pool's order: every other one a hand where something is paid.
     row = 0
     while len(chosen) < hands and row < POOL_DEALS:
         paying = any(r.net > 0 for r in settler.settled(outcomes, row).values())
-        if row not in used_rows and (paying or len(chosen) % 2):
+        if row not in used_rows and cards(row) not in seen and (paying or len(chosen) % 2):
+            seen.add(cards(row))
             chosen.append((*cards(row), bets_for(row)))
         row += 1
     drill_hands = []

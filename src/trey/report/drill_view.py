@@ -43,11 +43,15 @@ def drill_context(drill: Drill, *, paper: str, day: date) -> dict[str, Any]:
             }
         )
     chip = rule.money(rule.chip)
-    cap = f"; wins above {rule.money(rule.cap)} are paid the cap" if rule.cap is not None else ""
+    cap = ""
+    if rule.cap is not None:
+        cap = f"; wins above {rule.money(rule.cap)} are paid the cap"
+        if any(b.progressive is not None for b in drill.spec.wagers.side_bets):
+            cap += ", progressive pays included" if rule.cap_covers_progressive else " (progressive pays in full)"
     intro = (
-        f"For each hand, write what the dealer pays (+) or takes (−) on every bet. Wins are paid at the odds, the "
-        f"stake returned besides, rounded down to the smallest chip ({chip}){cap}; fixed amounts and meter shares are "
-        "paid for the bet. The answers are on the last page."
+        "For each hand, write what the dealer pays (+) or takes (−) on every bet. Wins are paid at the odds, the "
+        "stake returned besides; fixed amounts and meter shares are paid for the bet; every win is rounded down to "
+        f"the smallest chip ({chip}){cap}."
     )
     key_intro = (
         f"Every amount is computed by trey's settlement of the round ({len(drill.hands)} hands, seed {drill.seed}, "
