@@ -113,3 +113,44 @@ def test_charts_drawn_in_the_background_are_the_charts_drawn_here(standard: Any)
     assert background == draw_charts(chart_inputs(standard))
     here = render_certificate_html(standard, json_name="s.json", paytable_name="s.yaml")
     assert render_certificate_html(standard, json_name="s.json", paytable_name="s.yaml", charts=background) == here
+
+
+def _inside(figure: Any, artist: Any) -> bool:
+    """Whether an artist's drawn box lies within the figure (after the layout has placed everything)."""
+    box = artist.get_window_extent()
+    whole = figure.bbox
+    return bool(box.x0 >= whole.x0 and box.y0 >= whole.y0 and box.x1 <= whole.x1 and box.y1 <= whole.y1)
+
+
+@pytest.mark.parametrize("count", [4, 19])
+def test_the_range_charts_axis_titles_and_legend_are_within_the_chart(standard: Any, count: int) -> None:
+    """Issue 18.8 and 18.13: the y axis title was cut at the left edge, the legend clipped with many wagers."""
+    from trey.report.charts import import_matplotlib
+
+    import_matplotlib()
+    spreads = list(chart_inputs(standard).spreads)
+    many = [Spread(f"Wager {i}", spreads[i % len(spreads)].stats) for i in range(count)]
+    figure = rtp_range_svg.__wrapped__(many)
+    figure.draw_without_rendering()
+    axes = figure.axes[0]
+    assert _inside(figure, axes.yaxis.label) and _inside(figure, axes.xaxis.label)
+    for label in axes.get_yticklabels():
+        assert _inside(figure, label)
+    (legend,) = figure.legends
+    assert _inside(figure, legend)
+    assert len(legend.get_texts()) == count + 2  # every wager, and the two line styles
+
+
+def test_many_wagers_share_charts_of_whole_wagers_each_within_a_page() -> None:
+    """Issue 18.13: from eight wagers on the share chart ran off the page; now whole wagers go to further charts."""
+    from trey.report.charts import MAX_SHARE_INCHES, share_chart_groups
+
+    wagers = [Shares(f"Bet {i}", [Share(f"row {k}", 10.0) for k in range(9 if i % 2 else 13)]) for i in range(19)]
+    groups = share_chart_groups(wagers)
+    assert [w for group in groups for w in group] == wagers  # every wager once, in order
+    assert len(groups) > 1
+    for group in groups:
+        figure = return_share_svg.__wrapped__(group)
+        assert figure.get_figheight() <= MAX_SHARE_INCHES
+        svg = return_share_svg(group)
+        assert [t for t in texts(svg) if t.startswith("Bet ")] == [w.title for w in group]

@@ -18,7 +18,15 @@ from trey.numbers import break_even_text, decimal_text, fraction_text, money_sty
 from trey.odds import Odds
 from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
-from trey.report.charts import Share, Shares, Spread, return_share_svg, rtp_meter_svg, rtp_range_svg
+from trey.report.charts import (
+    Share,
+    Shares,
+    Spread,
+    return_share_svg,
+    rtp_meter_svg,
+    rtp_range_svg,
+    share_chart_groups,
+)
 from trey.report.environment import render
 from trey.report.labels import (
     HAND_ORDER,
@@ -115,7 +123,7 @@ class CertificateCharts:
     """Every chart of a certificate, as SVG."""
 
     rtp_range: str
-    return_share: str
+    return_share: tuple[str, ...]  # one chart per page's worth of wagers (charts.share_chart_groups)
     meters: dict[str, str]  # by progressive wager: its RTP against its meter
 
 
@@ -140,7 +148,7 @@ def draw_charts(inputs: ChartInputs) -> CertificateCharts:
     """The certificate's charts: each figure type drawn once for all its wagers, and each progressive's meter."""
     return CertificateCharts(
         rtp_range=rtp_range_svg(inputs.spreads),
-        return_share=return_share_svg(inputs.shares),
+        return_share=tuple(return_share_svg(group) for group in share_chart_groups(inputs.shares)),
         meters={wager: rtp_meter_svg(m.points, m.break_even, m.currency) for wager, m in inputs.meters.items()},
     )
 

@@ -28,6 +28,12 @@ BAR_INCHES = 0.24
 TITLE_ROWS = 1.2
 GAP_ROWS = 0.5
 AXIS_INCHES = 0.5
+# The tallest share chart: drawn 6.4 inches wide at 74% of the text width, 8 inches of it fill a Letter page's text
+# height with its caption. More wagers than that holds are drawn in further charts, whole wagers each.
+MAX_SHARE_INCHES = 8.0
+# The range chart's legend, below the axes: this many entries a row, and the height of a row.
+LEGEND_COLUMNS = 3
+LEGEND_ROW_INCHES = 0.2
 
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -100,7 +106,11 @@ def rtp_range_svg(wagers: Sequence[Spread]) -> Figure:
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 
-    figure = Figure(figsize=(6.4, 3.0))
+    # The legend stands below the axes, in rows of three, so that no number of wagers can hide a line or be
+    # clipped; matplotlib's constrained layout measures the tick labels and the axis titles, so none is cut off.
+    entries = len(wagers) + 2
+    legend_rows = math.ceil(entries / LEGEND_COLUMNS)
+    figure = Figure(figsize=(6.4, 3.0 + LEGEND_ROW_INCHES * legend_rows), layout="constrained")
     axes = figure.add_subplot()
     halves = []
     for index, wager in enumerate(wagers):
@@ -131,9 +141,28 @@ def rtp_range_svg(wagers: Sequence[Spread]) -> Figure:
         Line2D([], [], color=INK, linewidth=1.3, label="95% of sessions"),
         Line2D([], [], color=INK, linewidth=1.3, linestyle="--", label="90% of sessions"),
     ]
-    axes.legend(handles=handles, loc="upper right", fontsize=7, frameon=False)
-    figure.subplots_adjust(left=0.1, right=0.97, top=0.96, bottom=0.15)
+    figure.legend(handles=handles, loc="outside lower center", ncols=LEGEND_COLUMNS, fontsize=7, frameon=False)
     return figure
+
+
+def share_rows(wager: Shares) -> float:
+    """The rows a wager takes on a share chart: its title, its bars, the gap after it."""
+    return TITLE_ROWS + len(wager.shares) + GAP_ROWS
+
+
+def share_chart_groups(wagers: Sequence[Shares]) -> list[list[Shares]]:
+    """The wagers of each share chart, in order: as many whole wagers as fit :data:`MAX_SHARE_INCHES`."""
+    most = (MAX_SHARE_INCHES - AXIS_INCHES) / BAR_INCHES + GAP_ROWS
+    groups: list[list[Shares]] = []
+    rows = 0.0
+    for wager in wagers:
+        if groups and rows + share_rows(wager) <= most:
+            groups[-1].append(wager)
+            rows += share_rows(wager)
+        else:
+            groups.append([wager])
+            rows = share_rows(wager)
+    return groups
 
 
 @dataclass(frozen=True)
@@ -162,13 +191,11 @@ def return_share_svg(wagers: Sequence[Shares]) -> Figure:
     row = 0.0
     for wager in wagers:
         titles.append((row, wager.title if wager.shares else f"{wager.title}: returns nothing"))
-        row += TITLE_ROWS
-        for share in wager.shares:
-            positions.append(row)
+        for share, at in zip(wager.shares, range(len(wager.shares)), strict=True):
+            positions.append(row + TITLE_ROWS + at)
             labels.append(share.label)
             values.append(share.percent)
-            row += 1
-        row += GAP_ROWS
+        row += share_rows(wager)
     rows = row - GAP_ROWS
     height = BAR_INCHES * rows + AXIS_INCHES
     figure = Figure(figsize=(6.4, height))
