@@ -1,6 +1,12 @@
 """Expected stderr of `trey validate FILE` run in tests/data/bad, for every file of the bad-input corpus."""
 
 EXPECTED = {
+    "currency-gold.yaml": [
+        "currency-gold.yaml:4:13: $.table.currency: XAU is not money a table pays in (gold) (use the ISO 4217 code of the table's currency, such as USD or EUR)",
+    ],
+    "yen-half-chip.yaml": [
+        "yen-half-chip.yaml:5:11: $.table.chips[0]: a chip of 0.50 is finer than the JPY's smallest unit (1) (give chips in whole multiples of 1 JPY)",
+    ],
     "too-many-side-bets.yaml": [
         "too-many-side-bets.yaml:4:3: $.side_bets: 17 side bets, more than the 16 allowed (keep 16 at most)",
     ],

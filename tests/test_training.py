@@ -233,3 +233,50 @@ def test_a_drill_html_names_every_hand_and_wager() -> None:
     page = render_drill_html(drill, paper="letter", day=date(2026, 1, 1))
     assert page.count('<div class="hand">') == len(drill.hands) == 5
     assert page.count('Six Card Bonus: <span class="blank">') == 5
+
+
+RTL_TABLE = """trey: 1
+name: Israeli table
+table: {currency: ILS, locale: he_IL, minimum: 5, maximum: 100, chips: ['0.50', 1, 5, 25]}
+wagers:
+  ante_play:
+    ante_bonus: {straight_flush: 5, three_of_a_kind: 4, straight: 1}
+  pair_plus: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: '3 to 2'}
+"""
+ISOLATE = re.compile("\u2068[^\u2068\u2069]*\u2069")
+
+
+def test_right_to_left_amounts_are_isolated_so_the_arithmetic_reads_in_order() -> None:
+    """Issue 18.10: CLDR's he_IL and ar_EG patterns carry right-to-left marks; without isolates a reason read
+    "pair: 3 to 2 × 7.50 = ₪ 5₪". Every amount is isolated, its sign outside."""
+    israeli, egyptian = MoneyStyle("ILS", "he_IL"), MoneyStyle("EGP", "ar_EG")
+    assert israeli.money(Fraction(15, 2)) == "\u2068\u200f7.50\xa0\u200f₪\u2069"
+    assert israeli.money(-10) == "−\u2068\u200f10\xa0\u200f₪\u2069"
+    assert egyptian.money(300) == "\u2068\u200f300\xa0ج.م.\u200f\u2069"
+    assert MoneyStyle().money(Fraction(15, 2)) == "$7.50"  # left-to-right money is left as it is
+    spec = check_bytes(RTL_TABLE.encode(), "he.yaml").spec
+    assert spec is not None
+    drill = make_drill(spec, analyze(spec), hands=24, seed=1, level=Level.FULL)
+    pairs = [line.reason for hand in drill.hands for line in hand.lines if line.reason.startswith("pair: 3 to 2")]
+    assert pairs
+    for reason in pairs:  # "pair: 3 to 2 × ⁨7.50 ₪⁩ = ⁨7.50 ₪⁩, rounded down to ⁨7 ₪⁩ ..."
+        outside = ISOLATE.sub("AMOUNT", reason)
+        assert outside.startswith("pair: 3 to 2 × AMOUNT = AMOUNT")
+        assert "\u200f" not in outside and "₪" not in outside  # no mark or symbol outside an isolate
+    html = render_drill_html(drill, paper="a4", day=date(2026, 1, 1))
+    assert "\u200f" not in ISOLATE.sub("", html)
+
+
+def test_the_terminal_shows_bidirectional_marks_as_escapes(tmp_path: Path) -> None:
+    path = tmp_path / "he.yaml"
+    path.write_text(RTL_TABLE)
+    result = run_cli("analyze", path)
+    assert result.exit_code == 0
+    assert not {"\u200f", "\u2068", "\u2069"} & set(result.stdout)
+    assert "\\u2068\\u200f2.02 \\u200f₪\\u2069 an hour" in " ".join(result.stdout.split())
+
+
+def test_money_keeps_the_locales_grouping() -> None:
+    assert MoneyStyle("INR", "en_IN").money(100_000) == "₹1,00,000"
+    assert MoneyStyle("INR", "en_IN").money(Fraction(1_234_567_5, 10)) == "₹12,34,567.50"
+    assert MoneyStyle("USD", "en_US").money(1_234_567) == "$1,234,567"

@@ -17,7 +17,7 @@ from typing import Any
 from trey.errors import Problem, Severity, SpecError
 from trey.files import display_name, read_bounded
 from trey.odds import Odds, OddsError, OddsWording
-from trey.pays import Amount, MeterShare, parse_money, parse_pay, parse_share, percent_text_exact
+from trey.pays import Amount, MeterShare, exact_number_text, parse_money, parse_pay, parse_share, percent_text_exact
 from trey.readings import READINGS, Reading
 from trey.schema_errors import did_you_mean, schema_problems
 from trey.spec import (
@@ -190,7 +190,14 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
 def _money_style_problems(doc: YamlDocument, table: dict[str, Any]) -> Iterator[Problem]:
     """The currency must be one Babel (CLDR) knows, the locale one it has data for; chips above zero."""
     currency, locale = table.get("currency"), table.get("locale")
-    if isinstance(currency, str) and len(currency) == 3 and currency.isupper():
+    if isinstance(currency, str) and currency in NOT_MONEY:
+        yield doc.problem(
+            "table.currency-not-money",
+            ("table", "currency"),
+            f"{currency} is not money a table pays in ({NOT_MONEY[currency]})",
+            "use the ISO 4217 code of the table's currency, such as USD or EUR",
+        )
+    elif isinstance(currency, str) and len(currency) == 3 and currency.isupper():
         from babel.numbers import list_currencies
 
         known = list_currencies()
@@ -215,9 +222,47 @@ def _money_style_problems(doc: YamlDocument, table: dict[str, Any]) -> Iterator[
                 f"unknown locale {locale!r}",
                 "use a CLDR locale such as en_US or de_DE",
             )
+    minor = _minor_unit(currency)
     for index, chip in enumerate(table.get("chips") or [] if isinstance(table.get("chips"), list) else []):
-        if _money_or_none(chip) == 0:
+        value = _money_or_none(chip)
+        if value == 0:
             yield doc.problem("table.chip-zero", ("table", "chips", index), "a chip of 0", "chips are worth something")
+        elif value is not None and minor is not None and (value / minor).denominator != 1:
+            yield doc.problem(
+                "table.chip-below-minor-unit",
+                ("table", "chips", index),
+                f"a chip of {chip} is finer than the {currency}'s smallest unit ({exact_number_text(minor)})",
+                f"give chips in whole multiples of {exact_number_text(minor)} {currency}",
+            )
+
+
+# ISO 4217 codes that name no money a casino table pays in.
+NOT_MONEY = {
+    "XXX": "the code for no currency",
+    "XTS": "the code reserved for testing",
+    "XAU": "gold",
+    "XAG": "silver",
+    "XPT": "platinum",
+    "XPD": "palladium",
+    "XDR": "the IMF's special drawing right",
+    "XBA": "a European bond-market unit",
+    "XBB": "a European bond-market unit",
+    "XBC": "a European bond-market unit",
+    "XBD": "a European bond-market unit",
+    "XSU": "the SUCRE accounting unit",
+    "XUA": "the ADB unit of account",
+}
+
+
+def _minor_unit(currency: object) -> Fraction | None:
+    """The smallest unit of a currency CLDR knows (1/100 for USD, 1 for JPY), None for anything else."""
+    if not isinstance(currency, str) or len(currency) != 3 or not currency.isupper():
+        return None
+    from babel.numbers import get_currency_precision, list_currencies
+
+    if currency not in list_currencies():
+        return None
+    return Fraction(1, 10 ** get_currency_precision(currency))
 
 
 def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]]]:

@@ -79,7 +79,9 @@ class MoneyStyle:
         number = re.search(r"[#0,.]+", pattern)
         assert number is not None
         whole = value.denominator == 1
-        digits = "#,##0" if whole else "#,##0.00"
+        # The locale's own grouping (en_IN groups 1,00,000), two decimals or none.
+        grouping = number.group().split(".")[0]
+        digits = grouping if whole else grouping + ".00"
         return pattern[: number.start()] + digits + pattern[number.end() :], round_decimal(value, 0 if whole else 2)
 
     @property
@@ -90,13 +92,15 @@ class MoneyStyle:
         return Fraction(1, 10 ** get_currency_precision(self.currency))
 
     def money(self, amount: Fraction | int) -> str:
-        """``$1,000``, ``$7.50``, ``1.000 €``; a negative amount with a minus sign in front."""
+        """``$1,000``, ``$7.50``, ``1.000 €``; a negative amount with a minus sign in front. An amount written
+        right to left, or with CLDR's bidirectional marks (he_IL, ar_EG), is isolated (U+2068 ... U+2069), so that
+        in "3 to 2 × ₪ 7.50 = ₪ 11" the marks of one amount cannot swap it with its neighbours."""
         from babel.numbers import format_currency
 
         value = Fraction(amount)
         pattern, number = self._pattern(abs(value), with_symbol=True)
         text = format_currency(number, self.currency, format=pattern, locale=self.locale, currency_digits=False)
-        return ("−" if value < 0 else "") + text
+        return ("−" if value < 0 else "") + isolated(text)  # the sign outside: an isolate would carry it to its end
 
     def amount(self, amount: Fraction | int) -> str:
         """The number alone, grouped as the locale groups: ``1,000``, ``7.50``, ``1.000``."""
@@ -105,6 +109,18 @@ class MoneyStyle:
         value = Fraction(amount)
         pattern, number = self._pattern(abs(value), with_symbol=False)
         return ("−" if value < 0 else "") + format_decimal(number, format=pattern, locale=self.locale)
+
+
+# Right-to-left letters (Hebrew, Arabic and their presentation forms) and the marks CLDR's patterns carry.
+_RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200e\u200f\u061c]")
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+def isolated(text: str) -> str:
+    """``text`` between U+2068 and U+2069 when it has right-to-left letters or bidirectional marks, else as is."""
+    if _RIGHT_TO_LEFT.search(text) is None:
+        return text
+    return FIRST_STRONG_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
 
 
 def money_style(table: Table | None) -> MoneyStyle:

@@ -30,6 +30,18 @@ if TYPE_CHECKING:
     from trey.simulate import SimulationResult
 
 
+class _TerminalMoney(MoneyStyle):
+    """Amounts for a terminal: CLDR's bidirectional marks (he_IL, ar_EG) and the isolates around them are shown as
+    escapes, never sent to the terminal to reorder the line."""
+
+    def money(self, amount: Fraction | int) -> str:
+        return printable(super().money(amount))
+
+
+def terminal_money(style: MoneyStyle) -> MoneyStyle:
+    return _TerminalMoney(style.currency, style.locale)
+
+
 def user_text(text: str) -> str:
     """Text from a paytable for rich: control characters escaped, and ``[...]`` shown, never read as markup."""
     return escape(printable(text))
@@ -166,7 +178,7 @@ def print_analysis(
         f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
     )
     console.print("")
-    style = money_style(analysis.spec.table)
+    style = terminal_money(money_style(analysis.spec.table))
     theos = theoretical_wins(analysis)
     for wager, result in analysis.wagers.items():
         console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
