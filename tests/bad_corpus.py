@@ -1,6 +1,9 @@
 """Expected stderr of `trey validate FILE` run in tests/data/bad, for every file of the bad-input corpus."""
 
 EXPECTED = {
+    "share-ten-digit-denominator.yaml": [
+        "share-ten-digit-denominator.yaml:8:26: $.side_bets.jackpot.pays.mini_royal_spades: the meter share '1/1234567890' (text) has a number of more than 9 digits (write each number of the fraction with at most 9 digits, or a percentage such as '12.5%')",
+    ],
     "currency-gold.yaml": [
         "currency-gold.yaml:4:13: $.table.currency: XAU is not money a table pays in (gold) (use the ISO 4217 code of the table's currency, such as USD or EUR)",
     ],

@@ -418,3 +418,15 @@ def test_meter_without_a_progressive_is_refused() -> None:
         1,
         "error: standard.yaml has no progressive wager (--meter evaluates a progressive's meter)\n",
     )
+
+
+def test_grids_are_bounded_by_what_each_point_costs() -> None:
+    """Issue 18.13: an Ante Bonus grid re-derives the strategy for every point; 200,000 of them ran for minutes."""
+    result = run_cli("solve", STANDARD, "--wager", "ante_play", "--grid", "straight_flush=0..99,straight=0..99")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: a grid of 10,000 combinations (5,000 at most for ante_play (each re-derives the player's strategy): "
+        "narrow the ranges)\n",
+    )
+    side = run_cli("solve", STANDARD, "--wager", "pair_plus", "--grid", "flush=0..99,pair=0..99", "--format", "json")
+    assert side.exit_code == 0 and len(json.loads(side.stdout)["points"]) == 10_000

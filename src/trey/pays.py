@@ -103,6 +103,12 @@ def parse_share(value: object, what: str = "share") -> Fraction:
         match = _FRACTION.fullmatch(text)
         if match:
             return Fraction(int(match[1]), int(match[2]))
+        if re.fullmatch(r"[0-9]+/[0-9]+", text):  # a fraction, but of numbers too long to be a real share
+            raise PayError(
+                f"the {what} {describe(value)} has a number of more than 9 digits",
+                "write each number of the fraction with at most 9 digits, or a percentage such as '12.5%'",
+                code="pay.share-too-long",
+            )
     raise PayError(f"cannot read the {what} {describe(value)}", SHARE_HINT, code="pay.share")
 
 

@@ -23,7 +23,9 @@ from trey.schema_errors import did_you_mean
 from trey.spec import ANTE_PLAY, GameSpec, Paytable
 
 MAX_GRID_ROWS = 3
-MAX_GRID_SIZE = 200_000
+MAX_GRID_SIZE = 200_000  # a side bet's grid: sums of products, about a second for the largest
+# An Ante Bonus grid re-derives the strategy for every combination (about a millisecond each): a bound in seconds.
+MAX_ANTE_PLAY_GRID_SIZE = 5_000
 
 
 @dataclass(frozen=True)
@@ -142,11 +144,14 @@ def grid(
     _check(spec, wager, rows)
     if not 1 <= len(ranges) <= MAX_GRID_ROWS or len(set(rows)) != len(rows):
         raise TreyError("a grid takes one to three different rows", hint="--grid straight=5..7,flush=3..5")
+    if any(low < 0 or high < low for _, low, high in ranges):
+        raise TreyError("a grid's ranges run from LO up to HI", hint="give ranges LO..HI with 0 <= LO <= HI")
     size = math.prod(high - low + 1 for _, low, high in ranges)
-    if any(low < 0 or high < low for _, low, high in ranges) or size > MAX_GRID_SIZE:
-        raise TreyError(
-            f"a grid of {size:,} combinations", hint=f"give ranges LO..HI with 0 <= LO <= HI, {MAX_GRID_SIZE:,} at most"
-        )
+    most = MAX_ANTE_PLAY_GRID_SIZE if wager == ANTE_PLAY else MAX_GRID_SIZE
+    if size > most:
+        why = " (each re-derives the player's strategy)" if wager == ANTE_PLAY else ""
+        hint = f"{most:,} at most for {wager}{why}: narrow the ranges"
+        raise TreyError(f"a grid of {size:,} combinations", hint=hint)
     base = spec
     for row in rows:
         base = with_pay(base, wager, row, Fraction(0))
