@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from conftest import PAYTABLES, STANDARD, run_cli
+from conftest import PAYTABLES, REPO, STANDARD, run_cli
 from trey.certificate import SimulationOptions, build_certificate, content_id
 from trey.errors import OutputError, TreyError
 from trey.jsonread import JsonInputError, loads_strict
@@ -713,3 +713,23 @@ def test_every_code_the_corpus_produces_is_listed_in_the_readme() -> None:
     assert len(codes) >= 25
     missing = sorted(code for code in codes if f"`{code}`" not in readme)
     assert missing == []
+
+
+def test_a_certificate_with_more_side_bets_than_a_game_has_is_refused_before_any_work(tmp_path: Path) -> None:
+    """Issue 18.12: a certificate with hundreds of side bets took 38 s to verify even with a wrong ID; the
+    schema bounds them (16 side bets, 20 wagers), so it is refused before anything is recomputed."""
+    data = json.loads((REPO / "reports" / "standard.certificate.json").read_text())
+    canonical = data["paytable"]["canonical"]
+    canonical["trey"] = 2
+    canonical["side_bets"] = {
+        f"bet_{i:02d}": {"title": f"Bet {i}", "reads": "six_cards", "pays": {"royal_flush": 1000}, "on_fold": "lost"}
+        for i in range(40)
+    }
+    path = tmp_path / "many.certificate.json"
+    path.write_text(json.dumps(data))
+    result = run_cli("verify", path)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {path}: not a valid certificate: $.paytable.canonical.side_bets: 40 entries, more than the 16 "
+        "allowed (the file does not follow schemas/certificate.schema.json)\n",
+    )

@@ -214,9 +214,12 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
     if errors:
         first = errors[0]
         where = json_path(tuple(first.absolute_path))
+        message = first.message
+        if first.validator in ("maxProperties", "maxItems"):  # jsonschema would print the whole instance
+            message = f"{len(first.instance)} entries, more than the {first.validator_value} allowed"
         raise _refused(
             path,
-            f"not a valid certificate: {where}: {_short(first.message)}",
+            f"not a valid certificate: {where}: {_short(message)}",
             where,
             hint="the file does not follow schemas/certificate.schema.json",
         )
