@@ -138,7 +138,7 @@ def test_verify_an_untouched_certificate(standard_dir: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert (
         result.stdout
-        == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.2.0; not signed\n"
+        == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.3.0; not signed\n"
     )
 
 
