@@ -98,6 +98,7 @@ def test_every_output_names_a_progressive_figure_one_way(game: Path, tmp_path: P
         " ".join(page.extract_text().split()) for page in PdfReader(out / "progressive.certificate.pdf").pages
     )
     assert f"RTP at the reset ($5,000), lone bettor: the wager's RTP {percent_text(reset)}" in text
+    assert f"Return to player (RTP) at the reset, lone bettor {percent_text(reset)}" in text
     assert f"RTP at the reset, with 2 other bettors' envy {percent_text(reset + envy)}" in text
     assert f"Long-run RTP, with 2 other bettors' envy {percent_text(long_run + envy)}" in text
     assert (

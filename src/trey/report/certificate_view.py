@@ -234,10 +234,11 @@ def _stats_text(stats: WagerStats) -> str:
 def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any]:
     stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
+    at_reset = " at the reset, lone bettor" if result.progressive is not None else ""
     figures = [
         ("Cycle", f"{result.cycle:,} equally likely deals"),
-        ("Return to player (RTP)", with_fraction(stats.rtp)),
-        ("House edge", with_fraction(stats.house_edge)),
+        (f"Return to player (RTP){at_reset}", with_fraction(stats.rtp)),
+        (f"House edge{at_reset}", with_fraction(stats.house_edge)),
         ("Hit frequency", with_fraction(stats.hit_frequency)),
         ("Variance", f"{decimal_text(stats.variance, 4)} ({fraction_text(stats.variance)})"),
         ("Standard deviation", f"{stats.std_dev:.4f}"),
