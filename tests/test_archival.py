@@ -108,7 +108,7 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("keys")
     result = run_cli("keygen", "--out", out, "--name", "Example Lab")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == [str(out / "trey-signing-key.pem"), str(out / "trey-signing-key.pub.pem")]
+    assert result.stdout.splitlines() == [str(out / "trey-signing-key.pem"), str(out / "trey-signing-cert.pem")]
     return out
 
 
@@ -121,10 +121,15 @@ def signed(tmp_path_factory: pytest.TempPathFactory, keys: Path) -> Path:
 
 
 def test_keygen_writes_a_private_key_only_its_owner_reads(keys: Path) -> None:
+    from cryptography import x509
+
     assert (keys / "trey-signing-key.pem").stat().st_mode & 0o777 == 0o600
-    public = (keys / "trey-signing-key.pub.pem").read_text().splitlines()
+    public = (keys / "trey-signing-cert.pem").read_text().splitlines()
     assert public[0] == "Signer: Example Lab"
     assert public[1].startswith("Fingerprint: SHA256:") and len(public[1]) == len("Fingerprint: SHA256:") + 64
+    certificate = x509.load_pem_x509_certificate((keys / "trey-signing-cert.pem").read_bytes())
+    assert certificate.subject.rfc4514_string() == "O=Example Lab,CN=Example Lab" == certificate.issuer.rfc4514_string()
+    assert certificate.signature_algorithm_oid.dotted_string == "1.2.840.10045.4.3.2"  # ecdsa-with-SHA256
     result = run_cli("keygen", "--out", keys)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: would overwrite {keys / 'trey-signing-key.pem'}, ")
@@ -133,15 +138,18 @@ def test_keygen_writes_a_private_key_only_its_owner_reads(keys: Path) -> None:
 def test_a_trusted_signature_verifies(signed: Path, keys: Path) -> None:
     data = json.loads(signed.read_text())
     fingerprint = data["signature"]["fingerprint"]
-    assert (data["signature"]["algorithm"], data["signature"]["signer"]) == ("Ed25519", "Example Lab")
-    result = run_cli("verify", signed, "--trust", keys / "trey-signing-key.pub.pem")
+    assert (data["signature"]["algorithm"], data["signature"]["signer"]) == ("ECDSA-P256-SHA256", "Example Lab")
+    result = run_cli("verify", signed, "--trust", keys / "trey-signing-cert.pem")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.endswith(f"; signed by Example Lab ({fingerprint}), a trusted key\n")
     result = run_cli("verify", signed)
     assert result.exit_code == 0
-    assert result.stdout.endswith(", a key not verified (give its public key with --trust)\n")
+    assert result.stdout.endswith(
+        f"; signed by a key not verified ({fingerprint}, which calls itself Example Lab; give its certificate "
+        "with --trust)\n"
+    )
     cover = "".join(PdfReader(signed.with_suffix(".pdf")).pages[0].extract_text().split())  # the key wraps
-    assert f"SignedbyExampleLab(Ed25519,key{fingerprint})" in cover
+    assert f"SignedbyExampleLab(ECDSA-P256-SHA256,key{fingerprint});thePDFcarriesthelab'sPDFsignature" in cover
 
 
 def test_signing_is_deterministic(tmp_path: Path, signed: Path, keys: Path) -> None:
@@ -154,14 +162,14 @@ def test_signing_is_deterministic(tmp_path: Path, signed: Path, keys: Path) -> N
 def test_each_signature_failure_has_its_own_message(tmp_path: Path, signed: Path, keys: Path) -> None:
     other = tmp_path / "other"
     assert run_cli("keygen", "--out", other, "--name", "Someone Else").exit_code == 0
-    trust_other = ["--trust", other / "trey-signing-key.pub.pem"]
+    trust_other = ["--trust", other / "trey-signing-cert.pem"]
     data = json.loads(signed.read_text())
     who = f"Example Lab ({data['signature']['fingerprint']})"
     result = run_cli("verify", signed, *trust_other)
     assert (result.exit_code, result.stderr) == (
         1,
-        f"error: {signed}: the certificate is signed by {who}, a key you do not trust "
-        "(check the key with the lab, then give its public key with --trust)\n",
+        f"error: {signed}: the certificate is signed by a key you do not trust ({data['signature']['fingerprint']}, "
+        "which calls itself Example Lab) (check the key with the lab, then give its certificate with --trust)\n",
     )
     unsigned = tmp_path / "unsigned.json"
     unsigned.write_text(json.dumps({k: v for k, v in data.items() if k != "signature"}))
@@ -175,7 +183,7 @@ def test_each_signature_failure_has_its_own_message(tmp_path: Path, signed: Path
     forged["certificate_id"] = content_id(forged)  # a forger recomputes the ID, but cannot re-sign
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(forged))
-    result = run_cli("verify", path, "--trust", keys / "trey-signing-key.pub.pem")
+    result = run_cli("verify", path, "--trust", keys / "trey-signing-cert.pem")
     assert (result.exit_code, result.stderr) == (
         1,
         f"error: {path}: the signature does not match the certificate's content (it names {who}) "
@@ -187,7 +195,7 @@ def test_an_encrypted_key_needs_its_passphrase(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("TREY_KEY_PASSPHRASE", "correct horse")
     assert run_cli("keygen", "--out", tmp_path / "k", "--name", "Locked Lab").exit_code == 0
     key = tmp_path / "k" / "trey-signing-key.pem"
-    assert b"ENCRYPTED" in key.read_bytes()
+    assert b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in key.read_bytes()
     args = ["certify", STANDARD, "--out", tmp_path / "c", "--date", "2026-01-01", "--sign", key]
     monkeypatch.delenv("TREY_KEY_PASSPHRASE")
     result = run_cli(*args)
@@ -223,10 +231,11 @@ def _rebuilt_pdf(
 
 def test_the_pdf_alone_verifies(signed: Path, keys: Path) -> None:
     pdf = signed.with_suffix(".pdf")
-    result = run_cli("verify", pdf, "--trust", keys / "trey-signing-key.pub.pem")
+    result = run_cli("verify", pdf, "--trust", keys / "trey-signing-cert.pem")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith(f"{pdf}: verified; certificate ")
-    assert result.stdout.endswith(", a trusted key\n")
+    fingerprint = json.loads(signed.read_text())["signature"]["fingerprint"]
+    assert result.stdout.endswith(f"; the PDF is signed by Example Lab ({fingerprint}), a trusted key\n")
 
 
 def test_the_pdf_is_pdf_a_3b_with_every_font_embedded(signed: Path) -> None:
@@ -278,8 +287,8 @@ def test_altered_visible_figures_fail(tmp_path: Path, signed: Path) -> None:
     pdf = _rebuilt_pdf(signed, tmp_path / "visible.pdf", html=forged)
     result = run_cli("verify", pdf)
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == [
-        f"error: {pdf}: the PDF's pages do not show what its data says; these fields differ:",
-        "  analysis.wagers.ante_play.rtp (the data says 96.6270% (19671831/20358520)) "
-        "(the visible text was changed after the certificate was issued)",
-    ]
+    assert result.stderr == (
+        f"error: {pdf}: the text of page(s) 5 is not the certificate's: page 5 reads …ikelydealsReturntoplayer(RTP)"
+        "97.6270%(19671831/20358520)Hous… where a fresh rendering has …ikelydealsReturntoplayer(RTP)96.6270%"
+        "(19671831/20358520)Hous… (the visible text was changed after the certificate was issued)\n"
+    )

@@ -7,6 +7,7 @@ so any change to a figure, a pay or the ID itself is detected by :func:`verify_c
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -24,7 +25,7 @@ from trey.errors import SpecError, TreyError, VerificationError, json_path
 from trey.export import analysis_json, simulation_json
 from trey.files import display_name, read_bounded
 from trey.loader import check_data, load_spec_bytes, read_file
-from trey.signing import SignatureStatus, Signer, check_signature, signature_block
+from trey.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
 from trey.simulate import MAX_ROUNDS, SimulationResult, simulate
 from trey.spec import GameSpec
 from trey.text import printable
@@ -61,7 +62,7 @@ class Certificate:
     checks: list[Finding]
     simulation: SimulationResult | None
     issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
-    signature: SignatureStatus | None = None  # set by verification
+    signature: SignatureCheck | None = None  # set by verification
 
     @property
     def certificate_id(self) -> str:
@@ -79,9 +80,10 @@ def content_id(data: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_bytes(content)).hexdigest()[:ID_DIGITS]
 
 
-def signed_bytes(data: dict[str, Any]) -> bytes:
-    """What a signature covers: the canonical JSON of the certificate without its signature (the ID included)."""
-    return canonical_bytes({k: v for k, v in data.items() if k != "signature"})
+def signed_bytes(data: dict[str, Any], block: dict[str, str]) -> bytes:
+    """What a signature covers: the canonical JSON of the certificate (the ID included) with the signature block
+    but its value, so that the signer's name, key and algorithm it states are covered too."""
+    return canonical_bytes({**{k: v for k, v in data.items() if k != "signature"}, "signature": block})
 
 
 def check_json(check: Finding) -> dict[str, str]:
@@ -137,7 +139,8 @@ def build_certificate(
     data["overall"] = "FAIL" if "FAIL" in verdicts else "PASS"
     data["certificate_id"] = content_id(data)
     if signer is not None:
-        data["signature"] = signature_block(signer, signed_bytes(data))
+        block = unsigned_block(signer)
+        data["signature"] = {**block, "value": base64.b64encode(signer.sign(signed_bytes(data, block))).decode()}
     return Certificate(data, spec, analysis, profile, checks, simulated)
 
 
@@ -273,7 +276,7 @@ def verify_certificate(
     *,
     allow_rounds: int = VERIFY_ROUNDS_LIMIT,
     workers: int = 1,
-    trusted: list[tuple[str, Any]] | None = None,
+    trusted: list[TrustedKey] | None = None,
 ) -> Certificate:
     """Verify a certificate's .json file (see :func:`verify_certificate_data`)."""
     given = (display_name(paytable), read_file(paytable)) if paytable is not None else None
@@ -289,7 +292,7 @@ def verify_certificate_data(
     *,
     allow_rounds: int = VERIFY_ROUNDS_LIMIT,
     workers: int = 1,
-    trusted: list[tuple[str, Any]] | None = None,
+    trusted: list[TrustedKey] | None = None,
 ) -> Certificate:
     """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
     that differs.
@@ -348,29 +351,30 @@ def verify_certificate_data(
     return replace(fresh, data=verified, issued_by=str(stored["trey_version"]), signature=signature)
 
 
-def _check_signature(name: str, stored: dict[str, Any], trusted: list[tuple[str, Any]] | None) -> SignatureStatus:
+def _check_signature(name: str, stored: dict[str, Any], trusted: list[TrustedKey] | None) -> SignatureCheck:
     """A signature that does not cover this content always fails; with trusted keys, so do an unsigned
     certificate and one signed by another key."""
     block = stored.get("signature")
-    status = check_signature(block, signed_bytes(stored), [key for _, key in trusted or []])
-    who = f"{printable(block['signer'])} ({block['fingerprint']})" if block else ""
-    if status is SignatureStatus.INVALID:
+    check = check_signature(block, lambda unsigned: signed_bytes(stored, unsigned), trusted or [])
+    claim = f"{printable(block['signer'])} ({block['fingerprint']})" if block else ""
+    if check.status is SignatureStatus.INVALID:
         raise VerificationError(
-            f"{name}: the signature does not match the certificate's content (it names {who})",
+            f"{name}: the signature does not match the certificate's content (it names {claim})",
             fields=["signature"],
             hint="the certificate was changed after it was signed, or the signature is not by the key it names",
         )
-    if trusted and status is SignatureStatus.UNSIGNED:
+    if trusted and check.status is SignatureStatus.UNSIGNED:
         raise VerificationError(
             f"{name}: the certificate is not signed", fields=["signature"], hint="ask the lab for a signed certificate"
         )
-    if trusted and status is SignatureStatus.UNTRUSTED:
+    if trusted and check.status is SignatureStatus.UNTRUSTED:
         raise VerificationError(
-            f"{name}: the certificate is signed by {who}, a key you do not trust",
+            f"{name}: the certificate is signed by a key you do not trust ({check.fingerprint}, which calls itself "
+            f"{printable(block['signer']) if block else ''})",
             fields=["signature"],
-            hint="check the key with the lab, then give its public key with --trust",
+            hint="check the key with the lab, then give its certificate with --trust",
         )
-    return status
+    return check
 
 
 def default_issue_date(environ: Mapping[str, str] | None = None) -> date:

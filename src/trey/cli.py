@@ -12,7 +12,7 @@ from datetime import date
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
@@ -448,7 +448,18 @@ def certify(
     seed: Seed = 1,
     workers: Workers = 1,
     sign: Annotated[
-        Path | None, typer.Option("--sign", help="Sign with this private key (trey keygen).", show_default=False)
+        Path | None,
+        typer.Option(
+            "--sign",
+            help="Sign with this key: trey keygen's, a PEM key with its certificate, or PKCS#12.",
+            show_default=False,
+        ),
+    ] = None,
+    sign_cert: Annotated[
+        Path | None,
+        typer.Option(
+            "--sign-cert", help="The key's certificate (and its CA's), when not in the key file.", show_default=False
+        ),
     ] = None,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
@@ -463,7 +474,9 @@ def certify(
     if sign is not None:
         from trey.signing import load_signer
 
-        signer = load_signer(sign, _ask_passphrase)
+        signer = load_signer(sign, _ask_passphrase, sign_cert)
+    elif sign_cert is not None:
+        raise typer.BadParameter("--sign-cert goes with --sign KEY")
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
     spec = load_spec_bytes(raw, str(file))
     from trey.background import in_background
@@ -498,7 +511,9 @@ def certify(
         {
             names["json"]: lambda: data,
             names["html"]: html.encode,
-            names["pdf"]: lambda: html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence),
+            names["pdf"]: lambda: _signed_pdf(
+                html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence), cert, signer
+            ),
         },
         force=force,
     )
@@ -508,6 +523,16 @@ def certify(
     _err(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile.name} profile)")
     if verdict != "PASS":
         raise typer.Exit(1)
+
+
+def _signed_pdf(pdf: bytes, cert: Any, signer: Any) -> bytes:
+    """The certificate's PDF, signed as a PDF (PAdES) by the lab's key when one was given."""
+    if signer is None:
+        return pdf
+    from trey.pdf_signature import sign_pdf
+
+    reason = f"Mathematical evaluation certificate {cert.certificate_id}"
+    return sign_pdf(pdf, signer, date.fromisoformat(cert.data["issue_date"]), reason)
 
 
 def _write(
@@ -542,42 +567,68 @@ def verify(
     workers: Workers = 1,
     trust: Annotated[
         list[Path] | None,
-        typer.Option("--trust", help="A public key you trust (repeatable): the certificate must be signed by one."),
+        typer.Option(
+            "--trust",
+            help="A lab's certificate or public key, or its CA's, that you trust (repeatable): the certificate must "
+            "be signed by one.",
+        ),
     ] = None,
 ) -> None:
     """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
     from trey.certificate import verify_certificate
     from trey.files import display_name
-    from trey.signing import SignatureStatus, load_public_key
+    from trey.signing import load_trusted
 
-    trusted = [load_public_key(path) for path in trust or []]
+    trusted = [load_trusted(path) for path in trust or []]
     from trey.report.pdf_evidence import is_pdf, verify_pdf
 
     head = b""
     if certificate.is_file():  # anything else is refused, with its reason, by the JSON reader
         with open(certificate, "rb") as stream:
             head = stream.read(5)
+    checked = f" and {display_name(paytable)}" if paytable is not None else ""
     if is_pdf(head):
-        cert = verify_pdf(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+        result = verify_pdf(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+        cert = result.certificate
+        said = _pdf_signature_text(result.signature)
+        if not result.pages_compared:
+            said += f"; pages not compared: issued by trey {cert.issued_by}, which may lay them out differently"
     else:
         cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
-    block = _signature_text(cert.data)
-    signed = {
-        SignatureStatus.UNSIGNED: "not signed",
-        SignatureStatus.TRUSTED: f"signed by {block}, a trusted key",
-        SignatureStatus.UNTRUSTED: f"signed by {block}, a key not verified (give its public key with --trust)",
-    }.get(cert.signature or SignatureStatus.UNSIGNED, "")
-    checked = f" and {display_name(paytable)}" if paytable is not None else ""
+        said = _json_signature_text(cert)
     _out(
         f"{display_name(certificate)}{checked}: verified; certificate {cert.certificate_id}, "
-        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}; {signed}"
+        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}; {said}"
     )
 
 
-def _signature_text(data: dict[str, object]) -> str:
-    """``Lab name (SHA256:...)`` of a verified certificate's signature."""
-    block = data.get("signature")
-    return f"{block['signer']} ({block['fingerprint']})" if isinstance(block, dict) else ""
+def _json_signature_text(cert: Any) -> str:
+    """What the JSON's signature says: the name comes from the trusted key that matched, never from the JSON."""
+    from trey.signing import SignatureStatus
+
+    check = cert.signature
+    if check is None or check.status is SignatureStatus.UNSIGNED:
+        return "not signed"
+    if check.trusted is not None:
+        return f"signed by {check.trusted.name} ({check.fingerprint}), a trusted key"
+    claim = cert.data["signature"]["signer"]
+    return (
+        f"signed by a key not verified ({check.fingerprint}, which calls itself {claim}; give its certificate "
+        "with --trust)"
+    )
+
+
+def _pdf_signature_text(signature: Any) -> str:
+    from trey.signing import SignatureStatus
+
+    if signature.status is SignatureStatus.UNSIGNED:
+        return "the PDF is not signed"
+    if signature.status is SignatureStatus.TRUSTED:
+        return f"the PDF is signed by {signature.signer} ({signature.fingerprint}), a trusted key"
+    return (
+        f"the PDF is signed by a key not verified ({signature.fingerprint}, whose certificate names "
+        f"{signature.signer_claim}; give its certificate with --trust)"
+    )
 
 
 def _ask_passphrase() -> str:
@@ -596,15 +647,16 @@ def keygen(
     name: Annotated[str, typer.Option("--name", help="The signer, as certificates will name it.")] = "trey signer",
     force: Force = False,
 ) -> None:
-    """Write an Ed25519 key pair for signing certificates: the private key (mode 0600) and the public key.
+    """Write an ECDSA P-256 key for signing certificates (mode 0600, with its self-signed certificate) and the
+    certificate alone, for those who verify.
 
     The private key is encrypted when TREY_KEY_PASSPHRASE is set."""
     import os
 
     from trey.outputs import refuse_existing
-    from trey.signing import PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, key_files
+    from trey.signing import CERTIFICATE_FILE, PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, key_files
 
-    refuse_existing(out, [PRIVATE_KEY_FILE, PUBLIC_KEY_FILE], force=force)
+    refuse_existing(out, [PRIVATE_KEY_FILE, CERTIFICATE_FILE], force=force)
     passphrase = os.environ.get(PASSPHRASE_VARIABLE)
     files = key_files(name, passphrase.encode() if passphrase else None)
     written = _write(

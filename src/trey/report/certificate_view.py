@@ -437,7 +437,8 @@ def certificate_context(
         "trey_version": data["trey_version"],
         "overall": data["overall"],
         "signed_by": (
-            f"{data['signature']['signer']} (Ed25519, key {data['signature']['fingerprint']})"
+            f"{data['signature']['signer']} ({data['signature']['algorithm']}, key {data['signature']['fingerprint']}); "
+            "the PDF carries the lab's PDF signature"
             if data.get("signature")
             else "not signed"
         ),
