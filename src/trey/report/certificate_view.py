@@ -398,6 +398,15 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
     }
 
 
+def _signed_by(block: dict[str, str] | None) -> str:
+    """The cover's signer line: the name the signer gives, its algorithm and key (a reader checks the PDF signature
+    in its signature panel; trey verify --trust names the trusted key)."""
+    if not block:
+        return "not signed"
+    algorithm, key = block["algorithm"], block["fingerprint"]
+    return f"{block['signer']} ({algorithm}, key {key}); the PDF carries the lab's PDF signature"
+
+
 def certificate_context(
     cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
 ) -> dict[str, Any]:
@@ -436,12 +445,7 @@ def certificate_context(
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],
-        "signed_by": (
-            f"{data['signature']['signer']} ({data['signature']['algorithm']}, key {data['signature']['fingerprint']}); "
-            "the PDF carries the lab's PDF signature"
-            if data.get("signature")
-            else "not signed"
-        ),
+        "signed_by": _signed_by(data.get("signature")),
         "artefacts": [
             {
                 "file": data["paytable"]["file"],
