@@ -1,6 +1,9 @@
 """Expected stderr of `trey validate FILE` run in tests/data/bad, for every file of the bad-input corpus."""
 
 EXPECTED = {
+    "name-chinese.yaml": [
+        "name-chinese.yaml:2:7: $.name: the text holds '澳' U+6FB3, which trey's documents cannot print (write it in Latin, Greek or Cyrillic letters: the documents' fonts have no other script, and a certificate must read back what it prints)",
+    ],
     "share-ten-digit-denominator.yaml": [
         "share-ten-digit-denominator.yaml:8:26: $.side_bets.jackpot.pays.mini_royal_spades: the meter share '1/1234567890' (text) has a number of more than 9 digits (write each number of the fraction with at most 9 digits, or a percentage such as '12.5%')",
     ],

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
-from pypdf import PdfReader
 
-from conftest import REPO, STANDARD, embedded_fonts, run_cli
+from conftest import REPO, STANDARD, run_cli
 
 FONTS = REPO / "src" / "trey" / "report" / "fonts"
 SOURCES = REPO / "src" / "trey"
@@ -49,17 +48,36 @@ def test_every_character_trey_itself_prints_is_in_its_fonts() -> None:
         assert missing == [], f"{file} lacks {missing}: add their block in scripts/subset_fonts.py"
 
 
-def test_text_in_another_script_falls_back_to_the_system_fonts(tmp_path: Path) -> None:
-    """Armenian is not in Trey Sans; the name still reaches the PDF, drawn with the system's DejaVu Sans."""
-    paytable = tmp_path / "yerevan.yaml"
-    paytable.write_text(
-        re.sub(r"^name: .*$", "name: Երևան Three Card Poker", STANDARD.read_text(), count=1, flags=re.M),
-        encoding="utf-8",
+def test_text_in_a_script_the_fonts_lack_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    """Issue 19: a genuine certificate named in Chinese failed its own verification (the PDF could not give the
+    text back). Text the documents' fonts cannot print is refused by the paytable's reader, located."""
+    for name, char in (
+        ("Երևան Three Card Poker", "Ե U+0535"),
+        ("澳門 Three Card Poker", "澳 U+6FB3"),
+        ("Dice 🎲", "🎲 U+1F3B2"),
+    ):
+        paytable = tmp_path / "other.yaml"
+        paytable.write_text(re.sub(r"^name: .*$", f"name: {name}", STANDARD.read_text(), count=1, flags=re.M))
+        result = run_cli("validate", paytable)
+        shown = char.split(" ")
+        assert (result.exit_code, result.stderr) == (
+            1,
+            f"{paytable}:3:7: $.name: the text holds '{shown[0]}' {shown[1]}, which trey's documents cannot print "
+            "(write it in Latin, Greek or Cyrillic letters: the documents' fonts have no other script, and a "
+            "certificate must read back what it prints)\n",
+        )
+    accented = tmp_path / "accents.yaml"
+    accented.write_text(
+        re.sub(r"^name: .*$", "name: Crème Brûlée Ελλάδα Москва €", STANDARD.read_text(), count=1, flags=re.M)
     )
-    result = run_cli("cheatsheet", paytable, "--out", tmp_path, "--date", "2026-01-01")
-    assert result.exit_code == 0, result.stderr
-    pdf = tmp_path / "yerevan.dealer-sheet.pdf"
-    assert "Երևան Three Card Poker" in PdfReader(pdf).pages[0].extract_text()
-    fonts = embedded_fonts(pdf)
-    assert {"Trey-Sans", "Trey-Sans-Bold"} <= fonts
-    assert fonts - {"Trey-Sans", "Trey-Sans-Bold", "Trey-Sans-Mono"}, "the Armenian letters need a system font"
+    assert run_cli("validate", accented).exit_code == 0
+
+
+def test_the_printable_ranges_are_the_fonts_own() -> None:
+    from trey.glyphs import RANGES
+
+    covered = None
+    for file in ("TreySans.ttf", "TreySans-Bold.ttf"):
+        cmap = set(TTFont(FONTS / file).getBestCmap())
+        covered = cmap if covered is None else covered & cmap
+    assert {c for low, high in RANGES for c in range(low, high + 1)} == covered

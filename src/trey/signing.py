@@ -33,6 +33,7 @@ from typing import Any
 
 from trey.errors import TreyError
 from trey.files import display_name, read_bounded
+from trey.glyphs import first_unprintable
 from trey.text import hidden_control, printable
 
 PRIVATE_KEY_FILE = "trey-signing-key.pem"
@@ -111,8 +112,12 @@ def algorithm_of(public_key: Any) -> str:
 
 
 def _checked_name(name: str) -> str:
-    if not name.strip() or hidden_control(name) is not None or "\n" in name or len(name) > 200:
-        raise TreyError(f"the signer's name {name!r} cannot go on a certificate", hint="one line of printable text")
+    bad = not name.strip() or hidden_control(name) is not None or "\n" in name or len(name) > 200
+    if bad or first_unprintable(name) is not None:
+        raise TreyError(
+            f"the signer's name {printable(name)!r} cannot go on a certificate",
+            hint="one line of at most 200 letters in Latin, Greek or Cyrillic (what the certificate's fonts print)",
+        )
     return name.strip()
 
 

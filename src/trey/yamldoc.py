@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from trey.errors import JsonPath, PathPart, Problem, SpecError, json_path
+from trey.glyphs import first_unprintable
 from trey.text import hidden_control, lone_surrogate
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -32,6 +33,9 @@ _BOOLEANS = {"true": True, "false": False}
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "true", "false"}
 
 __all__ = ["JsonPath", "Location", "PathPart", "YamlDocument", "json_path", "parse_yaml", "read_source"]
+
+# The text fields documents print as written (every other string is a name, a number or odds the schema checks).
+PRINTED_TEXT = frozenset({"name", "operator", "description", "source", "title"})
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,17 @@ class _Builder:
                 path,
                 f"the text holds the control character {hidden}, which a report cannot show",
                 "remove it; text on certificates and sheets is plain characters",
+            )
+            return None
+        unprintable = first_unprintable(text) if path and path[-1] in PRINTED_TEXT else None
+        if unprintable is not None:
+            self.fail(
+                "text.outside-fonts",
+                node,
+                path,
+                f"the text holds {unprintable!r} U+{ord(unprintable):04X}, which trey's documents cannot print",
+                "write it in Latin, Greek or Cyrillic letters: the documents' fonts have no other script, and a "
+                "certificate must read back what it prints",
             )
             return None
         return text
