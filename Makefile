@@ -38,7 +38,7 @@ test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m compileall -q src

@@ -13,8 +13,11 @@ signature is PAdES B-B; a lab that adds a TSA's timestamp gets B-T, proof of the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -139,13 +142,13 @@ def _added(reader: Any, after: int) -> str:
             if isinstance(obj, generic.DictionaryObject):
                 what, subtype = obj.get("/Type"), obj.get("/Subtype")
                 if what == "/Page":
-                    kind = "a page"
+                    kind = "a page (added or changed)"
                 elif what == "/Catalog":
                     kind = "a new document catalog"
-                elif what in ("/Filespec", "/EmbeddedFile") or subtype == "/FileAttachment":
-                    kind = "an attachment"
                 elif what == "/Annot" or subtype in ("/Widget", "/FreeText", "/Square", "/Text", "/Stamp"):
                     kind = f"an annotation ({str(subtype).lstrip('/')})"
+                elif what in ("/Filespec", "/EmbeddedFile"):
+                    kind = "an attachment"
                 elif isinstance(obj, generic.StreamObject):
                     kind = "page content or an image"
             kinds[kind] = kinds.get(kind, 0) + 1
@@ -153,7 +156,27 @@ def _added(reader: Any, after: int) -> str:
     return ", ".join(words) if words else "nothing but a new cross-reference section"
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """pyHanko logs what it finds (a self-signed certificate, a suspicious update) with tracebacks; trey reports
+    its own verdict, once, so their loggers are silenced while it checks."""
+    loggers = [logging.getLogger(name) for name in ("pyhanko", "pyhanko_certvalidator")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
 def check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> PdfSignature:
+    with _quiet():
+        return _check_pdf_signature(raw, name, trusted)
+
+
+def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> PdfSignature:
     """The PDF's signature: intact, by a trusted key when keys are given, covering every byte of the file.
 
     An unsigned PDF must be a single revision (trey writes one); a signed one exactly two, the second the

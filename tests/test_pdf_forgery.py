@@ -1,0 +1,360 @@
+"""Issue 19: a certificate PDF is its own evidence. Each forgery a forger tried, made here with pypdf from a genuine
+certificate, is refused by ``trey verify`` with its own message, and pyHanko's validator agrees with the verdict."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
+from conftest import PAYTABLES, STANDARD, run_cli
+
+DATE = "2026-01-01"
+OVERLAY = b"q 1 1 1 rg 40 600 400 60 re f Q BT /F1 14 Tf 50 620 Td (Pair Plus 100 to 1) Tj ET"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("lab")
+    assert run_cli("keygen", "--out", out, "--name", "Example Lab").exit_code == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory: pytest.TempPathFactory, lab: Path) -> Path:
+    out = tmp_path_factory.mktemp("signed")
+    args = ["certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem"]
+    assert run_cli(*args).exit_code == 0
+    return out / "standard.certificate.pdf"
+
+
+@pytest.fixture(scope="module")
+def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("unsigned")
+    assert run_cli("certify", STANDARD, "--out", out, "--date", DATE).exit_code == 0
+    return out / "standard.certificate.pdf"
+
+
+def trust(lab: Path) -> list[str]:
+    return ["--trust", str(lab / "trey-signing-cert.pem")]
+
+
+def pyhanko_verdict(pdf: Path, lab: Path) -> tuple[bool, bool, str]:
+    """(intact and valid, trusted, coverage) as pyHanko's own validator sees the PDF's one signature."""
+    from asn1crypto import x509
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import validate_pdf_signature
+    from pyhanko_certvalidator import ValidationContext
+
+    pem = (lab / "trey-signing-cert.pem").read_bytes()
+    der = __import__("base64").b64decode(b"".join(pem.split(b"-----")[2].split()))
+    context = ValidationContext(trust_roots=[x509.Certificate.load(der)], allow_fetching=False)
+    (signature,) = PdfFileReader(io.BytesIO(pdf.read_bytes()), strict=False).embedded_signatures
+    status = validate_pdf_signature(signature, context)
+    return bool(status.intact and status.valid), bool(status.trusted), status.coverage.name
+
+
+def test_a_genuine_signed_pdf_verifies_and_pyhanko_agrees(signed: Path, lab: Path) -> None:
+    result = run_cli("verify", signed, *trust(lab))
+    assert result.exit_code == 0, result.stderr
+    assert "; the PDF is signed by Example Lab (SHA256:" in result.stdout
+    assert pyhanko_verdict(signed, lab) == (True, True, "ENTIRE_FILE")
+    # the signature a reader's signature panel shows: the lab's name, PAdES, and the issue date
+    sig = PdfReader(signed).trailer["/Root"]["/AcroForm"]["/Fields"][0].get_object()["/V"].get_object()
+    assert (sig["/Name"], sig["/SubFilter"], sig["/M"][:10]) == ("Example Lab", "/ETSI.CAdES.detached", "D:20260101")
+
+
+def _incremental(source: Path, target: Path, change: str) -> Path:
+    writer = PdfWriter(str(source), incremental=True)
+    if change == "page":
+        writer.add_blank_page()
+    elif change == "overlay":
+        stream = DecodedStreamObject()
+        stream.set_data(OVERLAY)
+        page = writer.pages[0]
+        page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
+    elif change == "attachment":
+        writer.add_attachment("approved.certificate.JSON", b"{}")
+    elif change == "annotation":
+        spec = DictionaryObject({NameObject("/Type"): NameObject("/Filespec")})
+        annotation = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/FileAttachment"),
+                NameObject("/FS"): writer._add_object(spec),
+                NameObject("/Rect"): ArrayObject([NumberObject(0)] * 4),
+            }
+        )
+        writer.pages[0][NameObject("/Annots")] = ArrayObject([writer._add_object(annotation)])
+    writer.write(target)
+    return target
+
+
+@pytest.mark.parametrize(
+    ("change", "adds"),
+    [
+        ("page", "a page (added or changed)"),
+        ("overlay", "a page (added or changed), page content or an image"),
+        ("attachment", "an attachment"),
+        ("annotation", "an annotation (FileAttachment)"),
+    ],
+)
+def test_an_update_appended_after_signing_is_refused_naming_what_it_adds(
+    signed: Path, lab: Path, tmp_path: Path, change: str, adds: str
+) -> None:
+    forged = _incremental(signed, tmp_path / f"{change}.pdf", change)
+    assert forged.read_bytes().startswith(signed.read_bytes())  # the signed bytes untouched
+    for extra in (trust(lab), []):
+        result = run_cli("verify", forged, *extra)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(
+            f"error: {forged}: the PDF was changed after it was signed: 1 update(s) after the signed revision add "
+        )
+        assert adds in result.stderr
+    intact, _, coverage = pyhanko_verdict(forged, lab)
+    assert intact and coverage != "ENTIRE_FILE"  # pyHanko: the signed revision is intact, the file is not all signed
+
+
+def test_a_pdf_rewritten_with_an_overlay_breaks_the_signature(signed: Path, lab: Path, tmp_path: Path) -> None:
+    writer = PdfWriter(clone_from=signed)
+    stream = DecodedStreamObject()
+    stream.set_data(OVERLAY)
+    page = writer.pages[0]
+    page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
+    forged = tmp_path / "rewritten.pdf"
+    writer.write(forged)
+    result = run_cli("verify", forged, *trust(lab))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {forged}: the PDF's signature does not match its content (the PDF was changed after it was signed, "
+        "or the signature is not by the key it names)\n",
+    )
+    assert pyhanko_verdict(forged, lab)[0] is False
+
+
+def _rewritten(source: Path, target: Path, edit: object) -> Path:
+    """``source`` rewritten whole by pypdf (one revision, as trey writes), after ``edit(writer)``."""
+    writer = PdfWriter(clone_from=source)
+    edit(writer)  # type: ignore[operator]
+    writer.write(target)
+    return target
+
+
+def test_unsigned_forgeries_are_refused_by_the_pages_and_the_structure(unsigned: Path, tmp_path: Path) -> None:
+    assert run_cli("verify", unsigned).exit_code == 0
+
+    def overlay(writer: PdfWriter) -> None:
+        page = writer.pages[0]
+        font = next(iter(page["/Resources"]["/Font"]))  # one of the page's own fonts, so the text is real text
+        stream = DecodedStreamObject()
+        stream.set_data(OVERLAY.replace(b"/F1", font.encode()))
+        page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
+
+    forged = _rewritten(unsigned, tmp_path / "overlay.pdf", overlay)
+    result = run_cli("verify", forged)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {forged}: the text of page(s) 1 is not the certificate's: page 1 reads ")
+    assert result.stderr.endswith("(the visible text was changed after the certificate was issued)\n")
+
+    forged = _rewritten(unsigned, tmp_path / "extra.pdf", lambda w: w.add_attachment("standard-approved.yaml", b"x"))
+    assert run_cli("verify", forged).stderr == (
+        f"error: {forged}: the PDF carries 3 attachment(s); trey attaches exactly two: the certificate's data and the "
+        "paytable file (give a certificate PDF that trey wrote)\n"
+    )
+
+    def duplicate(writer: PdfWriter) -> None:
+        names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        names[2] = names[0]  # two attachments named standard.certificate.json
+
+    forged = _rewritten(unsigned, tmp_path / "duplicate.pdf", duplicate)
+    assert run_cli("verify", forged).stderr == (
+        f"error: {forged}: the PDF carries two attachments named 'standard.certificate.json' (give a certificate PDF "
+        "that trey wrote)\n"
+    )
+
+    def annotation(writer: PdfWriter) -> None:
+        files = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        attached = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/FileAttachment"),
+                NameObject("/FS"): files[1],
+                NameObject("/Rect"): ArrayObject([NumberObject(0)] * 4),
+            }
+        )
+        writer.pages[2][NameObject("/Annots")] = ArrayObject([writer._add_object(attached)])
+
+    forged = _rewritten(unsigned, tmp_path / "annotation.pdf", annotation)
+    assert run_cli("verify", forged).stderr == (
+        f"error: {forged}: page 3 carries an annotation trey does not write (FileAttachment) (give a certificate PDF "
+        "that trey wrote)\n"
+    )
+
+    forged = _incremental(unsigned, tmp_path / "update.pdf", "page")
+    assert run_cli("verify", forged).stderr.startswith(
+        f"error: {forged}: the PDF was changed after it was written: 1 update(s) adding "
+    )
+
+
+def test_a_foreign_document_with_genuine_attachments_is_refused(unsigned: Path, tmp_path: Path) -> None:
+    """Every page from another, genuine certificate, the strings verify used to look for added as invisible text."""
+    other = tmp_path / "other"
+    assert (
+        run_cli("certify", PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml", "--out", other, "--date", DATE).exit_code == 0
+    )
+    writer = PdfWriter(clone_from=unsigned)
+    foreign = PdfReader(other / "40-30-6-4-1.certificate.pdf")
+    while len(writer.pages):
+        writer.remove_page(0)
+    for page in foreign.pages:
+        writer.add_page(page)
+    forged = tmp_path / "foreign.pdf"
+    writer.write(forged)
+    result = run_cli("verify", forged)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {forged}: the PDF has ")
+    assert "pages where the certificate has" in result.stderr or "is not the certificate's" in result.stderr
+
+
+def test_a_swapped_embedded_paytable_is_refused_even_with_the_genuine_file_given(
+    unsigned: Path, tmp_path: Path
+) -> None:
+    def swap(writer: PdfWriter) -> None:
+        names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        stream = names[3].get_object()["/EF"]["/F"].get_object()
+        stream.set_data(STANDARD.read_bytes().replace(b"    pair: 1\n", b"    pair: 2\n"))
+
+    forged = _rewritten(unsigned, tmp_path / "swapped.pdf", swap)
+    result = run_cli("verify", forged, "--paytable", STANDARD)
+    assert result.exit_code == 1
+    assert "paytable.canonical (the file given with --paytable describes another game than the certificate)" in (
+        result.stderr
+    )
+
+
+def test_the_signers_name_is_covered_and_told_from_the_trusted_key(signed: Path, lab: Path, tmp_path: Path) -> None:
+    data_path = signed.with_suffix(".json")
+    data = json.loads(data_path.read_text())
+    data["signature"]["signer"] = "Other Lab"
+    forged = tmp_path / "renamed.certificate.json"
+    forged.write_text(json.dumps(data))
+    result = run_cli("verify", forged, *trust(lab))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {forged}: the signature does not match the certificate's content")
+    # a trust file naming the lab differently: the name printed is the trust file's
+    renamed = tmp_path / "lab.pem"
+    renamed.write_bytes(
+        (lab / "trey-signing-cert.pem").read_bytes().replace(b"Signer: Example Lab", b"Signer: Our Lab")
+    )
+    result = run_cli("verify", data_path, "--trust", renamed)
+    assert result.exit_code == 0 and "; signed by Our Lab (SHA256:" in result.stdout
+
+
+def test_trust_files_must_say_what_they_hold(lab: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    assert run_cli("keygen", "--out", other, "--name", "Other Lab").exit_code == 0
+    mine = (lab / "trey-signing-cert.pem").read_bytes()
+    theirs = (other / "trey-signing-cert.pem").read_bytes()
+    lying = tmp_path / "lying.pem"  # Example Lab's header and fingerprint, Other Lab's certificate
+    lying.write_bytes(mine.split(b"-----BEGIN")[0] + b"-----BEGIN" + theirs.split(b"-----BEGIN", 1)[1])
+    result = run_cli("verify", STANDARD.parent / "standard.yaml", "--trust", lying)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {lying}: its Fingerprint line (SHA256:")
+    assert "is not the fingerprint of the key it holds" in result.stderr
+    both = tmp_path / "both.pem"
+    both.write_bytes(mine + theirs)
+    assert run_cli("verify", STANDARD, "--trust", both).stderr == (
+        f"error: {both} holds 2 keys or certificates (give one certificate or public key a file (repeat --trust for "
+        "several))\n"
+    )
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    edwards = tmp_path / "ed25519.pem"
+    edwards.write_bytes(
+        Ed25519PrivateKey.generate()
+        .public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    assert run_cli("verify", STANDARD, "--trust", edwards).stderr == (
+        f"error: {edwards}: not an ECDSA P-256 or RSA certificate or public key (give the lab's certificate "
+        "(trey-signing-cert.pem) or its CA's)\n"
+    )
+
+
+def test_a_private_key_others_can_read_is_refused_and_encryption_is_read_from_the_pem(tmp_path: Path) -> None:
+    assert run_cli("keygen", "--out", tmp_path / "k", "--name", "ENCRYPTED Data Labs").exit_code == 0
+    key = tmp_path / "k" / "trey-signing-key.pem"
+    out = tmp_path / "c"
+    assert run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", key).exit_code == 0  # not encrypted
+    os.chmod(key, 0o644)
+    result = run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", key, "--force")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {key} can be read by others (mode 0644); a private key must be readable only by its owner "
+        f"(chmod 600 {key})\n",
+    )
+
+
+def test_a_labs_pkcs12_key_and_certificate_sign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    from trey.signing import self_signed_certificate
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    certificate = self_signed_certificate("PKCS Lab", key)
+    bundle = tmp_path / "lab.p12"
+    encryption = serialization.BestAvailableEncryption(b"secret")
+    bundle.write_bytes(pkcs12.serialize_key_and_certificates(b"lab", key, certificate, None, encryption))
+    bundle.chmod(0o600)
+    (tmp_path / "lab.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    monkeypatch.setenv("TREY_KEY_PASSPHRASE", "secret")
+    out = tmp_path / "c"
+    assert run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", bundle).exit_code == 0
+    result = run_cli("verify", out / "standard.certificate.pdf", "--trust", tmp_path / "lab.pem")
+    assert result.exit_code == 0, result.stderr
+    assert "; the PDF is signed by PKCS Lab (SHA256:" in result.stdout
+
+
+def _hostile(tmp_path: Path, name: str, unsigned: Path) -> Path:
+    path = tmp_path / f"{name}.pdf"
+    raw = unsigned.read_bytes()
+    if name == "truncated":
+        path.write_bytes(raw[: len(raw) // 2])
+    elif name == "garbage":
+        path.write_bytes(b"%PDF-1.7\n" + os.urandom(3000))
+    elif name == "many-pages":
+        writer = PdfWriter()
+        for _ in range(300):
+            writer.add_blank_page(10, 10)
+        writer.write(path)
+    elif name == "content-bomb":  # one page whose content decompresses to 100 MB of spaces
+        import zlib
+
+        writer = PdfWriter(clone_from=unsigned)
+        bomb = DecodedStreamObject()
+        bomb.set_data(b" " * 100_000_000)
+        bomb = bomb.flate_encode()
+        writer.pages[0][NameObject("/Contents")] = writer._add_object(bomb)
+        writer.write(path)
+        assert zlib  # (the stream is compressed by pypdf)
+    return path
+
+
+@pytest.mark.parametrize("name", ["truncated", "garbage", "many-pages", "content-bomb"])
+def test_a_hostile_pdf_is_one_clear_error_within_seconds(unsigned: Path, tmp_path: Path, name: str) -> None:
+    path = _hostile(tmp_path, name, unsigned)
+    started = time.monotonic()
+    result = run_cli("verify", path)
+    elapsed = time.monotonic() - started
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {path}: ") and "Traceback" not in result.stderr
+    assert elapsed < 30, elapsed  # a bound, not a speed test: hostile PDFs once took 43 s and 40 minutes
