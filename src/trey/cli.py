@@ -480,6 +480,7 @@ def certify(
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
     spec = load_spec_bytes(raw, str(file))
     from trey.background import in_background
+    from trey.pdf_signature import SigningJob
     from trey.report.certificate_view import chart_inputs, draw_charts, render_certificate_html
     from trey.report.charts import import_matplotlib
     from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf, load_weasyprint
@@ -500,23 +501,25 @@ def certify(
         charts.send(chart_inputs(cert))
         load_weasyprint()
         html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name, charts=charts.result())
-    data = (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode()
-    # The PDF is the evidence on its own: PDF/A-3b, with the certificate's data and the paytable file inside.
-    evidence = (
-        Embedded(names["json"], data, "The certificate's data: trey verify reads it from this PDF", "Data"),
-        Embedded(cert.data["paytable"]["file"], raw, "The paytable file that was certified", "Source"),
-    )
-    written = _write(
-        out,
-        {
-            names["json"]: lambda: data,
-            names["html"]: html.encode,
-            names["pdf"]: lambda: _signed_pdf(
-                html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence), cert, signer
-            ),
-        },
-        force=force,
-    )
+    # The other core, done with the charts, imports pyHanko while this one lays the PDF out.
+    with _background_signing(signer) as signature:
+        data = (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode()
+        # The PDF is the evidence on its own: PDF/A-3b, with the certificate's data and the paytable file inside;
+        # signed last, as a PDF (PAdES), when a key was given.
+        evidence = (
+            Embedded(names["json"], data, "The certificate's data: trey verify reads it from this PDF", "Data"),
+            Embedded(cert.data["paytable"]["file"], raw, "The paytable file that was certified", "Source"),
+        )
+
+        def pdf() -> bytes:  # rendered (and signed) by _write, so that a failure there is reported as a write's
+            document = html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence)
+            if signature is None:
+                return document
+            signature.send(SigningJob(document, when, f"Mathematical evaluation certificate {cert.certificate_id}"))
+            signed: bytes = signature.result()
+            return signed
+
+        written = _write(out, {names["json"]: lambda: data, names["html"]: html.encode, names["pdf"]: pdf}, force=force)
     for path in written:
         _out(str(path))
     verdict = cert.data["overall"]
@@ -525,14 +528,15 @@ def certify(
         raise typer.Exit(1)
 
 
-def _signed_pdf(pdf: bytes, cert: Any, signer: Any) -> bytes:
-    """The certificate's PDF, signed as a PDF (PAdES) by the lab's key when one was given."""
+def _background_signing(signer: Any) -> Any:
+    """A child that imports pyHanko (a third of a second) while the certificate is computed and laid out, then signs
+    its PDF; nothing without a key."""
     if signer is None:
-        return pdf
-    from trey.pdf_signature import sign_pdf
+        return contextlib.nullcontext()
+    from trey.background import in_background
+    from trey.pdf_signature import import_pyhanko, signing_work
 
-    reason = f"Mathematical evaluation certificate {cert.certificate_id}"
-    return sign_pdf(pdf, signer, date.fromisoformat(cert.data["issue_date"]), reason)
+    return in_background(signing_work(signer), prepare=import_pyhanko)
 
 
 def _write(

@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import io
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -96,6 +96,30 @@ def sign_pdf(pdf: bytes, signer: Signer, when: date, reason: str) -> bytes:
     )
     out = Dated(meta, signer=cms_signer).sign_pdf(Writer(io.BytesIO(pdf)), bytes_reserved=RESERVED_BYTES)
     return bytes(out.getvalue())
+
+
+@dataclass(frozen=True)
+class SigningJob:
+    """What the signing child receives: the finished PDF, its date and the signature's reason."""
+
+    pdf: bytes
+    when: date
+    reason: str
+
+
+def signing_work(signer: Signer) -> Callable[[SigningJob], bytes]:
+    """The signing of a job by ``signer`` (the key stays in this process and the child forked from it)."""
+
+    def work(job: SigningJob) -> bytes:
+        return sign_pdf(job.pdf, signer, job.when, job.reason)
+
+    return work
+
+
+def import_pyhanko() -> None:
+    """Import what signing needs (pyHanko and its dependencies: a third of a second), ahead of signing."""
+    import pyhanko.pdf_utils.incremental_writer
+    import pyhanko.sign.signers.pdf_signer  # noqa: F401
 
 
 @dataclass(frozen=True)

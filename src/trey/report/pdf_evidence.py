@@ -32,7 +32,8 @@ MAX_PDF_BYTES = 16 * 1024 * 1024
 MAX_PAGES = 200
 MAX_DATA_BYTES = 4 * 1024 * 1024  # the certificate JSON (a real one is some 20 KB)
 MAX_PAYTABLE_BYTES = 1024 * 1024  # as trey reads a paytable file
-MAX_PAGE_CONTENT_BYTES = 4 * 1024 * 1024  # a page's decoded content, before any text is extracted from it
+# A page's decoded content, checked before any text is extracted from it (a certificate's pages hold about 50 KB).
+MAX_PAGE_CONTENT_BYTES = 1024 * 1024
 ALLOWED_ANNOTATIONS = ("/Link", "/Widget")  # WeasyPrint's links, the signature's (invisible) field
 
 
@@ -189,6 +190,14 @@ def verify_pdf(
         )
     if str(stored["trey_version"]) != __version__:
         return PdfVerification(cert, signature, pages_compared=False)
+    # The fresh rendering first: its page count bounds how much of the PDF's text is read at all.
+    fresh = _fresh_page_texts(cert, data_files[0])
+    if len(reader.pages) != len(fresh):
+        raise VerificationError(
+            f"{display_name(path)}: the PDF has {len(reader.pages)} pages where the certificate has {len(fresh)}",
+            fields=["pages"],
+            hint="the visible document is not the certificate its data describes",
+        )
     try:
         with pypdf.apply_configuration(limits):
             pages = _page_texts(reader, path)
@@ -196,13 +205,6 @@ def verify_pdf(
         raise
     except Exception as exc:
         raise _pdf_refused(path, f"cannot read the PDF's pages ({type(exc).__name__})") from None
-    fresh = _fresh_page_texts(cert, data_files[0])
-    if len(pages) != len(fresh):
-        raise VerificationError(
-            f"{display_name(path)}: the PDF has {len(pages)} pages where the certificate has {len(fresh)}",
-            fields=["pages"],
-            hint="the visible document is not the certificate its data describes",
-        )
     changed = [number for number, (mine, theirs) in enumerate(zip(fresh, pages, strict=True), 1) if mine != theirs]
     if changed:
         first = changed[0]
