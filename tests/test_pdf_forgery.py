@@ -358,3 +358,81 @@ def test_a_hostile_pdf_is_one_clear_error_within_seconds(unsigned: Path, tmp_pat
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {path}: ") and "Traceback" not in result.stderr
     assert elapsed < 30, elapsed  # a bound, not a speed test: hostile PDFs once took 43 s and 40 minutes
+
+
+def _document_signing() -> object:
+    """The key usage of a certificate for signing documents (PDF signatures ask for non-repudiation)."""
+    from cryptography import x509
+
+    unused = ("key_encipherment", "data_encipherment", "key_agreement", "key_cert_sign", "crl_sign")
+    return x509.KeyUsage(
+        digital_signature=True,
+        content_commitment=True,
+        encipher_only=False,
+        decipher_only=False,
+        **dict.fromkeys(unused, False),
+    )
+
+
+def test_a_lab_certified_by_a_ca_signs_and_the_ca_is_trusted(tmp_path: Path) -> None:
+    """A lab's own key and CA-issued certificate (with --sign-cert); the verifier trusts the CA."""
+    from datetime import UTC, datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name(
+            [x509.NameAttribute(NameOID.COMMON_NAME, text), x509.NameAttribute(NameOID.ORGANIZATION_NAME, text)]
+        )
+
+    ca_key, lab_key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("Gaming CA"))
+        .issuer_name(name("Gaming CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(1)
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    lab = (
+        x509.CertificateBuilder()
+        .subject_name(name("Certified Lab"))
+        .issuer_name(ca.subject)
+        .public_key(lab_key.public_key())
+        .serial_number(2)
+        .not_valid_before(start)
+        .not_valid_after(end)
+        .add_extension(_document_signing(), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = tmp_path / "lab-key.pem"
+    key.write_bytes(
+        lab_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    key.chmod(0o600)
+    chain = tmp_path / "lab-chain.pem"
+    chain.write_bytes(lab.public_bytes(serialization.Encoding.PEM) + ca.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    small = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"
+    out = tmp_path / "c"
+    result = run_cli("certify", small, "--out", out, "--date", DATE, "--sign", key, "--sign-cert", chain)
+    assert result.exit_code == 0, result.stderr
+    result = run_cli("verify", out / "40-30-6-4-1.certificate.pdf", "--trust", tmp_path / "ca.pem")
+    assert result.exit_code == 0, result.stderr
+    assert "; the PDF is signed by Certified Lab, certified by Gaming CA (SHA256:" in result.stdout
+    # the key alone, without its certificate, cannot sign: a PDF signature names its signer by a certificate
+    result = run_cli("certify", small, "--out", tmp_path / "d", "--date", DATE, "--sign", key)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {key}: no certificate for this key (give the key's certificate in the same file, or with "
+        "--sign-cert)\n",
+    )

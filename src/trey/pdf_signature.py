@@ -131,6 +131,7 @@ class PdfSignature:
     signer_claim: str = ""  # the name in the signer's certificate: a claim unless a trusted key vouches for it
     trusted: TrustedKey | None = None
     revisions: int = 1
+    public_key: Any = None  # the signer's (the JSON inside must be signed by the same key)
 
     @property
     def signer(self) -> str:
@@ -261,7 +262,7 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
             hint="check the key with the lab, then give its certificate with --trust",
         )
     state = SignatureStatus.TRUSTED if match is not None else SignatureStatus.UNTRUSTED
-    return PdfSignature(state, fingerprint, claim, match, revisions)
+    return PdfSignature(state, fingerprint, claim, match, revisions, key)
 
 
 def _validation_context(trusted: list[TrustedKey]) -> Any:

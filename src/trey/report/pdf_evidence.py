@@ -141,6 +141,16 @@ def _first_difference(mine: str, theirs: str) -> str:
     return f"…{theirs[max(0, at - 30) : at + 30]}… where a fresh rendering has …{mine[max(0, at - 30) : at + 30]}…"
 
 
+def _json_trust(signature: Any, trusted: list[TrustedKey] | None) -> list[TrustedKey] | None:
+    """The keys the JSON inside may be signed by: when a trusted key (or a trusted CA) vouched for the PDF's signer,
+    that signer's key alone, so that the data and the document are the same lab's; else the keys given."""
+    from trey.signing import SignatureStatus
+
+    if signature.status is SignatureStatus.TRUSTED:
+        return [TrustedKey(signature.signer, signature.public_key, None)]
+    return trusted
+
+
 def verify_pdf(
     path: Path,
     paytable: Path | None = None,
@@ -180,7 +190,9 @@ def verify_pdf(
     if embedded not in attachments:
         raise _pdf_refused(path, f"the PDF does not carry the paytable file {embedded!r}", "paytable.file")
     given = (f"{display_name(path)}:{embedded}", attachments[embedded])
-    cert = verify_certificate_data(stored, path, given, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    cert = verify_certificate_data(
+        stored, path, given, allow_rounds=allow_rounds, workers=workers, trusted=_json_trust(signature, trusted)
+    )
     # The file the user holds must be the one inside, byte for byte.
     if paytable is not None and read_file(paytable) != attachments[embedded]:
         raise VerificationError(
