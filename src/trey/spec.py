@@ -186,8 +186,9 @@ class SideBet:
     def preset(self) -> Preset | None:
         return PRESETS.get(self.id)
 
-    def canonical(self) -> dict[str, Any]:
-        """Custom side bets written out in full; a preset is its pays (its on_fold is a rule or fixed)."""
+    def canonical(self, *, folds: bool = True) -> dict[str, Any]:
+        """Custom side bets written out in full; a preset is its pays (its on_fold is a rule or fixed). ``folds``:
+        whether the game has a fold at all (without Ante & Play ``on_fold`` says nothing and is left out)."""
         if self.preset is not None:
             return self.pays.canonical()
         data: dict[str, Any] = {"title": self.title, "reads": self.reads}
@@ -198,14 +199,8 @@ class SideBet:
             data["envy"] = {name: exact_number_text(amount) for name, amount in self.envy}
         if self.progressive is not None:
             data["progressive"] = self.progressive.canonical()
-        data["on_fold"] = str(self.on_fold)
-        return data
-
-    def canonical_without_folds(self) -> dict[str, Any]:
-        """:meth:`canonical` for a game without Ante & Play, where nobody folds."""
-        data = self.canonical()
-        if isinstance(data, dict) and self.preset is None:
-            del data["on_fold"]
+        if folds:
+            data["on_fold"] = str(self.on_fold)
         return data
 
 
@@ -443,12 +438,8 @@ class Wagers:
         return data
 
     def canonical_side_bets(self) -> dict[str, Any]:
-        folds = self.ante_play is not None  # without Ante & Play nobody folds: on_fold says nothing
-        return {
-            bet.id: bet.canonical() if folds else bet.canonical_without_folds()
-            for bet in self.side_bets
-            if bet.preset is None
-        }
+        folds = self.ante_play is not None  # without Ante & Play nobody folds
+        return {bet.id: bet.canonical(folds=folds) for bet in self.side_bets if bet.preset is None}
 
 
 @dataclass(frozen=True)
