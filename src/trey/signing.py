@@ -252,8 +252,8 @@ def load_signer(path: Path, ask: Callable[[], str] | None = None, certificate_pa
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.serialization import pkcs12
 
-    text = read_bounded(path, limit=MAX_KEY_BYTES, what="a private key file")
-    _refuse_readable_by_others(path)
+    text = read_bounded(path, limit=MAX_KEY_BYTES, what="a private key file")  # a regular file, bounded
+    _refuse_readable_by_others(path)  # before its contents are used, as ssh checks
     try:
         if b"-----BEGIN" not in text:  # PKCS#12: its password protects the whole file
             secret = os.environ.get(PASSPHRASE_VARIABLE)
