@@ -436,3 +436,13 @@ def test_a_lab_certified_by_a_ca_signs_and_the_ca_is_trusted(tmp_path: Path) -> 
         f"error: {key}: no certificate for this key (give the key's certificate in the same file, or with "
         "--sign-cert)\n",
     )
+
+
+def test_a_genuine_certificate_of_a_file_named_in_another_script_verifies(tmp_path: Path) -> None:
+    """The attachment's name comes from its file specification (/UF): WeasyPrint writes the name tree's key as
+    UTF-8 bytes, which read back as other letters."""
+    paytable = tmp_path / "澳門.yaml"
+    paytable.write_bytes((PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml").read_bytes())
+    assert run_cli("certify", paytable, "--out", tmp_path, "--date", DATE).exit_code == 0
+    result = run_cli("verify", tmp_path / "澳門.certificate.pdf")
+    assert result.exit_code == 0, result.stderr

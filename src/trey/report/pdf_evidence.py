@@ -80,7 +80,9 @@ def _attachments(reader: Any, path: Path) -> dict[str, bytes]:
         )
     found: dict[str, Any] = {}
     for key, spec in zip(entries[0::2], entries[1::2], strict=True):
-        name = str(key)
+        # The file's own name (/UF, Unicode): WeasyPrint writes the tree's key as UTF-8 bytes, which a PDF reads as
+        # PDFDocEncoding ("澳門.yaml" would come back as "æ¾³éŒ•.yaml").
+        name = str(spec.get_object().get("/UF", key))
         if name in found:
             raise _pdf_refused(path, f"the PDF carries two attachments named {name!r}")
         found[name] = spec
