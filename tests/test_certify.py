@@ -362,3 +362,18 @@ def reidentify(data: dict[str, Any]) -> dict[str, Any]:
     """What a forger does after editing: recompute the content-derived ID."""
     data["certificate_id"] = content_id(data)
     return data
+
+
+def test_the_library_makes_the_certificate_the_command_writes(tmp_path: Path) -> None:
+    """``trey.certify`` returns the three files' bytes; ``trey certify`` only writes them."""
+    from datetime import date
+
+    import trey
+
+    paytable = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"
+    made = trey.certify(paytable.read_bytes(), paytable.name, issue_date=date(2026, 1, 1))
+    assert sorted(made.files) == [f"40-30-6-4-1.certificate.{kind}" for kind in ("html", "json", "pdf")]
+    assert run_cli("certify", paytable, "--out", tmp_path, "--date", "2026-01-01").exit_code == 0
+    for name, content in made.files.items():
+        assert (tmp_path / name).read_bytes() == content, name
+    assert made.certificate.certificate_id == json.loads(made.files["40-30-6-4-1.certificate.json"])["certificate_id"]

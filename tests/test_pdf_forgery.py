@@ -178,6 +178,18 @@ def test_unsigned_forgeries_are_refused_by_the_pages_and_the_structure(unsigned:
         "that trey wrote)\n"
     )
 
+    def renamed(writer: PdfWriter) -> None:
+        from pypdf.generic import TextStringObject
+
+        names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        names[2] = TextStringObject("standard-approved.yaml")  # what qpdf and pikepdf list; the file says otherwise
+
+    forged = _rewritten(unsigned, tmp_path / "renamed.pdf", renamed)
+    assert run_cli("verify", forged).stderr == (
+        f"error: {forged}: the PDF's attachment 'standard-approved.yaml' is the file 'standard.yaml' (give a "
+        "certificate PDF that trey wrote)\n"
+    )
+
     def annotation(writer: PdfWriter) -> None:
         files = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
         attached = DictionaryObject(

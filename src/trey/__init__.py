@@ -5,6 +5,7 @@ The library is the product; the ``trey`` command is a thin layer over these call
     import trey
     spec = trey.load_spec("paytables/standard.yaml")
     analysis = trey.analyze(spec)
+    made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ __version__ = "0.3.0"
 if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.loader import check_file, load_spec
+    from trey.report.documents import certify
 
-__all__ = ["GameAnalysis", "__version__", "analyze", "check_file", "load_spec"]
+__all__ = ["GameAnalysis", "__version__", "analyze", "certify", "check_file", "load_spec"]
 
 
 def __getattr__(name: str) -> Any:
@@ -30,4 +32,8 @@ def __getattr__(name: str) -> Any:
         from trey import loader
 
         return getattr(loader, name)
+    if name == "certify":
+        from trey.report import documents
+
+        return documents.certify
     raise AttributeError(f"module 'trey' has no attribute {name!r}")

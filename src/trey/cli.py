@@ -463,13 +463,13 @@ def certify(
     ] = None,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
-    from trey.certificate import SimulationOptions, build_certificate, default_issue_date
-    from trey.loader import load_spec_bytes, read_file
-    from trey.outputs import refuse_existing
+    from trey.certificate import SimulationOptions, default_issue_date
+    from trey.loader import read_file
+    from trey.outputs import os_error_message, refuse_existing
+    from trey.report.documents import certify as make_certificate
 
     when = _parse_date(issue_date) or default_issue_date()
-    names = {kind: f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")}
-    refuse_existing(out, list(names.values()), force=force)
+    refuse_existing(out, [f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")], force=force)
     signer = None
     if sign is not None:
         from trey.signing import load_signer
@@ -478,65 +478,28 @@ def certify(
     elif sign_cert is not None:
         raise typer.BadParameter("--sign-cert goes with --sign KEY")
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
-    spec = load_spec_bytes(raw, str(file))
-    from trey.background import in_background
-    from trey.pdf_signature import SigningJob
-    from trey.report.certificate_view import chart_inputs, draw_charts, render_certificate_html
-    from trey.report.charts import import_matplotlib
-    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf, load_weasyprint
-
-    # The other core imports matplotlib while this one computes the figures, then draws the charts while this one
-    # imports the PDF engine.
-    with in_background(draw_charts, prepare=import_matplotlib) as charts:
-        cert = build_certificate(
-            spec,
-            file_name=file.name,
-            file_size=len(raw),
+    try:
+        made = make_certificate(
+            raw,
+            file.name,
             issue_date=when,
-            profile_name=profile,
-            simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
+            profile=profile,
             paper=paper.value,
+            simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
             signer=signer,
+            source=str(file),
         )
-        charts.send(chart_inputs(cert))
-        load_weasyprint()
-        html = render_certificate_html(cert, json_name=names["json"], paytable_name=file.name, charts=charts.result())
-    # The other core, done with the charts, imports pyHanko while this one lays the PDF out.
-    with _background_signing(signer) as signature:
-        data = (json.dumps(cert.data, indent=2, ensure_ascii=False) + "\n").encode()
-        # The PDF is the evidence on its own: PDF/A-3b, with the certificate's data and the paytable file inside;
-        # signed last, as a PDF (PAdES), when a key was given.
-        evidence = (
-            Embedded(names["json"], data, "The certificate's data: trey verify reads it from this PDF", "Data"),
-            Embedded(cert.data["paytable"]["file"], raw, "The paytable file that was certified", "Source"),
-        )
-
-        def pdf() -> bytes:  # rendered (and signed) by _write, so that a failure there is reported as a write's
-            document = html_to_pdf(html, when, variant=ARCHIVAL, embedded=evidence)
-            if signature is None:
-                return document
-            signature.send(SigningJob(document, when, f"Mathematical evaluation certificate {cert.certificate_id}"))
-            signed: bytes = signature.result()
-            return signed
-
-        written = _write(out, {names["json"]: lambda: data, names["html"]: html.encode, names["pdf"]: pdf}, force=force)
-    for path in written:
+    except OSError as exc:  # the PDF engine could not write its temporary files (a full disk)
+        raise os_error_message(exc) from None
+    files = made.files
+    order = sorted(files, key=lambda name: ("json", "html", "pdf").index(name.rsplit(".", 1)[1]))
+    for path in _write(out, {name: functools.partial(bytes, files[name]) for name in order}, force=force):
         _out(str(path))
+    cert = made.certificate
     verdict = cert.data["overall"]
     _err(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile.name} profile)")
     if verdict != "PASS":
         raise typer.Exit(1)
-
-
-def _background_signing(signer: Any) -> Any:
-    """A child that imports pyHanko (a third of a second) while the certificate is computed and laid out, then signs
-    its PDF; nothing without a key."""
-    if signer is None:
-        return contextlib.nullcontext()
-    from trey.background import in_background
-    from trey.pdf_signature import import_pyhanko, signing_work
-
-    return in_background(signing_work(signer), prepare=import_pyhanko)
 
 
 def _write(

@@ -79,12 +79,18 @@ def _attachments(reader: Any, path: Path) -> dict[str, bytes]:
             "certificate's data and the paytable file",
         )
     found: dict[str, Any] = {}
+    keys: set[str] = set()
     for key, spec in zip(entries[0::2], entries[1::2], strict=True):
-        # The file's own name (/UF, Unicode): WeasyPrint writes the tree's key as UTF-8 bytes, which a PDF reads as
-        # PDFDocEncoding ("澳門.yaml" would come back as "æ¾³éŒ•.yaml").
+        # The file's own name (/UF, Unicode). WeasyPrint writes the tree's key as UTF-8 bytes, which a PDF reads
+        # as PDFDocEncoding (a name in Chinese comes back in Latin-1 letters): the key must be that name, in either
+        # reading, so that no reader (qpdf and pikepdf go by the key) can be shown another file than trey checks.
         name = str(spec.get_object().get("/UF", key))
-        if name in found:
-            raise _pdf_refused(path, f"the PDF carries two attachments named {name!r}")
+        raw_key = getattr(key, "original_bytes", str(key).encode())
+        if name in found or str(key) in keys:
+            raise _pdf_refused(path, f"the PDF carries two attachments named {name if name in found else str(key)!r}")
+        if name not in (str(key), raw_key.decode("utf-8", "replace")):
+            raise _pdf_refused(path, f"the PDF's attachment {str(key)!r} is the file {name!r}")
+        keys.add(str(key))
         found[name] = spec
     attached = {id(spec.get_object()) for spec in found.values()}
     associated = root.get("/AF", [])
