@@ -292,3 +292,15 @@ def test_altered_visible_figures_fail(tmp_path: Path, signed: Path) -> None:
         "97.6270%(19671831/20358520)Hous… where a fresh rendering has …ikelydealsReturntoplayer(RTP)96.6270%"
         "(19671831/20358520)Hous… (the visible text was changed after the certificate was issued)\n"
     )
+
+
+def test_the_library_verifies_as_the_command_does(signed: Path, keys: Path) -> None:
+    """``trey.verify`` gives the sentence ``trey verify`` prints; the command only prints it."""
+    import trey
+    from trey.signing import load_trusted
+
+    trusted = [load_trusted(keys / "trey-signing-cert.pem")]
+    for path in (signed, signed.with_suffix(".pdf")):
+        result = trey.verify(path, trusted=trusted)
+        assert run_cli("verify", path, "--trust", keys / "trey-signing-cert.pem").stdout == result.summary + "\n"
+        assert result.certificate.certificate_id == json.loads(signed.read_text())["certificate_id"]

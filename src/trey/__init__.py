@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.loader import check_file, load_spec
     from trey.report.documents import certify
+    from trey.verification import verify
 
-__all__ = ["GameAnalysis", "__version__", "analyze", "certify", "check_file", "load_spec"]
+__all__ = ["GameAnalysis", "__version__", "analyze", "certify", "check_file", "load_spec", "verify"]
 
 
 def __getattr__(name: str) -> Any:
@@ -36,4 +37,8 @@ def __getattr__(name: str) -> Any:
         from trey.report import documents
 
         return documents.certify
+    if name == "verify":
+        from trey import verification
+
+        return verification.verify
     raise AttributeError(f"module 'trey' has no attribute {name!r}")

@@ -12,7 +12,7 @@ from datetime import date
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
@@ -517,7 +517,7 @@ def _write(
 @user_errors
 def verify(
     certificate: Annotated[
-        Path, typer.Argument(help="The certificate's .json file.", show_default=False, metavar="CERT")
+        Path, typer.Argument(help="The certificate: its .json or its .pdf.", show_default=False, metavar="CERT")
     ],
     paytable: Annotated[
         Path | None, typer.Option("--paytable", help="Also check this paytable file against the certificate.")
@@ -542,60 +542,12 @@ def verify(
     ] = None,
 ) -> None:
     """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
-    from trey.certificate import verify_certificate
-    from trey.files import display_name
     from trey.signing import load_trusted
+    from trey.verification import verify as run_verification
 
     trusted = [load_trusted(path) for path in trust or []]
-    from trey.report.pdf_evidence import is_pdf, verify_pdf
-
-    head = b""
-    if certificate.is_file():  # anything else is refused, with its reason, by the JSON reader
-        with open(certificate, "rb") as stream:
-            head = stream.read(5)
-    checked = f" and {display_name(paytable)}" if paytable is not None else ""
-    if is_pdf(head):
-        result = verify_pdf(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
-        cert = result.certificate
-        said = _pdf_signature_text(result.signature)
-        if not result.pages_compared:
-            said += f"; pages not compared: issued by trey {cert.issued_by}, which may lay them out differently"
-    else:
-        cert = verify_certificate(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
-        said = _json_signature_text(cert)
-    _out(
-        f"{display_name(certificate)}{checked}: verified; certificate {cert.certificate_id}, "
-        f"overall {cert.data['overall']}, issued by trey {cert.issued_by}; {said}"
-    )
-
-
-def _json_signature_text(cert: Any) -> str:
-    """What the JSON's signature says: the name comes from the trusted key that matched, never from the JSON."""
-    from trey.signing import SignatureStatus
-
-    check = cert.signature
-    if check is None or check.status is SignatureStatus.UNSIGNED:
-        return "not signed"
-    if check.trusted is not None:
-        return f"signed by {check.trusted.name} ({check.fingerprint}), a trusted key"
-    claim = cert.data["signature"]["signer"]
-    return (
-        f"signed by a key not verified ({check.fingerprint}, which calls itself {claim}; give its certificate "
-        "with --trust)"
-    )
-
-
-def _pdf_signature_text(signature: Any) -> str:
-    from trey.signing import SignatureStatus
-
-    if signature.status is SignatureStatus.UNSIGNED:
-        return "the PDF is not signed"
-    if signature.status is SignatureStatus.TRUSTED:
-        return f"the PDF is signed by {signature.signer} ({signature.fingerprint}), a trusted key"
-    return (
-        f"the PDF is signed by a key not verified ({signature.fingerprint}, whose certificate names "
-        f"{signature.signer_claim}; give its certificate with --trust)"
-    )
+    result = run_verification(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    _out(result.summary)
 
 
 def _ask_passphrase() -> str:
