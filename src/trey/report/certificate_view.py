@@ -395,6 +395,7 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
         "analyze_command": shlex.join(["trey", "analyze", paytable_name, "--format", "json"]),
         "certify_command": shlex.join(certify),
         "verify_command": shlex.join(["trey", "verify", json_name, "--paytable", paytable_name]),
+        "verify_pdf_command": shlex.join(["trey", "verify", json_name.removesuffix(".json") + ".pdf"]),
     }
 
 
