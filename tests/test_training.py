@@ -280,3 +280,15 @@ def test_money_keeps_the_locales_grouping() -> None:
     assert MoneyStyle("INR", "en_IN").money(100_000) == "₹1,00,000"
     assert MoneyStyle("INR", "en_IN").money(Fraction(1_234_567_5, 10)) == "₹12,34,567.50"
     assert MoneyStyle("USD", "en_US").money(1_234_567) == "$1,234,567"
+
+
+def test_the_library_makes_the_sheet_and_the_drill_the_commands_write(tmp_path: Path) -> None:
+    import trey
+
+    spec = load_spec(STANDARD)
+    sheet = trey.dealer_sheet(spec, "standard", effective=date(2026, 1, 1))
+    practice = trey.drill(spec, "standard", seed=3, effective=date(2026, 1, 1))
+    assert run_cli("cheatsheet", STANDARD, "--out", tmp_path, "--date", DATE).exit_code == 0
+    assert run_cli("drill", STANDARD, "--out", tmp_path, "--seed", "3", "--date", DATE).exit_code == 0
+    for name, content in {**sheet, **practice}.items():
+        assert (tmp_path / name).read_bytes() == content, name

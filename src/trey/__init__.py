@@ -17,10 +17,20 @@ __version__ = "0.3.0"
 if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.loader import check_file, load_spec
-    from trey.report.documents import certify
+    from trey.report.documents import certify, dealer_sheet, drill
     from trey.verification import verify
 
-__all__ = ["GameAnalysis", "__version__", "analyze", "certify", "check_file", "load_spec", "verify"]
+__all__ = [
+    "GameAnalysis",
+    "__version__",
+    "analyze",
+    "certify",
+    "check_file",
+    "dealer_sheet",
+    "drill",
+    "load_spec",
+    "verify",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -33,10 +43,10 @@ def __getattr__(name: str) -> Any:
         from trey import loader
 
         return getattr(loader, name)
-    if name == "certify":
+    if name in ("certify", "dealer_sheet", "drill"):
         from trey.report import documents
 
-        return documents.certify
+        return getattr(documents, name)
     if name == "verify":
         from trey import verification
 

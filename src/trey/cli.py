@@ -465,7 +465,7 @@ def certify(
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
     from trey.certificate import SimulationOptions, default_issue_date
     from trey.loader import read_file
-    from trey.outputs import os_error_message, refuse_existing
+    from trey.outputs import refuse_existing
     from trey.report.documents import certify as make_certificate
 
     when = _parse_date(issue_date) or default_issue_date()
@@ -478,19 +478,19 @@ def certify(
     elif sign_cert is not None:
         raise typer.BadParameter("--sign-cert goes with --sign KEY")
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
-    try:
-        made = make_certificate(
+    simulation = SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None
+    made = _made(
+        lambda: make_certificate(
             raw,
             file.name,
             issue_date=when,
             profile=profile,
             paper=paper.value,
-            simulation=SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None,
+            simulation=simulation,
             signer=signer,
             source=str(file),
         )
-    except OSError as exc:  # the PDF engine could not write its temporary files (a full disk)
-        raise os_error_message(exc) from None
+    )
     files = made.files
     order = sorted(files, key=lambda name: ("json", "html", "pdf").index(name.rsplit(".", 1)[1]))
     for path in _write(out, {name: functools.partial(bytes, files[name]) for name in order}, force=force):
@@ -621,25 +621,16 @@ def cheatsheet(
 ) -> None:
     """Write the dealer payout sheet: FILE-stem.dealer-sheet.html and .pdf in DIR."""
     from trey.certificate import default_issue_date
-    from trey.engine import analyze as run_analysis
     from trey.loader import load_spec
     from trey.outputs import refuse_existing
+    from trey.report.documents import dealer_sheet
 
     columns = _parse_bets(bets)
     when = _parse_date(effective) or default_issue_date()
-    names = {kind: f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")}
-    refuse_existing(out, list(names.values()), force=force)
+    refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
-    from trey.report.dealer_view import fit_dealer_sheet
-    from trey.report.pdf import document_to_pdf
-
-    sheet = fit_dealer_sheet(spec, run_analysis(spec), paper=paper.value, effective=when, bets=columns)
-    written = _write(
-        out,
-        {names["html"]: sheet.html.encode, names["pdf"]: lambda: document_to_pdf(sheet.document, when)},
-        force=force,
-    )
-    for path in written:
+    files = _made(lambda: dealer_sheet(spec, file.stem, paper=paper.value, effective=when, bets=columns))
+    for path in _write(out, {name: functools.partial(bytes, content) for name, content in files.items()}, force=force):
         _out(str(path))
 
 
@@ -666,23 +657,31 @@ def drill(
 ) -> None:
     """Write a payout drill for dealer training: FILE-stem.drill.html and .pdf, the answer key on its own page."""
     from trey.certificate import default_issue_date
-    from trey.drill import Level, make_drill
-    from trey.engine import analyze as run_analysis
     from trey.loader import load_spec
     from trey.outputs import refuse_existing
+    from trey.report.documents import drill as make_drill
 
     when = _parse_date(effective) or default_issue_date()
-    names = {kind: f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")}
-    refuse_existing(out, list(names.values()), force=force)
+    refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
-    practice = make_drill(spec, run_analysis(spec), hands=hands, seed=seed, level=Level(level.value))
-    from trey.report.drill_view import render_drill_html
-    from trey.report.pdf import html_to_pdf
-
-    html = render_drill_html(practice, paper=paper.value, day=when)
-    written = _write(out, {names["html"]: html.encode, names["pdf"]: lambda: html_to_pdf(html, when)}, force=force)
-    for path in written:
+    files = _made(
+        lambda: make_drill(
+            spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when
+        )
+    )
+    for path in _write(out, {name: functools.partial(bytes, content) for name, content in files.items()}, force=force):
         _out(str(path))
+
+
+def _made(make: Callable[[], R]) -> R:
+    """A document's files made by the library; the PDF engine's failure to write its temporary files (a full disk)
+    is reported as a write's."""
+    from trey.outputs import os_error_message
+
+    try:
+        return make()
+    except OSError as exc:
+        raise os_error_message(exc) from None
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ from typing import Any
 from trey.certificate import Certificate, SimulationOptions, build_certificate
 from trey.loader import load_spec_bytes
 from trey.signing import Signer
+from trey.spec import GameSpec
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,39 @@ def _background_signing(signer: Signer | None) -> Any:
     from trey.pdf_signature import import_pyhanko, signing_work
 
     return in_background(signing_work(signer), prepare=import_pyhanko)
+
+
+def dealer_sheet(
+    spec: GameSpec, stem: str, *, paper: str = "letter", effective: date, bets: tuple[int, ...] | None = None
+) -> dict[str, bytes]:
+    """The dealer payout sheet, laid out and measured to fit its pages: ``stem.dealer-sheet.html`` and ``.pdf``."""
+    from trey.engine import analyze
+    from trey.report.dealer_view import fit_dealer_sheet
+    from trey.report.pdf import document_to_pdf
+
+    sheet = fit_dealer_sheet(spec, analyze(spec), paper=paper, effective=effective, bets=bets)
+    return {
+        f"{stem}.dealer-sheet.html": sheet.html.encode(),
+        f"{stem}.dealer-sheet.pdf": document_to_pdf(sheet.document, effective),
+    }
+
+
+def drill(
+    spec: GameSpec,
+    stem: str,
+    *,
+    hands: int = 24,
+    seed: int = 1,
+    level: str = "basic",
+    paper: str = "letter",
+    effective: date,
+) -> dict[str, bytes]:
+    """A payout drill for dealer training, the answer key from a page of its own: ``stem.drill.html`` and ``.pdf``."""
+    from trey.drill import Level, make_drill
+    from trey.engine import analyze
+    from trey.report.drill_view import render_drill_html
+    from trey.report.pdf import html_to_pdf
+
+    practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
+    html = render_drill_html(practice, paper=paper, day=effective)
+    return {f"{stem}.drill.html": html.encode(), f"{stem}.drill.pdf": html_to_pdf(html, effective)}
