@@ -17,7 +17,7 @@ __version__ = "0.3.0"
 if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.loader import check_file, load_spec
-    from trey.report.documents import certify, dealer_sheet, drill
+    from trey.report.documents import certify, dealer_sheet, payout_drill
     from trey.verification import verify
 
 __all__ = [
@@ -27,8 +27,8 @@ __all__ = [
     "certify",
     "check_file",
     "dealer_sheet",
-    "drill",
     "load_spec",
+    "payout_drill",
     "verify",
 ]
 
@@ -43,7 +43,7 @@ def __getattr__(name: str) -> Any:
         from trey import loader
 
         return getattr(loader, name)
-    if name in ("certify", "dealer_sheet", "drill"):
+    if name in ("certify", "dealer_sheet", "payout_drill"):  # trey.drill is the module that chooses the hands
         from trey.report import documents
 
         return getattr(documents, name)

@@ -659,13 +659,13 @@ def drill(
     from trey.certificate import default_issue_date
     from trey.loader import load_spec
     from trey.outputs import refuse_existing
-    from trey.report.documents import drill as make_drill
+    from trey.report.documents import payout_drill
 
     when = _parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
     files = _made(
-        lambda: make_drill(
+        lambda: payout_drill(
             spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when
         )
     )

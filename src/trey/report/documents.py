@@ -106,7 +106,7 @@ def dealer_sheet(
     }
 
 
-def drill(
+def payout_drill(
     spec: GameSpec,
     stem: str,
     *,
