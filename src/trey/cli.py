@@ -146,25 +146,15 @@ def validate(
     failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
     verdicts: dict[str, list[dict[str, str]]] = {}
     if chosen is not None:
-        from trey.compliance import Verdict, run_checks
-        from trey.engine import analyze as run_analysis
+        from trey.compliance import Verdict, finding_json, profile_findings
 
         for name, result in results:
             if result.spec is not None:
-                findings = [
-                    f for f in run_checks(chosen, run_analysis(result.spec)) if f.check in ("approved", "minimum_rtp")
-                ]
-                verdicts[name] = [
-                    {"wager": f.wager, "check": f.check, "result": str(f.verdict), "detail": f.detail} for f in findings
-                ]
+                findings = profile_findings(chosen, result.spec)
+                verdicts[name] = [finding_json(f) for f in findings]
                 failed = failed or any(f.verdict is Verdict.FAIL for f in findings)
     if output_format is OutputFormat.JSON:
-        report = validation_json(results, strict=strict)
-        for entry in report["files"]:
-            if entry["file"] in verdicts:
-                entry["profile_checks"] = verdicts[entry["file"]]
-                entry["valid"] = entry["valid"] and all(v["result"] == "PASS" for v in verdicts[entry["file"]])
-        report["valid"] = all(entry["valid"] for entry in report["files"])
+        report = validation_json(results, strict=strict, profile_checks=verdicts if chosen is not None else None)
         print(json.dumps(report, indent=2, ensure_ascii=True))
     else:
         for name, result in results:

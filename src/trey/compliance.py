@@ -295,5 +295,19 @@ def _named(figure: str | None) -> str:
     return f" ({figure})" if figure is not None else ""
 
 
+PROFILE_CHECKS = ("approved", "minimum_rtp")  # what `validate --profile` asks of a profile: its tables and floors
+
+
+def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
+    """The profile's approved tables and minimum RTPs for one game (``trey validate --profile``)."""
+    from trey.engine import analyze
+
+    return [f for f in run_checks(profile, analyze(spec)) if f.check in PROFILE_CHECKS]
+
+
+def finding_json(finding: Finding) -> dict[str, str]:
+    return {"wager": finding.wager, "check": finding.check, "result": str(finding.verdict), "detail": finding.detail}
+
+
 def overall(results: list[Finding]) -> Verdict:
     return Verdict.FAIL if any(r.verdict is Verdict.FAIL for r in results) else Verdict.PASS

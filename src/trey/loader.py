@@ -66,20 +66,28 @@ def read_file(path: str | Path) -> bytes:
     return read_bounded(path, limit=MAX_FILE_BYTES, hint=f"give the files in it, e.g. {name}/*.yaml")
 
 
-def validation_json(results: list[tuple[str, CheckResult]], *, strict: bool) -> dict[str, Any]:
-    """``trey validate --format json`` (schemas/validation.schema.json): every problem as data, with its code."""
+def validation_json(
+    results: list[tuple[str, CheckResult]],
+    *,
+    strict: bool,
+    profile_checks: dict[str, list[dict[str, str]]] | None = None,
+) -> dict[str, Any]:
+    """``trey validate --format json`` (schemas/validation.schema.json): every problem as data, with its code; with
+    ``profile_checks`` (by file: a profile's findings as data), a file is valid only when every one passed."""
     files = []
     for name, result in results:
         valid = not result.errors and not (strict and result.warnings)
-        files.append(
-            {
-                "file": name,
-                "valid": valid,
-                "errors": len(result.errors),
-                "warnings": len(result.warnings),
-                "problems": [p.as_json() for p in result.problems],
-            }
-        )
+        entry: dict[str, Any] = {
+            "file": name,
+            "valid": valid,
+            "errors": len(result.errors),
+            "warnings": len(result.warnings),
+            "problems": [p.as_json() for p in result.problems],
+        }
+        if profile_checks is not None and name in profile_checks:
+            entry["profile_checks"] = profile_checks[name]
+            entry["valid"] = valid and all(check["result"] == "PASS" for check in profile_checks[name])
+        files.append(entry)
     return {"strict": strict, "valid": all(f["valid"] for f in files), "files": files}
 
 
