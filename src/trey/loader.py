@@ -28,7 +28,6 @@ from trey.spec import (
     DealerQualifier,
     GameSpec,
     OnFold,
-    PairPlusOnFold,
     Paytable,
     Progressive,
     Rules,
@@ -492,7 +491,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
         dealer_qualifier=DealerQualifier.parse(rules_data.get("dealer_qualifier", "Q-high")),
         ties=Ties(rules_data.get("ties", "push")),
         ante_bonus_requires_play=rules_data.get("ante_bonus_requires_play", True),
-        pair_plus_on_fold=PairPlusOnFold(rules_data.get("pair_plus_on_fold", "lost")),
+        pair_plus_on_fold=OnFold(rules_data.get("pair_plus_on_fold", "lost")),
     )
     table = None
     if "table" in data:
@@ -525,7 +524,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
     side_bets = []
     for preset in PRESETS.values():
         if preset.id in w:
-            on_fold = preset.on_fold or OnFold(str(rules.pair_plus_on_fold))
+            on_fold = preset.on_fold or rules.pair_plus_on_fold
             pays = _paytable(READINGS[preset.reads].outcome_slugs, w[preset.id])
             side_bets.append(SideBet(preset.id, preset.title, preset.reads, pays, on_fold))
     for bet_id, bet in (data.get("side_bets") or {}).items():

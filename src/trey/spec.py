@@ -280,17 +280,12 @@ class Ties(StrEnum):
     PLAYER_WINS = "player_wins"
 
 
-class PairPlusOnFold(StrEnum):
-    LOST = "lost"
-    STANDS = "stands"
-
-
 @dataclass(frozen=True)
 class Rules:
     dealer_qualifier: DealerQualifier = field(default_factory=lambda: DealerQualifier.parse("Q-high"))
     ties: Ties = Ties.PUSH
     ante_bonus_requires_play: bool = True
-    pair_plus_on_fold: PairPlusOnFold = PairPlusOnFold.LOST
+    pair_plus_on_fold: OnFold = OnFold.LOST  # what a fold does to Pair Plus
 
     def canonical(self) -> dict[str, Any]:
         return {
