@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from trey import __version__
-from trey.compliance import Finding, Profile, load_profile, overall, run_checks
+from trey.compliance import Finding, Profile, Verdict, load_profile, overall, run_checks
 from trey.engine import GameAnalysis, analyze
 from trey.errors import SpecError, TreyError, VerificationError, json_path
 from trey.export import analysis_json, simulation_json
@@ -113,7 +113,7 @@ def build_certificate(
     simulated = None
     if simulation is not None:
         simulated = simulate(spec, simulation.rounds, simulation.seed, workers=simulation.workers, analysis=analysis)
-    verdicts = [str(overall(checks))]
+    verdicts = [overall(checks)]
     data: dict[str, Any] = {
         "certificate_id": "",
         "certificate_format": CERTIFICATE_FORMAT,
@@ -135,8 +135,8 @@ def build_certificate(
     if simulated is not None:
         sim = simulation_json(simulated, spec)
         data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
-        verdicts.append("PASS" if simulated.passed else "FAIL")
-    data["overall"] = "FAIL" if "FAIL" in verdicts else "PASS"
+        verdicts.append(Verdict.PASS if simulated.passed else Verdict.FAIL)
+    data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
     data["certificate_id"] = content_id(data)
     if signer is not None:
         block = unsigned_block(signer)

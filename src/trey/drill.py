@@ -23,6 +23,7 @@ import numpy as np
 from trey.cards import card
 from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.engine.results import GameAnalysis
+from trey.engine.side_bet import LOSE
 from trey.hand_table import hand_indexes, hand_table
 from trey.odds import Odds
 from trey.payouts import Payout, PayRule, bet_columns
@@ -140,7 +141,7 @@ def features(spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, F
                 won = rule.pay(bets[wager], bonus)
                 found |= {"capped"} if won.capped else {"rounded"} if won.rounded else set()
             continue
-        if str(outcome) == "lose":
+        if str(outcome) == LOSE:
             continue
         found.add(f"{wager}:{outcome}")
         bet = spec.wagers.side_bet(wager)
@@ -204,7 +205,7 @@ def answer_lines(
             continue
         side_bet = spec.wagers.side_bet(wager)
         row = str(outcome)
-        if row == "lose":
+        if row == LOSE:
             folded = side_bet.on_fold is OnFold.LOST and ANTE_PLAY in settled
             folded = folded and isinstance(settled[ANTE_PLAY].outcome, AntePlayOutcome)
             folded = folded and settled[ANTE_PLAY].outcome.situation is Situation.FOLD  # type: ignore[union-attr]

@@ -23,6 +23,7 @@ from trey.engine.ante_play import (
     bonus_pays,
     resolution_table,
 )
+from trey.engine.side_bet import LOSE
 from trey.hand_table import hand_table
 from trey.hands import IntArray
 from trey.readings import READINGS, Deals
@@ -30,7 +31,6 @@ from trey.readings.player_hand import class_of_hand
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, SideBet
 
 BoolArray = npt.NDArray[np.bool_]
-LOSE = "lose"
 # What a round of one wager ended in: Ante & Play's situation and bonus row, or a side bet's paid outcome (or lose).
 RoundOutcome = AntePlayOutcome | str
 

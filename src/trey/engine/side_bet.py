@@ -12,7 +12,7 @@ from trey.engine.stats import OutcomeRow, distribution_of_rows, stats_of
 from trey.readings import READINGS
 from trey.spec import OnFold, SideBet
 
-LOSE = "lose"
+LOSE = "lose"  # the row of every deal a side bet does not pay: the one name for it, everywhere
 
 
 def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> WagerAnalysis:
