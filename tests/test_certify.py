@@ -102,7 +102,7 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
     assert "<figcaption>Each paying outcome's share of the amount returned" in html
     assert "set in Trey Sans (DejaVu Sans 2.37," in html  # the tool environment names the font
     assert "108,290.00" in html  # the royal flush: 1 in 108,290
-    assert html.count("<td>Dealer wins</td>") == 1  # Ante & Play's losing outcome
+    assert html.count("<td>Dealer higher</td>") == 1  # Ante & Play's losing outcome, named as every document names it
     assert html.count("<td>No paying hand</td>") == 3  # the side bets' losing rows
     assert "<td>Six cards of one colour</td>" in html
     assert '<td class="num">12/5525</td>' in html  # exact probability of a straight flush

@@ -34,13 +34,6 @@ from trey.spec import ANTE_PLAY, GameSpec, OnFold, Paytable
 
 POOL_DEALS = 60_000
 MAX_HANDS = 200
-SITUATION_WORDS = {
-    Situation.FOLD: "player folds",
-    Situation.DEALER_NOT_QUALIFY: "dealer does not qualify",
-    Situation.WIN: "player higher",
-    Situation.TIE: "tie",
-    Situation.LOSE: "dealer higher",
-}
 
 
 class Level(StrEnum):
@@ -180,7 +173,8 @@ def answer_lines(
         outcome = result.outcome
         if isinstance(outcome, AntePlayOutcome):
             parts = ante_play_parts(result, spec)
-            why = SITUATION_WORDS[outcome.situation]
+            label = outcome.situation.label
+            why = label[0].lower() + label[1:]  # within a sentence: "player higher: Ante wins 1 to 1"
             for part in ("Ante", "Play"):
                 value = parts[part]
                 if value is None:

@@ -41,6 +41,17 @@ class Situation(StrEnum):
     TIE = "tie"
     LOSE = "lose"
 
+    @property
+    def label(self) -> str:
+        """The situation in words, the one name every document gives it: "Player higher"."""
+        return {
+            Situation.FOLD: "Player folds",
+            Situation.DEALER_NOT_QUALIFY: "Dealer does not qualify",
+            Situation.WIN: "Player higher",
+            Situation.TIE: "Tie",
+            Situation.LOSE: "Dealer higher",
+        }[self]
+
 
 @dataclass(frozen=True)
 class Resolution:

@@ -11,13 +11,7 @@ from trey.odds import Odds
 from trey.pays import Amount, Pay, percent_text_exact
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
 
-ANTE_PLAY_LABELS = {
-    "fold": "Player folds",
-    "dealer_not_qualify": "Dealer does not qualify",
-    "win": "Player wins",
-    "tie": "Tie",
-    "lose": "Dealer wins",
-}
+ANTE_PLAY_LABELS = {str(situation): situation.label for situation in Situation}  # its outcomes are its situations
 OUTCOME_LABELS = {
     "lose": "No paying hand",
     "mini_royal": "Mini-royal (A-K-Q suited)",
@@ -67,15 +61,6 @@ def _bet_result(net: Fraction | None, short: bool) -> str:
     return ("push" if short else "pushes") if net == 0 else "loses"
 
 
-SITUATION_LABELS = {
-    Situation.FOLD: "Player folds",
-    Situation.DEALER_NOT_QUALIFY: "Dealer does not qualify",
-    Situation.WIN: "player higher",
-    Situation.TIE: "tie",
-    Situation.LOSE: "dealer higher",
-}
-
-
 def resolution_rows(spec: GameSpec, *, short: bool = False) -> list[tuple[str, str, str, str]]:
     """(situation, Ante, Play, Ante Bonus) for the Ante & Play resolution grid, read from the rules' resolution
     table; ``short`` for the dealer sheet."""
@@ -85,9 +70,9 @@ def resolution_rows(spec: GameSpec, *, short: bool = False) -> list[tuple[str, s
     for situation, resolution in resolution_table(spec.rules).items():
         if situation is Situation.DEALER_NOT_QUALIFY and spec.rules.dealer_qualifier.kind is QualifierKind.NONE:
             continue  # the dealer always qualifies
-        label = SITUATION_LABELS[situation]
-        if situation in (Situation.WIN, Situation.TIE, Situation.LOSE):
-            label = f"{qualifies}{label}".capitalize()
+        label = situation.label
+        if situation in (Situation.WIN, Situation.TIE, Situation.LOSE) and qualifies:
+            label = f"{qualifies}{label[0].lower()}{label[1:]}"
         rows.append(
             (
                 label,
