@@ -135,7 +135,7 @@ def build_certificate(
     if simulated is not None:
         sim = simulation_json(simulated, spec)
         data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
-        verdicts.append(Verdict.PASS if simulated.passed else Verdict.FAIL)
+        verdicts.append(Verdict.of(simulated.passed))
     data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
     data["certificate_id"] = content_id(data)
     if signer is not None:

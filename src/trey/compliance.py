@@ -25,6 +25,10 @@ class Verdict(StrEnum):
     PASS = "PASS"
     FAIL = "FAIL"
 
+    @classmethod
+    def of(cls, passed: bool) -> Verdict:
+        return cls.PASS if passed else cls.FAIL
+
 
 class ProgressiveBasis(StrEnum):
     """Which RTP of a progressive a floor judges. Both are a lone bettor's: envy never counts toward a floor."""

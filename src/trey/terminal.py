@@ -9,6 +9,7 @@ from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 
+from trey.compliance import Verdict
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
@@ -203,7 +204,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
             f"{w.z_score:+.2f}",
             f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
             f"{w.p_value:.4g}",
-            "PASS" if w.passed else "FAIL",
+            str(Verdict.of(w.passed)),
         )
     console.print(summary)
     for w in result.wagers.values():

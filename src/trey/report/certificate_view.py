@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from trey.certificate import Certificate, python_version
-from trey.compliance import judged_figure_sentence
+from trey.compliance import Verdict, judged_figure_sentence
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
@@ -371,7 +371,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
                 "interval": f"{low:.4%} to {high:.4%}",
                 "z": f"{w.z_score:+.2f}",
                 "chi": f"{w.chi_square:.2f} ({w.degrees_of_freedom} df), p = {w.p_value:.4g}",
-                "result": "PASS" if w.passed else "FAIL",
+                "result": str(Verdict.of(w.passed)),
             }
         )
     return {
@@ -379,7 +379,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
         "seed": str(sim.seed),
         "generator": sim.generator,
         "rows": rows,
-        "result": "PASS" if sim.passed else "FAIL",
+        "result": str(Verdict.of(sim.passed)),
     }
 
 
