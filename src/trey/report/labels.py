@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from trey.cards import SUIT_SYMBOLS, parse_cards, rank_label
+from trey.cards import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.engine.ante_play import Resolution, Situation, resolution_table
 from trey.numbers import MoneyStyle
 from trey.odds import Odds
@@ -132,8 +132,7 @@ HAND_ORDER = [
 
 def card_faces(text: str) -> list[tuple[str, bool]]:
     """``"Ah Kd"`` → [("A♥", True), ("K♦", True)]: face text and whether it prints red."""
-    faces = []
-    for card in parse_cards(text):
-        suit = card % 4
-        faces.append((rank_label(card // 4) + SUIT_SYMBOLS[suit], suit in (1, 2)))
-    return faces
+    return [
+        (rank_label(rank_of(card)) + SUIT_SYMBOLS[suit_of(card)], colour_of(card) is Colour.RED)
+        for card in parse_cards(text)
+    ]
