@@ -17,7 +17,7 @@ from typing import Any
 from trey.engine.results import GameAnalysis, WagerAnalysis
 from trey.errors import TreyError
 from trey.numbers import decimal_text, one_in_text, percent_text
-from trey.odds import Odds, OddsWording
+from trey.odds import Odds, OddsWording, net_odds_text
 from trey.spec import MAX_OTHER_BETTORS, GameSpec, Paytable
 
 
@@ -159,7 +159,7 @@ def approval(spec: GameSpec, profile: Profile, wager: str) -> Approval | None:
 
 
 def _odds(net: Fraction | None) -> str:
-    return "no pay" if net is None else f"{net.numerator} to {net.denominator}"
+    return "no pay" if net is None else net_odds_text(net)
 
 
 def approval_sentence(found: Approval) -> str:

@@ -25,7 +25,7 @@ from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.engine.results import GameAnalysis
 from trey.engine.side_bet import LOSE
 from trey.hand_table import hand_indexes, hand_table
-from trey.odds import Odds
+from trey.odds import Odds, net_odds_text
 from trey.payouts import Payout, PayRule, bet_columns
 from trey.pays import MeterShare
 from trey.readings import READINGS, SIX_CARDS, Deals, Seat
@@ -180,7 +180,7 @@ def answer_lines(
                 if value is None:
                     continue
                 if value > 0:
-                    amount, text = _win_text(why, f"{part} wins {value} to 1", bet, rule, value)
+                    amount, text = _win_text(why, f"{part} wins {net_odds_text(value)}", bet, rule, value)
                 elif value == 0:
                     amount, text = Fraction(0), f"{why}: {part} pushes"
                 else:
@@ -189,7 +189,7 @@ def answer_lines(
             bonus = parts["Ante Bonus"]
             if bonus is not None and bonus > 0 and outcome.bonus is not None:
                 label = outcome.bonus.replace("_", " ")
-                amount, text = _win_text(label, f"{bonus.numerator} to {bonus.denominator}", bet, rule, bonus)
+                amount, text = _win_text(label, net_odds_text(bonus), bet, rule, bonus)
                 if outcome.situation in (Situation.LOSE, Situation.FOLD):
                     text += " (paid whatever the dealer holds)"
                 lines.append(Line("Ante Bonus", amount, text))

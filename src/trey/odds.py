@@ -56,6 +56,11 @@ def _short(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def net_odds_text(net: Fraction) -> str:
+    """A net pay as odds: ``"40 to 1"``, ``"3 to 2"`` — the one way trey writes "N to M"."""
+    return f"{net.numerator} to {net.denominator}"
+
+
 @dataclass(frozen=True)
 class Odds:
     numerator: int
@@ -107,8 +112,7 @@ class Odds:
     @property
     def to_one_text(self) -> str:
         """The same pay in "to" wording: ``"1000 to 1"``, ``"3 to 2"``."""
-        net = self.net
-        return f"{net.numerator} to {net.denominator}"
+        return net_odds_text(self.net)
 
     def canonical(self) -> int | str:
         """How the canonical paytable writes these odds: an int for "N to 1", else the text."""

@@ -18,7 +18,7 @@ from fractions import Fraction
 from trey.engine import analyze_side_bet, player_decisions
 from trey.engine.ante_play import analyze_ante_play
 from trey.errors import TreyError
-from trey.odds import Odds
+from trey.odds import Odds, net_odds_text
 from trey.schema_errors import did_you_mean
 from trey.spec import ANTE_PLAY, GameSpec, Paytable
 
@@ -35,7 +35,7 @@ class Candidate:
 
     @property
     def odds_text(self) -> str:
-        return f"{self.pay.numerator} to {self.pay.denominator}"
+        return net_odds_text(self.pay)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.numbers import break_even_text, decimal_text, fraction_text, money_style, one_in_text, percent_text
-from trey.odds import Odds
+from trey.odds import Odds, net_odds_text
 from trey.pays import MeterShare, percent_text_exact
 from trey.readings import READINGS
 from trey.report.charts import (
@@ -244,7 +244,7 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: Certificat
         ("Standard deviation", f"{stats.std_dev:.4f}"),
         ("Volatility index, 90%", f"{stats.volatility_index(Z_90):.4f}"),
         ("Volatility index, 95%", f"{stats.volatility_index(Z_95):.4f}"),
-        ("Largest win", f"{fraction_text(result.largest_win)} to 1"),
+        ("Largest win", net_odds_text(result.largest_win)),
     ]
     unit = "per unit bet"
     if result.progressive is not None:

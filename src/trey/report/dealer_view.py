@@ -14,7 +14,7 @@ from trey.cards import card_text
 from trey.engine import GameAnalysis
 from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.errors import TreyError
-from trey.odds import Odds
+from trey.odds import Odds, net_odds_text
 from trey.payouts import DEFAULT_BETS, Payout, PayRule, bet_columns
 from trey.pays import Amount, MeterShare, Pay, percent_text_exact
 from trey.report.environment import render
@@ -43,7 +43,7 @@ def _cell(p: Payout, rule: PayRule) -> dict[str, Any]:
 
 def _row(label: str, odds: Odds | Fraction, bets: tuple[int, ...], rule: PayRule) -> dict[str, Any]:
     net = odds.net if isinstance(odds, Odds) else odds
-    odds_text = f"{net.numerator} to {net.denominator}"
+    odds_text = net_odds_text(net)
     # "for" odds are restated as the "to" odds the dealer pays; the table's wording goes on a line of its own so
     # that the label column stays narrow enough for the amounts.
     table_says = f"(table says {odds})" if isinstance(odds, Odds) and odds.wording.value == "for" else ""
@@ -269,7 +269,7 @@ def dealer_sheet_context(
         "any_capped": any(cell["capped"] for t in tables for r in t["rows"] for cell in r["cells"]),
         "resolution": resolution_rows(spec, short=True) if spec.wagers.ante_play is not None else [],
         "keys": [
-            (f"{net.numerator} to {net.denominator}", payoff_key(net))
+            (net_odds_text(net), payoff_key(net))
             for net in sorted({row["net"] for t in tables for row in t["rows"] if row["net"] is not None}, reverse=True)
         ],
         "rules": rules,

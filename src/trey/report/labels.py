@@ -7,7 +7,7 @@ from fractions import Fraction
 from trey.cards import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.engine.ante_play import Resolution, Situation, resolution_table
 from trey.numbers import MoneyStyle
-from trey.odds import Odds
+from trey.odds import Odds, net_odds_text
 from trey.pays import Amount, Pay, percent_text_exact
 from trey.spec import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
 
@@ -57,7 +57,7 @@ def _bet_result(net: Fraction | None, short: bool) -> str:
     if net is None:
         return "—"
     if net > 0:
-        return f"{net} to 1" if short else f"wins {net} to 1"
+        return net_odds_text(net) if short else f"wins {net_odds_text(net)}"
     return ("push" if short else "pushes") if net == 0 else "loses"
 
 
