@@ -213,14 +213,9 @@ def analyze(
 
         sys.stdout.write(analysis_csv(analysis))
     elif out is not None:
-        from datetime import UTC, datetime
-
-        from trey.certificate import default_issue_date
         from trey.spreadsheet import analysis_workbook
 
-        day = default_issue_date()
-        created = datetime(day.year, day.month, day.day, tzinfo=UTC).replace(tzinfo=None)
-        for path in _write(out.parent, {out.name: lambda: analysis_workbook(analysis, created)}, force=force):
+        for path in _write(out.parent, {out.name: lambda: analysis_workbook(analysis)}, force=force):
             _err(f"wrote {path}")
     else:
         from trey.terminal import print_analysis

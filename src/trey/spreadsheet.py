@@ -91,8 +91,16 @@ def _number(value: Fraction) -> float | int:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def analysis_workbook(analysis: GameAnalysis, created: datetime) -> bytes:
-    """The PAR workbook; the same analysis and ``created`` give the same bytes."""
+def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -> bytes:
+    """The PAR workbook; the same analysis and ``created`` give the same bytes. ``created`` defaults to midnight of
+    the issue date rule's day (``SOURCE_DATE_EPOCH``, else today), as every document of trey is dated."""
+    if created is None:
+        from datetime import UTC
+
+        from trey.certificate import default_issue_date
+
+        day = default_issue_date()
+        created = datetime(day.year, day.month, day.day, tzinfo=UTC).replace(tzinfo=None)
     from openpyxl import Workbook
     from openpyxl.styles import Font
     from openpyxl.writer.excel import ExcelWriter
