@@ -7,6 +7,7 @@ import io
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -70,15 +71,21 @@ def test_a_genuine_signed_pdf_verifies_and_pyhanko_agrees(signed: Path, lab: Pat
     assert (sig["/Name"], sig["/SubFilter"], sig["/M"][:10]) == ("Example Lab", "/ETSI.CAdES.detached", "D:20260101")
 
 
+def _overlay(writer: PdfWriter) -> None:
+    """Paint a white box and other figures over page 1, in one of the page's own fonts (so it is real text)."""
+    page = writer.pages[0]
+    font = next(iter(page["/Resources"]["/Font"]))
+    stream = DecodedStreamObject()
+    stream.set_data(OVERLAY.replace(b"/F1", font.encode()))
+    page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
+
+
 def _incremental(source: Path, target: Path, change: str) -> Path:
     writer = PdfWriter(str(source), incremental=True)
     if change == "page":
         writer.add_blank_page()
     elif change == "overlay":
-        stream = DecodedStreamObject()
-        stream.set_data(OVERLAY)
-        page = writer.pages[0]
-        page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
+        _overlay(writer)
     elif change == "attachment":
         writer.add_attachment("approved.certificate.JSON", b"{}")
     elif change == "annotation":
@@ -122,13 +129,7 @@ def test_an_update_appended_after_signing_is_refused_naming_what_it_adds(
 
 
 def test_a_pdf_rewritten_with_an_overlay_breaks_the_signature(signed: Path, lab: Path, tmp_path: Path) -> None:
-    writer = PdfWriter(clone_from=signed)
-    stream = DecodedStreamObject()
-    stream.set_data(OVERLAY)
-    page = writer.pages[0]
-    page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
-    forged = tmp_path / "rewritten.pdf"
-    writer.write(forged)
+    forged = _rewritten(signed, tmp_path / "rewritten.pdf", _overlay)
     result = run_cli("verify", forged, *trust(lab))
     assert (result.exit_code, result.stderr) == (
         1,
@@ -138,10 +139,10 @@ def test_a_pdf_rewritten_with_an_overlay_breaks_the_signature(signed: Path, lab:
     assert pyhanko_verdict(forged, lab)[0] is False
 
 
-def _rewritten(source: Path, target: Path, edit: object) -> Path:
+def _rewritten(source: Path, target: Path, edit: Callable[[PdfWriter], object]) -> Path:
     """``source`` rewritten whole by pypdf (one revision, as trey writes), after ``edit(writer)``."""
     writer = PdfWriter(clone_from=source)
-    edit(writer)  # type: ignore[operator]
+    edit(writer)
     writer.write(target)
     return target
 
@@ -149,14 +150,7 @@ def _rewritten(source: Path, target: Path, edit: object) -> Path:
 def test_unsigned_forgeries_are_refused_by_the_pages_and_the_structure(unsigned: Path, tmp_path: Path) -> None:
     assert run_cli("verify", unsigned).exit_code == 0
 
-    def overlay(writer: PdfWriter) -> None:
-        page = writer.pages[0]
-        font = next(iter(page["/Resources"]["/Font"]))  # one of the page's own fonts, so the text is real text
-        stream = DecodedStreamObject()
-        stream.set_data(OVERLAY.replace(b"/F1", font.encode()))
-        page[NameObject("/Contents")] = ArrayObject([page["/Contents"], writer._add_object(stream)])
-
-    forged = _rewritten(unsigned, tmp_path / "overlay.pdf", overlay)
+    forged = _rewritten(unsigned, tmp_path / "overlay.pdf", _overlay)
     result = run_cli("verify", forged)
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {forged}: the text of page(s) 1 is not the certificate's: page 1 reads ")

@@ -30,17 +30,23 @@ RESERVED_BYTES = 16_384  # room for the CMS object, fixed so that its size never
 MAX_REVISION_OBJECTS = 10_000  # what a description of an incremental update looks at, at most
 
 
-def _asn1(signer: Signer) -> tuple[Any, Any, list[Any]]:
-    from asn1crypto import keys, x509
+def _asn1_certificate(certificate: Any) -> Any:
+    """A ``cryptography`` certificate as pyHanko's asn1crypto reads it."""
+    from asn1crypto import x509
     from cryptography.hazmat.primitives import serialization
 
-    def certificate(c: Any) -> Any:
-        return x509.Certificate.load(c.public_bytes(serialization.Encoding.DER))
+    return x509.Certificate.load(certificate.public_bytes(serialization.Encoding.DER))
+
+
+def _asn1(signer: Signer) -> tuple[Any, Any, list[Any]]:
+    from asn1crypto import keys
+    from cryptography.hazmat.primitives import serialization
 
     der = signer.key.private_bytes(
         serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    return certificate(signer.certificate), keys.PrivateKeyInfo.load(der), [certificate(c) for c in signer.chain]
+    chain = [_asn1_certificate(c) for c in signer.chain]
+    return _asn1_certificate(signer.certificate), keys.PrivateKeyInfo.load(der), chain
 
 
 def sign_pdf(pdf: bytes, signer: Signer, when: date, reason: str) -> bytes:
@@ -209,7 +215,6 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
     refused, naming what it adds. Nothing here reads the pages' text."""
     from pyhanko.pdf_utils.reader import PdfFileReader
     from pyhanko.sign.validation import validate_pdf_signature
-    from pyhanko.sign.validation.errors import SignatureValidationError
     from pyhanko.sign.validation.status import SignatureCoverageLevel
 
     try:
@@ -230,12 +235,9 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
         raise _refused(name, f"the PDF holds {len(signatures)} signatures; trey signs a certificate once")
     signature = signatures[0]
     try:
-        context = _validation_context(trusted)
-        status = validate_pdf_signature(signature, context)
+        status = validate_pdf_signature(signature, _validation_context(trusted))
         certificate = signature.signer_cert
-    except (SignatureValidationError, ValueError, KeyError, TypeError) as exc:
-        raise _refused(name, f"cannot check the PDF's signature ({_short(exc)})") from None
-    except Exception as exc:
+    except Exception as exc:  # a hostile signature can fail anywhere in the validator: one clear error
         raise _refused(name, f"cannot check the PDF's signature ({_short(exc)})") from None
     if not (status.intact and status.valid):
         raise _refused(
@@ -251,10 +253,14 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
             f"add {_added(reader, after)}",
             hint="the signed certificate is the PDF without them: ask the lab for it",
         )
-    key = _public_key(certificate)
+    from cryptography import x509
+
+    from trey.signing import subject_name
+
+    signer = x509.load_der_x509_certificate(certificate.dump())
+    key, claim = signer.public_key(), subject_name(signer)
     fingerprint = fingerprint_of(key)
-    claim = _claim(certificate)
-    match = _trusted_match(key, certificate, trusted, bool(status.trusted))
+    match = _trusted_match(fingerprint, certificate, trusted, bool(status.trusted))
     if trusted and match is None:
         raise _refused(
             name,
@@ -266,54 +272,25 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
 
 
 def _validation_context(trusted: list[TrustedKey]) -> Any:
-    from asn1crypto import x509
-    from cryptography.hazmat.primitives import serialization
     from pyhanko_certvalidator import ValidationContext
 
-    roots = [
-        x509.Certificate.load(t.certificate.public_bytes(serialization.Encoding.DER))
-        for t in trusted
-        if t.certificate is not None
-    ]
+    roots = [_asn1_certificate(t.certificate) for t in trusted if t.certificate is not None]
     # No revocation look-ups: nothing outside this machine is reached, and a self-signed certificate has none.
     return ValidationContext(trust_roots=roots, allow_fetching=False, revocation_mode="soft-fail")
 
 
-def _public_key(certificate: Any) -> Any:
-    from cryptography import x509
-
-    return x509.load_der_x509_certificate(certificate.dump()).public_key()
-
-
-def _claim(certificate: Any) -> str:
-    from cryptography import x509
-
-    from trey.signing import _subject_name
-
-    return _subject_name(x509.load_der_x509_certificate(certificate.dump()))
-
-
-def _trusted_match(key: Any, certificate: Any, trusted: list[TrustedKey], chained: bool) -> TrustedKey | None:
+def _trusted_match(fingerprint: str, certificate: Any, trusted: list[TrustedKey], chained: bool) -> TrustedKey | None:
     """The trusted key that vouches for the signer: its own key or certificate, else (when pyHanko found a path to a
     trusted root) the CA certificate that issued it."""
-    from cryptography.hazmat.primitives import serialization
-
-    def spki(k: Any) -> bytes:
-        der: bytes = k.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-        return der
-
     for candidate in trusted:
-        if spki(candidate.public_key) == spki(key):
+        if candidate.fingerprint == fingerprint:
             return candidate
     if chained:
-        issuer = certificate.issuer
-        from asn1crypto import x509
-
         for candidate in trusted:
-            if candidate.certificate is not None:
-                der = candidate.certificate.public_bytes(serialization.Encoding.DER)
-                if x509.Certificate.load(der).subject == issuer:
-                    return candidate
+            if candidate.certificate is not None and _asn1_certificate(candidate.certificate).subject == (
+                certificate.issuer
+            ):
+                return candidate
     return None
 
 

@@ -234,7 +234,8 @@ def _certificates(text: bytes, path: Path) -> list[Any]:
         ) from None
 
 
-def _subject_name(certificate: Any) -> str:
+def subject_name(certificate: Any) -> str:
+    """The name a certificate gives its subject: its organisation, else its common name."""
     from cryptography.x509.oid import NameOID
 
     for oid in (NameOID.ORGANIZATION_NAME, NameOID.COMMON_NAME):
@@ -285,7 +286,7 @@ def load_signer(path: Path, ask: Callable[[], str] | None = None, certificate_pa
             f"{display_name(path)}: no certificate for this key",
             hint="give the key's certificate in the same file, or with --sign-cert",
         )
-    name = _headers(text).get("Signer") or _subject_name(mine[0])
+    name = _headers(text).get("Signer") or subject_name(mine[0])
     return Signer(_checked_name(name), key, mine[0], tuple(c for c in certificates if c is not mine[0]))
 
 
@@ -324,7 +325,7 @@ def load_trusted(path: Path) -> TrustedKey:
     if "Signer" in headers:
         name = _checked_name(headers["Signer"])
     elif certificate is not None:
-        name = _subject_name(certificate)
+        name = subject_name(certificate)
     else:
         name = f"the key {fingerprint_of(public_key)}"
     return TrustedKey(name, public_key, certificate)

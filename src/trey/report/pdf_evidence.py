@@ -18,7 +18,8 @@ PAdES signature over the whole file. Verification checks, cheapest first and eve
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,6 @@ def _fresh_page_texts(cert: Certificate, json_name: str) -> list[str]:
     from trey.report.pdf import ARCHIVAL, html_to_pdf
 
     html = render_certificate_html(cert, json_name=json_name, paytable_name=cert.data["paytable"]["file"])
-    from datetime import date
-
     fresh = html_to_pdf(html, date.fromisoformat(cert.data["issue_date"]), variant=ARCHIVAL)
     return [_squeezed(page.extract_text()) for page in PdfReader(io.BytesIO(fresh)).pages]
 
@@ -234,4 +233,4 @@ def verify_pdf(
             fields=[f"page {n}" for n in changed],
             hint="the visible text was changed after the certificate was issued",
         )
-    return replace(PdfVerification(cert, signature, pages_compared=True))
+    return PdfVerification(cert, signature, pages_compared=True)
