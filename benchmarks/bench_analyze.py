@@ -15,7 +15,7 @@ STANDARD = "paytables/standard.yaml"
 # The exact computation in a fresh interpreter each time (the engine caches its hand table per process).
 ENGINE_ONLY = """
 import time
-from trey.loader import load_spec
+from trey.paytable.load import load_spec
 spec = load_spec({path!r})
 import trey.engine
 start = time.perf_counter()
@@ -41,7 +41,7 @@ def main() -> None:
         return
     from bruteforce_ante_play import brute_force_house_edge
     from trey.engine import analyze
-    from trey.loader import load_spec
+    from trey.paytable.load import load_spec
 
     edges = []
     brute = time_call(lambda: edges.append(brute_force_house_edge()), runs=1)

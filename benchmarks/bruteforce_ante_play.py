@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 
-from trey.hands import high_card_key, three_card_keys
+from trey.cards.hands import high_card_key, three_card_keys
 
 QUALIFIER = high_card_key((10, 1, 0))  # Q-3-2
 PLAY_AT_LEAST = high_card_key((10, 4, 2))  # Q-6-4

@@ -1,4 +1,4 @@
-"""Build the fonts trey's documents use (src/trey/report/fonts/) from DejaVu Sans 2.37.
+"""Build the fonts trey's documents use (src/trey/documents/fonts/) from DejaVu Sans 2.37.
 
 Why bundled fonts: every PDF embeds the subset of the glyphs it uses, and WeasyPrint's subsetting (fontTools) costs
 time in proportion to the number of glyphs in the whole font. DejaVu Sans has 6,253; the scripts a paytable is
@@ -23,7 +23,7 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 
 SOURCE = Path("/usr/share/fonts/truetype/dejavu")
-TARGET = Path(__file__).resolve().parent.parent / "src" / "trey" / "report" / "fonts"
+TARGET = Path(__file__).resolve().parent.parent / "src" / "trey" / "documents" / "fonts"
 VERSION = "Version 2.37"
 
 BLOCKS = {

@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import REPO, STANDARD, embedded_fonts, run_cli
-from trey.certificate import content_id
+from trey.trust.certificate import content_id
 
 SCHEMAS = REPO / "src" / "trey" / "schemas"
 CHECK = Path(sys.executable).with_name("check-jsonschema")
@@ -218,7 +218,7 @@ def _rebuilt_pdf(
     """The certificate's PDF made again by trey's own renderer, with one part replaced."""
     from datetime import date
 
-    from trey.report.pdf import ARCHIVAL, Embedded, html_to_pdf
+    from trey.documents.pdf import ARCHIVAL, Embedded, html_to_pdf
 
     evidence = (
         Embedded("standard.certificate.json", data or signed.read_bytes(), "data"),
@@ -297,7 +297,7 @@ def test_altered_visible_figures_fail(tmp_path: Path, signed: Path) -> None:
 def test_the_library_verifies_as_the_command_does(signed: Path, keys: Path) -> None:
     """``trey.verify`` gives the sentence ``trey verify`` prints; the command only prints it."""
     import trey
-    from trey.signing import load_trusted
+    from trey.trust.signing import load_trusted
 
     trusted = [load_trusted(keys / "trey-signing-cert.pem")]
     for path in (signed, signed.with_suffix(".pdf")):

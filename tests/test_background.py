@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from trey import background
-from trey.background import in_background
+from trey.core import background
+from trey.core.background import in_background
 
 PARENT = os.getpid()
 prepared_in: list[int] = []  # set by prepare(), in whichever process runs it
@@ -105,7 +105,7 @@ def test_weasyprint_is_imported_with_the_library_lookup_restored() -> None:
     script = (
         "import ctypes.util\n"
         "look_up = ctypes.util.find_library\n"
-        "from trey.report.pdf import load_weasyprint\n"
+        "from trey.documents.pdf import load_weasyprint\n"
         "load_weasyprint()\n"
         "assert ctypes.util.find_library is look_up\n"
         "from weasyprint.text.ffi import pango\n"

@@ -11,10 +11,10 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, run_cli
+from trey.core.numbers import percent_text
 from trey.engine import analyze
-from trey.loader import load_spec
-from trey.numbers import percent_text
-from trey.simulate import simulate
+from trey.paytable.load import load_spec
+from trey.play.simulate import simulate
 
 SIDE_BETS = PAYTABLES / "side_bets"
 
@@ -114,7 +114,7 @@ RELEASE_0_1 = sorted((Path(__file__).parent / "data" / "release-0.1-analysis").g
 def test_format_1_files_give_the_figures_of_release_0_1(reference: Path) -> None:
     """`trey analyze --format json` of every shipped format-1 paytable, as release 0.1.0 printed it (before the
     catalogue): every figure identical. Only fields added since (titles, the strategy's decision) are set aside."""
-    from trey.export import analysis_json
+    from trey.figures.export import analysis_json
 
     assert len(RELEASE_0_1) == 22
     paytable = PAYTABLES / (reference.stem.replace("__", "/") + ".yaml")
@@ -133,7 +133,7 @@ def test_format_1_files_give_the_figures_of_release_0_1(reference: Path) -> None
 def test_the_ante_bonus_pays_a_mini_royal_row() -> None:
     data = load_spec(PAYTABLES / "standard.yaml").canonical()
     data["wagers"]["ante_play"]["ante_bonus"] = {"mini_royal": 50, "straight_flush": 5, "three_of_a_kind": 4}
-    from trey.loader import check_data
+    from trey.paytable.load import check_data
 
     spec = check_data(data, "mini-royal bonus").spec
     assert spec is not None
@@ -158,9 +158,9 @@ def test_the_ante_bonus_pays_a_mini_royal_row() -> None:
 def test_the_strategy_is_worded_from_its_structure(rules: dict[str, str], strategy: str, sentence: str) -> None:
     from datetime import date
 
-    from trey.certificate import build_certificate
-    from trey.loader import check_data
-    from trey.report.certificate_view import certificate_context
+    from trey.documents.certificate_view import certificate_context
+    from trey.paytable.load import check_data
+    from trey.trust.certificate import build_certificate
 
     data = load_spec(PAYTABLES / "standard.yaml").canonical()
     data["rules"].update(rules)

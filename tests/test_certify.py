@@ -11,11 +11,11 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, REPO, STANDARD, run_cli
-from trey.certificate import content_id
+from trey.core.jsonschemas import validator
+from trey.core.numbers import percent_text
 from trey.engine import analyze
-from trey.jsonschemas import validator
-from trey.loader import load_spec
-from trey.numbers import percent_text
+from trey.paytable.load import load_spec
+from trey.trust.certificate import content_id
 
 DATE = "2026-01-01"
 SIMULATION = ("--simulate", "1000000", "--seed", "2026")  # as `make reports` renders reports/
@@ -258,12 +258,12 @@ def test_existing_files_are_not_overwritten_without_force(tmp_path: Path, standa
 
 
 def test_a_failure_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import trey.report.pdf
+    import trey.documents.pdf
 
     def disk_full(_html: str, _day: object, **_options: object) -> bytes:
         raise OSError(28, "No space left on device", str(tmp_path / "out"))
 
-    monkeypatch.setattr(trey.report.pdf, "html_to_pdf", disk_full)
+    monkeypatch.setattr(trey.documents.pdf, "html_to_pdf", disk_full)
     code, _, stderr = certify(tmp_path / "out")
     assert code == 1
     message = f"error: cannot write {tmp_path / 'out'}: No space left on device"

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from conftest import STANDARD
-from trey.certificate import build_certificate
+from trey.documents.certificate_view import chart_inputs, draw_charts, render_certificate_html
+from trey.documents.charts import Share, Shares, Spread, return_share_svg, rtp_range_svg
 from trey.engine.stats import Z_90, Z_95, WagerStats
-from trey.loader import load_spec
-from trey.report.certificate_view import chart_inputs, draw_charts, render_certificate_html
-from trey.report.charts import Share, Shares, Spread, return_share_svg, rtp_range_svg
+from trey.paytable.load import load_spec
+from trey.trust.certificate import build_certificate
 
 # docs/published-figures.md: three-card hands of 22,100; the standard Pair Plus pays 40-30-6-3-1 (house edge 7.28%).
 PAIR_PLUS = {
@@ -104,8 +104,8 @@ def test_a_wager_that_never_varies_is_named_not_drawn() -> None:
 
 def test_charts_drawn_in_the_background_are_the_charts_drawn_here(standard: Any) -> None:
     """certify draws the charts in a forked child; the page must be the same as with the charts drawn in process."""
-    from trey.background import in_background
-    from trey.report.charts import import_matplotlib
+    from trey.core.background import in_background
+    from trey.documents.charts import import_matplotlib
 
     with in_background(draw_charts, prepare=import_matplotlib) as pending:
         pending.send(chart_inputs(standard))
@@ -125,7 +125,7 @@ def _inside(figure: Any, artist: Any) -> bool:
 @pytest.mark.parametrize("count", [4, 19])
 def test_the_range_charts_axis_titles_and_legend_are_within_the_chart(standard: Any, count: int) -> None:
     """Issue 18.8 and 18.13: the y axis title was cut at the left edge, the legend clipped with many wagers."""
-    from trey.report.charts import import_matplotlib
+    from trey.documents.charts import import_matplotlib
 
     import_matplotlib()
     spreads = list(chart_inputs(standard).spreads)
@@ -143,7 +143,7 @@ def test_the_range_charts_axis_titles_and_legend_are_within_the_chart(standard: 
 
 def test_many_wagers_share_charts_of_whole_wagers_each_within_a_page() -> None:
     """Issue 18.13: from eight wagers on the share chart ran off the page; now whole wagers go to further charts."""
-    from trey.report.charts import MAX_SHARE_INCHES, share_chart_groups
+    from trey.documents.charts import MAX_SHARE_INCHES, share_chart_groups
 
     wagers = [Shares(f"Bet {i}", [Share(f"row {k}", 10.0) for k in range(9 if i % 2 else 13)]) for i in range(19)]
     groups = share_chart_groups(wagers)

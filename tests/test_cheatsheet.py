@@ -11,15 +11,15 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, STANDARD, run_cli
+from trey.cards.hands import three_card_key
+from trey.documents.dealer_view import _pick_worked_hands, dealer_sheet_context
+from trey.documents.payoff_keys import payoff_key
 from trey.engine import analyze
-from trey.hands import three_card_key
-from trey.loader import load_spec
-from trey.odds import Odds
-from trey.payouts import bet_columns, payout
-from trey.report.dealer_view import _pick_worked_hands, dealer_sheet_context
-from trey.report.payoff_keys import payoff_key
-from trey.settle import Settler, ante_play_parts
-from trey.spec import Table
+from trey.paytable.load import load_spec
+from trey.paytable.model import Table
+from trey.paytable.odds import Odds
+from trey.play.payouts import bet_columns, payout
+from trey.play.settle import Settler, ante_play_parts
 
 DATE = "2026-01-01"
 

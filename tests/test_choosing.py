@@ -12,16 +12,16 @@ import pytest
 import yaml
 
 from conftest import ALL_PAYTABLES, PAYTABLES, STANDARD, run_cli
-from trey.compare import compare
+from trey.choose.compare import compare
+from trey.choose.solve import edge_of, grid, solve, with_pay
+from trey.core.errors import TreyError
+from trey.core.jsonschemas import validator
+from trey.core.numbers import percent_text
 from trey.engine import analyze
-from trey.errors import TreyError
-from trey.jsonschemas import validator
-from trey.loader import check_bytes, load_spec, load_spec_bytes
-from trey.numbers import percent_text
-from trey.odds import Odds
-from trey.solve import edge_of, grid, solve, with_pay
-from trey.spec import GameSpec
-from trey.theo import theoretical_win
+from trey.figures.theo import theoretical_win
+from trey.paytable.load import check_bytes, load_spec, load_spec_bytes
+from trey.paytable.model import GameSpec
+from trey.paytable.odds import Odds
 
 PAIR_PLUS = sorted((PAYTABLES / "pair_plus").glob("*.yaml"))
 # docs/published-figures.md, Pair Plus house edges, lowest first
@@ -319,7 +319,7 @@ def test_the_workbook_does_not_depend_on_the_clock(monkeypatch: pytest.MonkeyPat
 
     import openpyxl.writer.excel
 
-    from trey.spreadsheet import analysis_workbook
+    from trey.present.spreadsheet import analysis_workbook
 
     class MovingClock(real.datetime):
         ticks = 0
@@ -345,7 +345,7 @@ def test_text_reaches_spreadsheets_as_text_never_as_a_formula(tmp_path: Path) ->
     """Issue 18.5: names and titles beginning with = + - @ tab or CR are text in CSV (OWASP) and XLSX cells."""
     from openpyxl import load_workbook
 
-    from trey.spreadsheet import csv_text
+    from trey.present.spreadsheet import csv_text
 
     assert csv_text("\rx") == "'\rx"  # a paytable refuses a carriage return in its text; the rule has it anyway
     for start in ("=", "+", "-", "@", "\t"):

@@ -14,16 +14,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import PAYTABLES, STANDARD
+from trey.cards.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.cards.hands import colour_outcome, three_card_keys
+from trey.cards.readings.six_cards import SIX_CARD_SETS
+from trey.core.numbers import decimal_text, percent_text
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
 from trey.engine.side_bet import analyze_side_bet
-from trey.hand_table import DEALER_HANDS, HANDS, hand_table
-from trey.hands import colour_outcome, three_card_keys
-from trey.loader import check_data, load_spec
-from trey.numbers import decimal_text, percent_text
-from trey.odds import Odds
-from trey.readings.six_cards import SIX_CARD_SETS
-from trey.spec import (
+from trey.paytable.load import check_data, load_spec
+from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     AntePlay,
     DealerQualifier,
@@ -36,6 +35,7 @@ from trey.spec import (
     Ties,
     Wagers,
 )
+from trey.paytable.odds import Odds
 
 # The rows of the format-1 presets (the suit-specific rows of format 2 apart).
 PAIR_PLUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")

@@ -15,10 +15,10 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, run_cli
-from trey.compliance import Profile, ProgressiveBasis, Verdict, run_checks
+from trey.core.numbers import percent_text
 from trey.engine import analyze
-from trey.loader import load_spec_bytes
-from trey.numbers import percent_text
+from trey.paytable.load import load_spec_bytes
+from trey.trust.compliance import Profile, ProgressiveBasis, Verdict, run_checks
 
 SOURCE = (PAYTABLES / "progressive" / "three-card-progressive.yaml").read_text()
 # Two other bettors assumed, so that the figures with envy differ from a lone bettor's.

@@ -1,4 +1,4 @@
-"""trey's own fonts (src/trey/report/fonts): what they are, that they cover what the documents print, and that text
+"""trey's own fonts (src/trey/documents/fonts): what they are, that they cover what the documents print, and that text
 in another script still reaches the PDF through the system's fonts."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from fontTools.ttLib import TTFont
 
 from conftest import REPO, STANDARD, run_cli
 
-FONTS = REPO / "src" / "trey" / "report" / "fonts"
+FONTS = REPO / "src" / "trey" / "documents" / "fonts"
 SOURCES = REPO / "src" / "trey"
 
 
@@ -74,7 +74,7 @@ def test_text_in_a_script_the_fonts_lack_is_refused_where_it_is_written(tmp_path
 
 
 def test_the_printable_ranges_are_the_fonts_own() -> None:
-    from trey.glyphs import RANGES
+    from trey.core.glyphs import RANGES
 
     covered = None
     for file in ("TreySans.ttf", "TreySans-Bold.ttf"):

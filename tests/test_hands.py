@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trey.cards import cards_text, colour_of, parse_cards
-from trey.hands import (
+from trey.cards.card import cards_text, colour_of, parse_cards
+from trey.cards.hands import (
     ColourOutcome,
     SixCardCategory,
     ThreeCardCategory,

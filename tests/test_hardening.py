@@ -20,15 +20,15 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, REPO, STANDARD, run_cli
-from trey.certificate import SimulationOptions, build_certificate, content_id
-from trey.errors import OutputError, TreyError
-from trey.jsonread import JsonInputError, loads_strict
-from trey.loader import load_spec
-from trey.outputs import write_all
-from trey.report.certificate_view import render_certificate_html
-from trey.report.pdf import FetchRefused, allowed_resource, html_to_pdf
-from trey.simulate import simulate, usable_workers
-from trey.text import printable
+from trey.core.errors import OutputError, TreyError
+from trey.core.jsonread import JsonInputError, loads_strict
+from trey.core.outputs import write_all
+from trey.core.text import printable
+from trey.documents.certificate_view import render_certificate_html
+from trey.documents.pdf import FetchRefused, allowed_resource, html_to_pdf
+from trey.paytable.load import load_spec
+from trey.play.simulate import simulate, usable_workers
+from trey.trust.certificate import SimulationOptions, build_certificate, content_id
 
 DATE = "2026-01-01"
 # A player-favourable Pair Plus: its certificate FAILS the generic profile (house edge -124.6154%).
@@ -75,7 +75,7 @@ def test_a_name_cannot_restyle_the_certificate(tmp_path: Path, name: str) -> Non
 
 
 def test_the_renderer_fetches_nothing_outside_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
-    import trey.report.pdf as pdf
+    import trey.documents.pdf as pdf
 
     asked: list[str] = []
 
@@ -103,7 +103,7 @@ def test_the_renderer_fetches_nothing_outside_the_package(monkeypatch: pytest.Mo
 def test_the_fetcher_serves_package_files_and_data_urls_only() -> None:
     import trey
 
-    inside = Path(trey.__file__).resolve().parent / "report" / "templates" / "_base.css.j2"
+    inside = Path(trey.__file__).resolve().parent / "documents" / "templates" / "_base.css.j2"
     assert allowed_resource(inside.as_uri()) == inside.read_bytes()
     assert allowed_resource("data:text/plain,hello") is None  # WeasyPrint decodes data: URLs itself
     for url in ("http://example.invalid/", "https://x/", "ftp://x/", "file:///etc/passwd", "file://host/x"):
@@ -202,7 +202,7 @@ def _simulated(rounds: int) -> dict[str, Any]:
 
 
 def test_verification_bounds_the_simulation_it_re_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import trey.certificate
+    import trey.trust.certificate
 
     data = _simulated(1000)
     data["simulation"]["rounds"] = 200_000_000
@@ -213,7 +213,7 @@ def test_verification_bounds_the_simulation_it_re_runs(tmp_path: Path, monkeypat
     def never(*_: object, **__: object) -> None:
         raise AssertionError("the simulation must not be re-run")
 
-    monkeypatch.setattr(trey.certificate, "simulate", never)
+    monkeypatch.setattr(trey.trust.certificate, "simulate", never)
     result = run_cli("verify", big)
     assert result.exit_code == 1
     assert result.stderr == (
@@ -236,13 +236,13 @@ def test_verification_bounds_the_simulation_it_re_runs(tmp_path: Path, monkeypat
 
 
 def test_an_altered_certificate_is_not_re_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import trey.certificate
+    import trey.trust.certificate
 
     data = _simulated(1000)
     data["simulation"]["rounds"] = 5_000_000_000  # within the schema's bound, but the ID no longer matches
     path = tmp_path / "altered.json"
     path.write_text(json.dumps(data))
-    monkeypatch.setattr(trey.certificate, "simulate", lambda *_, **__: pytest.fail("re-ran the simulation"))
+    monkeypatch.setattr(trey.trust.certificate, "simulate", lambda *_, **__: pytest.fail("re-ran the simulation"))
     lines = run_cli("verify", path).stderr.splitlines()
     assert lines[1:] == [
         "  certificate_id (it does not match the certificate's content)",
@@ -550,7 +550,7 @@ def test_a_signal_while_writing_leaves_nothing_behind(tmp_path: Path, signum: in
 def test_a_failure_while_placing_files_removes_what_this_run_placed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import trey.outputs
+    import trey.core.outputs
 
     real = os.link
     calls = []
@@ -561,7 +561,7 @@ def test_a_failure_while_placing_files_removes_what_this_run_placed(
             raise OSError(28, "No space left on device", str(target))
         real(source, target, **kwargs)
 
-    monkeypatch.setattr(trey.outputs.os, "link", link_then_fail)
+    monkeypatch.setattr(trey.core.outputs.os, "link", link_then_fail)
     with pytest.raises(OSError):
         write_all(tmp_path / "out", {"a.txt": lambda: b"a", "b.txt": lambda: b"b"}, force=False)
     assert not (tmp_path / "out").exists()
@@ -636,9 +636,9 @@ SIX_CARD = PAYTABLES / "six_card_bonus" / "1000-200-100-20-15-10-7.yaml"
     ids=["standard", "six-card-default", "three-large-bets", "six-card-500"],
 )
 def test_every_payout_column_stays_on_the_page(table: Path, bets: tuple[int, ...] | None, size: int) -> None:
+    from trey.documents.dealer_view import fit_dealer_sheet, pay_tables_fit, render_dealer_sheet_html
+    from trey.documents.pdf import render_document
     from trey.engine import analyze
-    from trey.report.dealer_view import fit_dealer_sheet, pay_tables_fit, render_dealer_sheet_html
-    from trey.report.pdf import render_document
 
     spec = load_spec(table)
     analysis = analyze(spec)
@@ -681,7 +681,7 @@ def test_zero_odds_get_a_warning(tmp_path: Path) -> None:
 
 
 def test_validate_json_gives_codes_and_paths(tmp_path: Path) -> None:
-    from trey.jsonschemas import validator
+    from trey.core.jsonschemas import validator
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("trey: 1\nname: x\nwagers:\n  pair_plus: {pair: 1.5, flush: 040}\n  pair_plsu: {}\n")
@@ -705,7 +705,7 @@ def test_validate_json_gives_codes_and_paths(tmp_path: Path) -> None:
 def test_every_code_the_corpus_produces_is_listed_in_the_readme() -> None:
     from bad_corpus import EXPECTED
     from conftest import DATA, REPO
-    from trey.loader import check_file
+    from trey.paytable.load import check_file
 
     readme = (REPO / "README.md").read_text()
     codes = {p.code for name in EXPECTED for p in check_file(DATA / "bad" / name).problems}

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from bad_corpus import EXPECTED
 from conftest import ALL_PAYTABLES, DATA, REPO, STANDARD, run_cli
-from trey.errors import SpecError
-from trey.loader import check_bytes, check_data, load_spec
-from trey.odds import Odds, OddsWording
-from trey.spec import OnFold, QualifierKind, StrategyKind, Ties
+from trey.core.errors import SpecError
+from trey.paytable.load import check_bytes, check_data, load_spec
+from trey.paytable.model import OnFold, QualifierKind, StrategyKind, Ties
+from trey.paytable.odds import Odds, OddsWording
 
 BAD = DATA / "bad"
 
@@ -276,8 +276,8 @@ def test_the_paytable_schema_documents_every_field() -> None:
 
 
 def test_shipped_profiles_follow_their_schema() -> None:
-    from trey.compliance import load_profile, shipped_profiles
-    from trey.jsonschemas import validator
+    from trey.core.jsonschemas import validator
+    from trey.trust.compliance import load_profile, shipped_profiles
 
     assert shipped_profiles() == ["example-approved", "generic", "rng-85"]
     for name in shipped_profiles():
@@ -287,9 +287,9 @@ def test_shipped_profiles_follow_their_schema() -> None:
 def test_the_schema_states_what_the_registries_hold() -> None:
     """Issue 20.1: the JSON Schema repeats the readings, each preset's outcomes, the Ante Bonus rows and the rule
     names; until it is generated from them, this holds the copies equal."""
-    from trey.jsonschemas import load_schema
-    from trey.readings import READINGS
-    from trey.spec import ANTE_BONUS_OUTCOMES, NAMED_HIGH_CARD_QUALIFIERS, PRESETS
+    from trey.cards.readings import READINGS
+    from trey.core.jsonschemas import load_schema
+    from trey.paytable.model import ANTE_BONUS_OUTCOMES, NAMED_HIGH_CARD_QUALIFIERS, PRESETS
 
     schema = load_schema("paytable")
     side_bet = schema["$defs"]["side_bet"]["properties"]

@@ -9,16 +9,16 @@ from fractions import Fraction
 
 import pytest
 
-from trey.cards import parse_cards
-from trey.drill import answer_lines
+from trey.cards.card import parse_cards
+from trey.documents.dealer_view import _pick_worked_hands, dealer_sheet_context
 from trey.engine import analyze
-from trey.loader import check_bytes
-from trey.odds import Odds
-from trey.payouts import PayRule
-from trey.pays import Amount, MeterShare
-from trey.report.dealer_view import _pick_worked_hands, dealer_sheet_context
-from trey.settle import Settler
-from trey.spec import GameSpec
+from trey.floor.drill import answer_lines
+from trey.paytable.load import check_bytes
+from trey.paytable.model import GameSpec
+from trey.paytable.odds import Odds
+from trey.paytable.pays import Amount, MeterShare
+from trey.play.payouts import PayRule
+from trey.play.settle import Settler
 
 
 def _game(covers: bool, *, share: str = "100%", reset: int = 50_001, chips: str = "[1, 5, 25]") -> GameSpec:

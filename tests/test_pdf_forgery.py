@@ -313,7 +313,7 @@ def test_a_labs_pkcs12_key_and_certificate_sign(tmp_path: Path, monkeypatch: pyt
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives.serialization import pkcs12
 
-    from trey.signing import self_signed_certificate
+    from trey.trust.signing import self_signed_certificate
 
     key = ec.generate_private_key(ec.SECP256R1())
     certificate = self_signed_certificate("PKCS Lab", key)

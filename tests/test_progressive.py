@@ -13,15 +13,15 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, run_cli
+from trey.core.jsonschemas import validator
+from trey.core.numbers import percent_text
+from trey.documents.dealer_view import _pick_worked_hands, dealer_sheet_context
 from trey.engine import analyze
-from trey.jsonschemas import validator
-from trey.loader import check_bytes, load_spec
-from trey.numbers import percent_text
-from trey.pays import Amount, MeterShare
-from trey.report.dealer_view import _pick_worked_hands, dealer_sheet_context
-from trey.settle import Settler
-from trey.simulate import simulate
-from trey.spec import GameSpec, Paytable
+from trey.paytable.load import check_bytes, load_spec
+from trey.paytable.model import GameSpec, Paytable
+from trey.paytable.pays import Amount, MeterShare
+from trey.play.settle import Settler
+from trey.play.simulate import simulate
 
 PROGRESSIVE = PAYTABLES / "progressive" / "three-card-progressive.yaml"
 SPEC = load_spec(PROGRESSIVE)

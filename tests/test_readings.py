@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from conftest import STANDARD
-from trey.cards import parse_cards
+from trey.cards.card import parse_cards
+from trey.cards.hand_table import DEALER_HANDS, HANDS, hand_table
+from trey.cards.hands import best_five_category, colour_outcome, three_card_key
+from trey.cards.readings import COLOURS, DEALER_HAND, PLAYER_HAND, READINGS, SIX_CARDS, Deals
+from trey.cards.readings.base import _folded_counts, _folded_dealer_counts
 from trey.engine import analyze
-from trey.hand_table import DEALER_HANDS, HANDS, hand_table
-from trey.hands import best_five_category, colour_outcome, three_card_key
-from trey.loader import load_spec
-from trey.odds import Odds
-from trey.readings import COLOURS, DEALER_HAND, PLAYER_HAND, READINGS, SIX_CARDS, Deals
-from trey.readings.base import _folded_counts, _folded_dealer_counts
-from trey.spec import GameSpec, OnFold, Paytable, SideBet, Wagers
+from trey.paytable.load import load_spec
+from trey.paytable.model import GameSpec, OnFold, Paytable, SideBet, Wagers
+from trey.paytable.odds import Odds
 
 OPTIMAL_PLAYS = analyze(load_spec(STANDARD)).ante_play.plays  # type: ignore[union-attr]
 

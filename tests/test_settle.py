@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 
 from conftest import STANDARD
-from trey.cards import parse_cards
+from trey.cards.card import parse_cards
+from trey.cards.hand_table import HANDS, hand_indexes, hand_table
+from trey.cards.hands import best_five_category, colour_outcome
 from trey.engine import analyze
 from trey.engine.ante_play import dealer_counts
-from trey.hand_table import HANDS, hand_indexes, hand_table
-from trey.hands import best_five_category, colour_outcome
-from trey.loader import check_data, load_spec
-from trey.odds import Odds
-from trey.settle import Settler
-from trey.spec import GameSpec, SideBet, Wagers
+from trey.paytable.load import check_data, load_spec
+from trey.paytable.model import GameSpec, SideBet, Wagers
+from trey.paytable.odds import Odds
+from trey.play.settle import Settler
 
 SPEC = load_spec(STANDARD)
 ANALYSIS = analyze(SPEC)

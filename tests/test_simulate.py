@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from conftest import REPO, STANDARD, run_cli
-from trey import simulate as simulate_module
-from trey.chisquare import chi_square_sf
+from trey.cards.hands import high_card_key, three_card_keys
 from trey.engine import analyze
-from trey.hands import high_card_key, three_card_keys
-from trey.loader import check_data, load_spec
-from trey.settle import Settler
-from trey.simulate import deal, simulate
-from trey.spec import GameSpec
+from trey.paytable.load import check_data, load_spec
+from trey.paytable.model import GameSpec
+from trey.play import simulate as simulate_module
+from trey.play.chisquare import chi_square_sf
+from trey.play.settle import Settler
+from trey.play.simulate import deal, simulate
 
 SCHEMA = json.loads((REPO / "schemas" / "simulation.schema.json").read_text())
 

@@ -11,15 +11,15 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, STANDARD, run_cli
-from trey.cards import parse_cards
-from trey.drill import Level, make_drill, uncovered
+from trey.cards.card import parse_cards
+from trey.cards.hands import ThreeCardCategory, three_card_key
+from trey.core.numbers import MoneyStyle
+from trey.documents.dealer_view import fit_dealer_sheet
+from trey.documents.drill_view import render_drill_html
 from trey.engine import analyze
-from trey.hands import ThreeCardCategory, three_card_key
-from trey.loader import check_bytes, load_spec
-from trey.numbers import MoneyStyle
-from trey.payouts import PayRule, payout
-from trey.report.dealer_view import fit_dealer_sheet
-from trey.report.drill_view import render_drill_html
+from trey.floor.drill import Level, make_drill, uncovered
+from trey.paytable.load import check_bytes, load_spec
+from trey.play.payouts import PayRule, payout
 
 DATE = "2026-01-01"
 

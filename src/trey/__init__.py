@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.3.0"
 
 if TYPE_CHECKING:
+    from trey.documents.make import certify, dealer_sheet, payout_drill
+    from trey.documents.verify import verify
     from trey.engine import GameAnalysis, analyze
-    from trey.loader import check_file, load_spec
-    from trey.report.documents import certify, dealer_sheet, payout_drill
-    from trey.verification import verify
+    from trey.paytable.load import check_file, load_spec
 
 __all__ = [
     "GameAnalysis",
@@ -40,15 +40,15 @@ def __getattr__(name: str) -> Any:
 
         return getattr(engine, name)
     if name in ("load_spec", "check_file"):
-        from trey import loader
+        from trey.paytable import load as loader
 
         return getattr(loader, name)
-    if name in ("certify", "dealer_sheet", "payout_drill"):  # trey.drill is the module that chooses the hands
-        from trey.report import documents
+    if name in ("certify", "dealer_sheet", "payout_drill"):  # trey.floor.drill is the module that chooses the hands
+        from trey.documents import make as documents
 
         return getattr(documents, name)
     if name == "verify":
-        from trey import verification
+        from trey.documents import verify as verification
 
         return verification.verify
     raise AttributeError(f"module 'trey' has no attribute {name!r}")

@@ -17,7 +17,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 from trey import __version__
-from trey.errors import SpecError, TreyError
+from trey.core.errors import SpecError, TreyError
 
 app = typer.Typer(
     name="trey",
@@ -67,14 +67,14 @@ Workers = Annotated[
 
 
 def _err(text: str) -> None:
-    """A diagnostic on stderr; user text in it cannot drive the terminal (see :func:`trey.text.printable`)."""
-    from trey.text import printable
+    """A diagnostic on stderr; user text in it cannot drive the terminal (see :func:`trey.core.text.printable`)."""
+    from trey.core.text import printable
 
     print(printable(text, keep_line_breaks=True), file=sys.stderr)
 
 
 def _out(text: str) -> None:
-    from trey.text import printable
+    from trey.core.text import printable
 
     print(printable(text, keep_line_breaks=True))
 
@@ -98,7 +98,7 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
 
 
 def _one_line(text: str) -> str:
-    from trey.text import printable
+    from trey.core.text import printable
 
     return printable(text)
 
@@ -134,19 +134,19 @@ def validate(
     ] = None,
 ) -> None:
     """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
-    from trey.files import display_name
-    from trey.loader import check_file, validation_json
+    from trey.core.files import display_name
+    from trey.paytable.load import check_file, validation_json
 
     chosen = None
     if profile is not None:
-        from trey.compliance import load_profile
+        from trey.trust.compliance import load_profile
 
         chosen = load_profile(profile)
     results = [(display_name(path), check_file(path)) for path in files]
     failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
     verdicts: dict[str, list[dict[str, str]]] = {}
     if chosen is not None:
-        from trey.compliance import Verdict, finding_json, profile_findings
+        from trey.trust.compliance import Verdict, finding_json, profile_findings
 
         for name, result in results:
             if result.spec is not None:
@@ -190,7 +190,7 @@ def analyze(
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
     from trey.engine import analyze as run_analysis
-    from trey.loader import load_spec
+    from trey.paytable.load import load_spec
 
     at_meter = _parse_meter(meter)
     if (output_format is AnalysisFormat.XLSX) != (out is not None):
@@ -198,33 +198,33 @@ def analyze(
     if out is not None and out.suffix.lower() != ".xlsx":
         raise typer.BadParameter(f"{out.name!r} is not a workbook's name: give --out FILE.xlsx")
     if out is not None:
-        from trey.outputs import refuse_existing
+        from trey.core.outputs import refuse_existing
 
         refuse_existing(out.parent, [out.name], force=force)
     analysis = run_analysis(load_spec(file))
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     if output_format is AnalysisFormat.JSON:
-        from trey.export import analysis_json
+        from trey.figures.export import analysis_json
 
         print(json.dumps(analysis_json(analysis, meter=at_meter), indent=2))
     elif output_format is AnalysisFormat.CSV:
-        from trey.spreadsheet import analysis_csv
+        from trey.present.spreadsheet import analysis_csv
 
         sys.stdout.write(analysis_csv(analysis))
     elif out is not None:
-        from trey.spreadsheet import analysis_workbook
+        from trey.present.spreadsheet import analysis_workbook
 
         for path in _write(out.parent, {out.name: lambda: analysis_workbook(analysis)}, force=force):
             _err(f"wrote {path}")
     else:
-        from trey.terminal import print_analysis
+        from trey.present.terminal import print_analysis
 
         print_analysis(analysis, exact=exact, meter=at_meter)
 
 
 def _parse_meter(value: str | None) -> Fraction | None:
-    from trey.pays import PayError, parse_money
+    from trey.paytable.pays import PayError, parse_money
 
     if value is None:
         return None
@@ -254,13 +254,13 @@ def compare(
     force: Force = False,
 ) -> None:
     """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file."""
-    from trey.compare import compare as run_comparison
-    from trey.compare import comparison_csv, comparison_json
-    from trey.files import display_name
-    from trey.loader import load_spec
+    from trey.choose.compare import compare as run_comparison
+    from trey.choose.compare import comparison_csv, comparison_json
+    from trey.core.files import display_name
+    from trey.paytable.load import load_spec
 
     if out is not None:
-        from trey.outputs import refuse_existing
+        from trey.core.outputs import refuse_existing
 
         refuse_existing(out, ["comparison.html"], force=force)
     games = [(display_name(path), load_spec(path)) for path in files]
@@ -270,11 +270,11 @@ def compare(
     elif output_format is CompareFormat.CSV:
         sys.stdout.write(comparison_csv(rows))
     else:
-        from trey.terminal import print_comparison
+        from trey.present.terminal import print_comparison
 
         print_comparison(rows)
     if out is not None:
-        from trey.report.compare_view import render_comparison_html
+        from trey.documents.compare_view import render_comparison_html
 
         html = render_comparison_html(rows, games[0][0])
         for path in _write(out, {"comparison.html": html.encode}, force=force):
@@ -282,7 +282,7 @@ def compare(
 
 
 def _parse_percent(value: str, option: str) -> Fraction:
-    from trey.pays import PayError, parse_share
+    from trey.paytable.pays import PayError, parse_share
 
     try:
         return parse_share(value.strip(), option)
@@ -301,7 +301,7 @@ def _parse_step(value: str) -> Fraction:
 
 
 def _parse_grid(value: str) -> list[tuple[str, int, int]]:
-    from trey.odds import MAX_ODDS_TERM
+    from trey.paytable.odds import MAX_ODDS_TERM
 
     ranges = []
     for part in value.split(","):
@@ -336,10 +336,10 @@ def solve(
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
 ) -> None:
     """The pay of one row that gives a target house edge (or RTP), or a grid of pays with their house edges."""
-    from trey.loader import load_spec
-    from trey.solve import grid
-    from trey.solve import solve as run_solve
-    from trey.solve_view import grid_json, print_grid, print_solution, solution_json
+    from trey.choose.solve import grid
+    from trey.choose.solve import solve as run_solve
+    from trey.paytable.load import load_spec
+    from trey.present.solve_view import grid_json, print_grid, print_solution, solution_json
 
     if grid_spec is not None:
         given = [name for name, value in (("--row", row), ("--house-edge", house_edge), ("--rtp", rtp)) if value]
@@ -385,18 +385,18 @@ def simulate(
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
-    from trey.loader import load_spec
-    from trey.simulate import simulate as run_simulation
+    from trey.paytable.load import load_spec
+    from trey.play.simulate import simulate as run_simulation
 
     spec = load_spec(file)
     with _progress(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
         result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)
     if output_format is OutputFormat.JSON:
-        from trey.export import simulation_json
+        from trey.figures.export import simulation_json
 
         print(json.dumps(simulation_json(result, spec), indent=2))
     else:
-        from trey.terminal import print_simulation
+        from trey.present.terminal import print_simulation
 
         print_simulation(result)
     if not result.passed:
@@ -404,7 +404,7 @@ def simulate(
 
 
 def _parse_date(value: str | None) -> date | None:
-    from trey.certificate import checked_date
+    from trey.trust.certificate import checked_date
 
     if value is None:
         return None
@@ -448,16 +448,16 @@ def certify(
     ] = None,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
-    from trey.certificate import SimulationOptions, default_issue_date
-    from trey.loader import read_file
-    from trey.outputs import refuse_existing
-    from trey.report.documents import certify as make_certificate
+    from trey.core.outputs import refuse_existing
+    from trey.documents.make import certify as make_certificate
+    from trey.paytable.load import read_file
+    from trey.trust.certificate import SimulationOptions, default_issue_date
 
     when = _parse_date(issue_date) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")], force=force)
     signer = None
     if sign is not None:
-        from trey.signing import load_signer
+        from trey.trust.signing import load_signer
 
         signer = load_signer(sign, _ask_passphrase, sign_cert)
     elif sign_cert is not None:
@@ -490,7 +490,7 @@ def certify(
 def _write(
     out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool, modes: dict[str, int] | None = None
 ) -> list[Path]:
-    from trey.outputs import os_error_message, write_all
+    from trey.core.outputs import os_error_message, write_all
 
     try:
         return write_all(out, outputs, force=force, modes=modes)
@@ -527,8 +527,8 @@ def verify(
     ] = None,
 ) -> None:
     """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
-    from trey.signing import load_trusted
-    from trey.verification import verify as run_verification
+    from trey.documents.verify import verify as run_verification
+    from trey.trust.signing import load_trusted
 
     trusted = [load_trusted(path) for path in trust or []]
     result = run_verification(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
@@ -557,8 +557,8 @@ def keygen(
     The private key is encrypted when TREY_KEY_PASSPHRASE is set."""
     import os
 
-    from trey.outputs import refuse_existing
-    from trey.signing import CERTIFICATE_FILE, PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, key_files
+    from trey.core.outputs import refuse_existing
+    from trey.trust.signing import CERTIFICATE_FILE, PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, key_files
 
     refuse_existing(out, [PRIVATE_KEY_FILE, CERTIFICATE_FILE], force=force)
     passphrase = os.environ.get(PASSPHRASE_VARIABLE)
@@ -575,7 +575,7 @@ def keygen(
 
 def _parse_bets(value: str | None) -> tuple[int, ...] | None:
     """``--bets 10,5,5`` → ``(5, 10)``: sorted, each once; plain decimal digits only."""
-    from trey.payouts import MAX_BET, MAX_COLUMNS
+    from trey.play.payouts import MAX_BET, MAX_COLUMNS
 
     if value is None:
         return None
@@ -605,10 +605,10 @@ def cheatsheet(
     force: Force = False,
 ) -> None:
     """Write the dealer payout sheet: FILE-stem.dealer-sheet.html and .pdf in DIR."""
-    from trey.certificate import default_issue_date
-    from trey.loader import load_spec
-    from trey.outputs import refuse_existing
-    from trey.report.documents import dealer_sheet
+    from trey.core.outputs import refuse_existing
+    from trey.documents.make import dealer_sheet
+    from trey.paytable.load import load_spec
+    from trey.trust.certificate import default_issue_date
 
     columns = _parse_bets(bets)
     when = _parse_date(effective) or default_issue_date()
@@ -641,10 +641,10 @@ def drill(
     force: Force = False,
 ) -> None:
     """Write a payout drill for dealer training: FILE-stem.drill.html and .pdf, the answer key on its own page."""
-    from trey.certificate import default_issue_date
-    from trey.loader import load_spec
-    from trey.outputs import refuse_existing
-    from trey.report.documents import payout_drill
+    from trey.core.outputs import refuse_existing
+    from trey.documents.make import payout_drill
+    from trey.paytable.load import load_spec
+    from trey.trust.certificate import default_issue_date
 
     when = _parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
@@ -661,7 +661,7 @@ def drill(
 def _made(make: Callable[[], R]) -> R:
     """A document's files made by the library; the PDF engine's failure to write its temporary files (a full disk)
     is reported as a write's."""
-    from trey.outputs import os_error_message
+    from trey.core.outputs import os_error_message
 
     try:
         return make()

@@ -12,7 +12,7 @@ import numpy.typing as npt
 from trey.engine.ante_play import analyze_ante_play
 from trey.engine.results import AntePlayAnalysis, Decision, GameAnalysis, StrategyReport, WagerAnalysis
 from trey.engine.side_bet import analyze_side_bet
-from trey.spec import ANTE_PLAY, GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec
 
 __all__ = [
     "AntePlayAnalysis",

@@ -4,7 +4,7 @@ The rules of a round are one table, :func:`resolution_table`: for each situation
 player higher, tie, dealer higher) what the Ante and the Play net and whether the Ante Bonus is paid. The engine,
 the settlement, the certificate's wording and the dealer sheet's grid all read it.
 
-For each player hand the dealer's hands are split, by exact counting (see :mod:`trey.hand_table`), into
+For each player hand the dealer's hands are split, by exact counting (see :mod:`trey.cards.hand_table`), into
 the situations. The player's decision per hand follows the file's strategy; ``optimal`` compares, hand by hand,
 the exact expected value of playing with that of folding. Results are per Ante: Ante + Play + Ante Bonus. The Ante
 Bonus is paid on the player's hand as the ``player_hand`` reading reads it.
@@ -21,13 +21,13 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from trey.cards.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
+from trey.cards.hands import IntArray, high_card_key
+from trey.cards.readings import PLAYER_HAND
+from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.results import AntePlayAnalysis, Decision, StrategyReport
 from trey.engine.stats import OutcomeRow, net_distribution, stats_of
-from trey.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
-from trey.hands import IntArray, high_card_key
-from trey.readings import PLAYER_HAND
-from trey.readings.player_hand import class_of_hand
-from trey.spec import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Paytable, Rules, StrategyKind, Ties
+from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Paytable, Rules, StrategyKind, Ties
 
 BoolArray = npt.NDArray[np.bool_]
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from trey.cards.readings import READINGS
 from trey.engine.stats import OutcomeRow, WagerStats, distribution_of_rows, stats_of
-from trey.pays import MeterShare, returned
-from trey.readings import READINGS
-from trey.spec import MAX_OTHER_BETTORS, SideBet
+from trey.paytable.model import MAX_OTHER_BETTORS, SideBet
+from trey.paytable.pays import MeterShare, returned
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from trey.cards.hands import ThreeCardCategory, describe_key, key_category
 from trey.engine.stats import NetResult, OutcomeRow, WagerStats
-from trey.hands import ThreeCardCategory, describe_key, key_category
-from trey.spec import ANTE_PLAY, GameSpec, StrategyKind
+from trey.paytable.model import ANTE_PLAY, GameSpec, StrategyKind
 
 if TYPE_CHECKING:
     from trey.engine.progressive import ProgressiveAnalysis

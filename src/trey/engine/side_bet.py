@@ -7,10 +7,10 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from trey.cards.readings import READINGS
 from trey.engine.results import WagerAnalysis
 from trey.engine.stats import OutcomeRow, distribution_of_rows, stats_of
-from trey.readings import READINGS
-from trey.spec import OnFold, SideBet
+from trey.paytable.model import OnFold, SideBet
 
 LOSE = "lose"  # the row of every deal a side bet does not pay: the one name for it, everywhere
 

@@ -1,0 +1,113 @@
+"""``six_cards``: the best five-card poker hand of the player's and the dealer's six cards (Six Card Bonus).
+
+Counted over all C(52, 6) = 20,358,520 six-card sets. Six cards hold a flush only when five or six share a suit,
+and then the other card can at most pair one of them, so the best hand is decided by the suited cards alone. Every
+other set is decided by its ranks alone. So:
+
+1. count every six-card set by the category its ranks make (each multiset of ranks, weighted by the ways to
+   give its cards suits: a product of C(4, m));
+2. count the sets with five or six cards of one suit directly, by the category their suited cards make;
+3. move those flush sets from their rank category to their flush category.
+
+A royal flush is of one suit; the four suits are alike, so each holds a quarter of the royal flushes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+from math import comb
+
+import numpy as np
+
+from trey.cards.hands import IntArray, SixCardCategory, best_five_categories, rank_categories, suited_categories
+from trey.cards.readings.base import ROYAL_SUITS, Deals, Reading, Seat, poker_classes, poker_outcomes
+
+SIX_CARD_SETS = comb(52, 6)
+CLASSES = poker_classes(
+    "royal_flush",
+    ("four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair"),
+)
+OUTCOMES = poker_outcomes("royal_flush", CLASSES)
+# Class of each SixCardCategory (a royal flush is split by suit afterwards).
+_CLASS_OF_CATEGORY = np.array([12, 11, 10, 9, 8, 7, 6, 5, 4, 0], dtype=np.int64)
+_CLASS_OF_SUIT = np.array([ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
+_WAYS_TO_SUIT = np.array([comb(4, m) for m in range(7)], dtype=np.int64)  # C(4, m): 0 for m > 4
+
+
+def _count_matrix(rank_lists: IntArray) -> IntArray:
+    """``(n, k)`` ranks → ``(n, 13)`` counts of each rank."""
+    counts: IntArray = (rank_lists[:, :, None] == np.arange(13)).sum(axis=1)
+    return counts
+
+
+def _tally(counts: Counter[int], categories: IntArray, weights: IntArray | int, sign: int = 1) -> None:
+    weights = np.broadcast_to(np.asarray(weights, dtype=np.int64), categories.shape)
+    for category in np.unique(categories):
+        counts[int(category)] += sign * int(weights[categories == category].sum())
+
+
+@cache
+def category_counts() -> dict[SixCardCategory, int]:
+    """How many of the 20,358,520 six-card sets make each best-five category."""
+    counts: Counter[int] = Counter()
+    # 1. Every multiset of six ranks, weighted by the ways to suit it (zero when a rank would need five cards).
+    multisets = _count_matrix(np.array(list(combinations_with_replacement(range(13), 6)), dtype=np.int64))
+    _tally(counts, rank_categories(multisets), _WAYS_TO_SUIT[multisets].prod(axis=1))
+
+    # 2 and 3. Five or six cards of one suit (only one suit can have five), times the 4 suits.
+    def move(suited: IntArray, sixth: IntArray | None, sets: int) -> None:
+        ranks = suited if sixth is None else np.column_stack([suited, sixth])
+        masks = (np.int64(1) << suited).sum(axis=1)
+        _tally(counts, rank_categories(_count_matrix(ranks)), sets, sign=-1)
+        _tally(counts, suited_categories(masks), sets)
+
+    six = np.array(list(combinations(range(13), 6)), dtype=np.int64)
+    move(six, None, 4)
+    five = np.array(list(combinations(range(13), 5)), dtype=np.int64)
+    # The sixth card pairs one of the five ranks: 5 ranks x 3 other suits (the category is the same for each).
+    move(five, five[:, 0], 4 * 5 * 3)
+    # The sixth card is one of the 8 other ranks, in one of the 3 other suits.
+    others = np.array([[r for r in range(13) if r not in row] for row in five.tolist()], dtype=np.int64)
+    for column in range(others.shape[1]):
+        move(five, others[:, column], 4 * 3)
+    if sum(counts.values()) != SIX_CARD_SETS:
+        raise AssertionError("six-card counts do not add up to C(52, 6)")
+    return {SixCardCategory(c): n for c, n in sorted(counts.items())}
+
+
+class SixCards(Reading):
+    name = "six_cards"
+    title = "the best five of the player's and the dealer's six cards"
+    seat = Seat.BOTH
+    classes = CLASSES
+    outcomes = OUTCOMES
+    cycle = SIX_CARD_SETS
+    suit_groups = (tuple(range(4)),)
+
+    def classify(self, deals: Deals) -> IntArray:
+        cards = np.concatenate([deals.player, deals.dealer], axis=1)
+        classes = _CLASS_OF_CATEGORY[best_five_categories(cards)]
+        royal = np.flatnonzero(classes == 0)
+        if royal.size:  # the suit holding five or six of the six cards
+            suits = cards[royal] % 4
+            flush_suit = (suits[:, :, None] == np.arange(4)).sum(axis=1).argmax(axis=1)
+            classes[royal] = _CLASS_OF_SUIT[flush_suit]
+        return classes
+
+    def class_counts(self) -> tuple[int, ...]:
+        by_category = category_counts()
+        royals = by_category[SixCardCategory.ROYAL_FLUSH]
+        assert royals % 4 == 0
+        counts = [0] * len(CLASSES)
+        for category, n in by_category.items():
+            if category is SixCardCategory.ROYAL_FLUSH:
+                for suit_class in range(4):
+                    counts[suit_class] = royals // 4
+            else:
+                counts[int(_CLASS_OF_CATEGORY[category])] = n
+        return tuple(counts)
+
+
+SIX_CARDS = SixCards()

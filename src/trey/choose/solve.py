@@ -1,0 +1,177 @@
+"""Solving a paytable: the pay of one row that gives a target house edge, and grids of pays.
+
+A side bet's return is linear in each row's pay: with the row listed (its probability P fixed by the rows listed),
+raising its net pay by x raises the RTP by P x. So the exact pay for a target is one division, and a grid of pays
+for up to three rows is a sum of products — the counts, which do not depend on the pays, are reused. An Ante Bonus
+row enters the optimal strategy, so its strategy is re-derived for every candidate (the dealer counts are reused,
+see :func:`trey.engine.ante_play.dealer_counts_at`), and the exact pay is found by re-solving until the strategy at
+the solution is the strategy the solution was computed with.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from trey.core.errors import TreyError
+from trey.engine import analyze_side_bet, player_decisions
+from trey.engine.ante_play import analyze_ante_play
+from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable
+from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.schema_errors import did_you_mean
+
+MAX_GRID_ROWS = 3
+MAX_GRID_SIZE = 200_000  # a side bet's grid: sums of products, about a second for the largest
+# An Ante Bonus grid re-derives the strategy for every combination (about a millisecond each): a bound in seconds.
+MAX_ANTE_PLAY_GRID_SIZE = 5_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    pay: Fraction  # net pay: "N to D" odds
+    house_edge: Fraction
+
+    @property
+    def odds_text(self) -> str:
+        return net_odds_text(self.pay)
+
+
+@dataclass(frozen=True)
+class Solution:
+    wager: str
+    row: str
+    target: Fraction  # the house edge asked for
+    exact_pay: Fraction
+    candidates: tuple[Candidate, ...]  # the two that bracket the target first, then the next ones out
+
+
+def _odds_of(pay: Fraction) -> Odds:
+    return Odds(pay.numerator, pay.denominator)
+
+
+def with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
+    """The game with one row of one wager paying ``pay`` (listed if it was not)."""
+    table = spec.wagers.paytable(wager)
+    pays = dict(table.rows)
+    pays[row] = _odds_of(pay)
+    new_table = Paytable.from_mapping(table.outcomes, pays)
+    if wager == ANTE_PLAY:
+        assert spec.wagers.ante_play is not None
+        return replace(
+            spec, wagers=replace(spec.wagers, ante_play=replace(spec.wagers.ante_play, ante_bonus=new_table))
+        )
+    bets = tuple(replace(b, pays=new_table) if b.id == wager else b for b in spec.wagers.side_bets)
+    return replace(spec, wagers=replace(spec.wagers, side_bets=bets))
+
+
+def edge_of(spec: GameSpec, wager: str) -> Fraction:
+    """The house edge of one wager, exactly as :func:`trey.engine.analyze` counts it (a side bet lost on a fold
+    with the player's decisions; they do not depend on a side bet's pays)."""
+    if wager == ANTE_PLAY:
+        assert spec.wagers.ante_play is not None
+        return analyze_ante_play(spec.wagers.ante_play, spec.rules).stats.house_edge
+    return analyze_side_bet(spec.wagers.side_bet(wager), player_decisions(spec)).stats.house_edge
+
+
+def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
+    """P(the row pays), with the row listed, as the engine counts it (for Ante & Play, at the strategy there)."""
+    if wager == ANTE_PLAY:
+        assert spec.wagers.ante_play is not None
+        result = analyze_ante_play(spec.wagers.ante_play, spec.rules)
+        return next(r.probability for r in result.ante_bonus if r.outcome == row)
+    outcomes = analyze_side_bet(spec.wagers.side_bet(wager), player_decisions(spec)).outcomes
+    return next(r.probability for r in outcomes if r.outcome == row)
+
+
+def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
+    if wager not in spec.wagers.ids:
+        raise TreyError(f"the game offers no wager {wager!r}", hint=did_you_mean(wager, spec.wagers.ids))
+    table = spec.wagers.paytable(wager)
+    for row in rows:
+        if row not in table.outcomes:
+            raise TreyError(f"{wager} has no row {row!r}", hint=did_you_mean(row, table.outcomes))
+        current = table.get(row)
+        if current is not None and not isinstance(current, Odds):
+            raise TreyError(f"{wager}.{row} pays {current}, not odds", hint="solve works on rows paying odds")
+    bet = spec.wagers.side_bet(wager) if wager != ANTE_PLAY else None
+    if bet is not None and bet.stake is not None:
+        raise TreyError(f"{wager} has a fixed stake", hint="solve works on bets paying odds on any bet size")
+
+
+def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Fraction = Fraction(1)) -> Solution:
+    """The exact net pay of ``row`` that gives ``house_edge``, and the nearest pays on the grid of ``step``."""
+    _check(spec, wager, [row])
+    if step <= 0:
+        raise TreyError("the step must be positive", hint="--step 1 (N to 1) or --step 1/2 (N to 2)")
+    zero = with_pay(spec, wager, row, Fraction(0))
+    highest = edge_of(zero, wager)
+    if house_edge > highest:
+        raise TreyError(
+            f"no pay of {row} gives a house edge of {_pct(house_edge)}: paying it 0 to 1 gives {_pct(highest)}",
+            hint="ask for a house edge at most that, or lower another row's pay",
+        )
+    pay, at = Fraction(0), zero
+    for _ in range(20):  # Ante & Play: until the strategy at the solution is the one it was computed with
+        probability = _row_probability(at, wager, row)
+        if probability == 0:
+            raise TreyError(f"{wager}.{row} never pays, so its pay changes nothing", hint="choose another row")
+        pay = pay + (edge_of(at, wager) - house_edge) / probability
+        at = with_pay(spec, wager, row, pay)
+        if edge_of(at, wager) == house_edge:
+            break
+    else:
+        raise TreyError(f"no exact pay of {row} found for {_pct(house_edge)}", hint="try a grid with --grid")
+    low = math.floor(pay / step)
+    grid = [step * k for k in (low, low + 1, low - 1, low + 2) if k >= 0]
+    candidates = tuple(Candidate(p, edge_of(with_pay(spec, wager, row, p), wager)) for p in dict.fromkeys(grid))
+    return Solution(wager, row, house_edge, pay, candidates)
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    pays: tuple[int, ...]
+    house_edge: Fraction
+    in_band: bool
+
+
+def grid(
+    spec: GameSpec, wager: str, ranges: list[tuple[str, int, int]], band: tuple[Fraction, Fraction]
+) -> list[GridPoint]:
+    """Every combination of whole pays ("N to 1") of up to three rows, with its exact house edge."""
+    rows = [row for row, _, _ in ranges]
+    _check(spec, wager, rows)
+    if not 1 <= len(ranges) <= MAX_GRID_ROWS or len(set(rows)) != len(rows):
+        raise TreyError("a grid takes one to three different rows", hint="--grid straight=5..7,flush=3..5")
+    if any(low < 0 or high < low for _, low, high in ranges):
+        raise TreyError("a grid's ranges run from LO up to HI", hint="give ranges LO..HI with 0 <= LO <= HI")
+    size = math.prod(high - low + 1 for _, low, high in ranges)
+    most = MAX_ANTE_PLAY_GRID_SIZE if wager == ANTE_PLAY else MAX_GRID_SIZE
+    if size > most:
+        why = " (each re-derives the player's strategy)" if wager == ANTE_PLAY else ""
+        hint = f"{most:,} at most for {wager}{why}: narrow the ranges"
+        raise TreyError(f"a grid of {size:,} combinations", hint=hint)
+    base = spec
+    for row in rows:
+        base = with_pay(base, wager, row, Fraction(0))
+    points = []
+    if wager == ANTE_PLAY:  # the strategy is re-derived for every combination (the dealer counts are reused)
+        for pays in itertools.product(*(range(low, high + 1) for _, low, high in ranges)):
+            at = base
+            for row, pay in zip(rows, pays, strict=True):
+                at = with_pay(at, wager, row, Fraction(pay))
+            points.append((pays, edge_of(at, wager)))
+    else:  # linear in each row's pay: the edge at zero less the probability-weighted pays
+        zero = edge_of(base, wager)
+        probability = [_row_probability(base, wager, row) for row in rows]
+        for pays in itertools.product(*(range(low, high + 1) for _, low, high in ranges)):
+            points.append((pays, zero - sum((p * x for p, x in zip(probability, pays, strict=True)), Fraction(0))))
+    low_edge, high_edge = band
+    return [GridPoint(pays, edge, low_edge <= edge <= high_edge) for pays, edge in points]
+
+
+def _pct(value: Fraction) -> str:
+    from trey.core.numbers import percent_text
+
+    return percent_text(value)

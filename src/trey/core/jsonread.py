@@ -1,0 +1,92 @@
+"""Strict JSON reading for documents trey is handed (certificates): one meaning per file or a located refusal.
+
+Python's ``json`` keeps the last of two duplicate keys (a reader that keeps the first would see other values),
+accepts ``NaN`` and ``Infinity``, lone surrogates and any depth. Here a duplicate key, a non-number constant, a
+string that is not text and a document nested deeper than any trey output are each refused with the JSON path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trey.core.errors import JsonPath, json_path
+from trey.core.text import hidden_control, lone_surrogate
+
+MAX_DEPTH = 32  # a certificate is about eight levels deep
+
+
+class JsonInputError(ValueError):
+    """Why a JSON document was refused; ``path`` locates the offending value when known."""
+
+    def __init__(self, message: str, path: JsonPath | None = None, *, code: str) -> None:
+        self.path = path
+        self.code = code
+        super().__init__(f"{json_path(path)}: {message}" if path is not None else message)
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers the first key it saw twice."""
+
+    duplicate: str | None = None
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    result = _Object()
+    for key, value in pairs:
+        if key in result and result.duplicate is None:
+            result.duplicate = key
+        result[key] = value
+    return result
+
+
+def _constant(name: str) -> Any:
+    raise JsonInputError(f"{name} is not a number JSON allows", code="json.constant")
+
+
+def loads_strict(text: str) -> Any:
+    """Parse JSON text, refusing what :mod:`json` would let through (see the module's docstring)."""
+    import json
+
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except RecursionError:
+        raise JsonInputError("the document is nested too deeply", code="json.too-deep") from None
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", code="json.syntax"
+        ) from None
+    except ValueError as exc:  # an integer beyond Python's conversion limit
+        if isinstance(exc, JsonInputError):
+            raise
+        raise JsonInputError(f"cannot read a value: {exc}", code="json.value") from None
+    _check_tree(data)
+    return data
+
+
+def _check_tree(data: Any) -> None:
+    stack: list[tuple[JsonPath, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise JsonInputError(f"nested more than {MAX_DEPTH} levels deep", path, code="json.too-deep")
+        if isinstance(value, str):
+            _check_text(value, path)
+        elif isinstance(value, list):
+            stack.extend(((*path, i), item) for i, item in enumerate(value))
+        elif isinstance(value, dict):
+            if isinstance(value, _Object) and value.duplicate is not None:
+                raise JsonInputError(
+                    f"duplicate key {value.duplicate!r}", (*path, value.duplicate), code="json.duplicate-key"
+                )
+            for key, item in value.items():
+                _check_text(key, (*path, key))
+                stack.append(((*path, key), item))
+
+
+def _check_text(text: str, path: JsonPath) -> None:
+    bad = lone_surrogate(text)
+    if bad is not None:
+        raise JsonInputError(f"the text holds {bad}, which is not a character", path, code="text.surrogate")
+    hidden = hidden_control(text)
+    if hidden is not None:
+        raise JsonInputError(f"the text holds the control character {hidden}", path, code="text.control-character")

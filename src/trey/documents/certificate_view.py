@@ -1,0 +1,495 @@
+"""The certificate as HTML: every figure formatted here, once, so the template only places strings."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import yaml
+
+from trey.cards.readings import READINGS
+from trey.core.numbers import break_even_text, decimal_text, fraction_text, money_style, one_in_text, percent_text
+from trey.documents.charts import (
+    Share,
+    Shares,
+    Spread,
+    return_share_svg,
+    rtp_meter_svg,
+    rtp_range_svg,
+    share_chart_groups,
+)
+from trey.documents.environment import render
+from trey.engine.progressive import ProgressiveAnalysis
+from trey.engine.results import AntePlayAnalysis, WagerAnalysis
+from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
+from trey.figures.theo import theo_sentence, theoretical_wins
+from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.pays import MeterShare, percent_text_exact
+from trey.present.labels import (
+    HAND_ORDER,
+    outcome_label,
+    pay_label,
+    qualifier_sentence,
+    resolution_rows,
+    variant_rows,
+)
+from trey.trust.certificate import Certificate, python_version
+from trey.trust.compliance import Verdict, judged_figure_sentence
+
+FOOTER_NAME_CHARS = 60  # the footer names the game after the certificate ID; a longer name is cut to one line
+
+NOTICE = (
+    "This certificate is a mathematical evaluation of the paytable identified above, produced by software. "
+    "It is not a regulator's approval: only the competent authority approves a game and its paytables."
+)
+
+
+def with_fraction(value: Fraction, places: int = 4) -> str:
+    return f"{percent_text(value, places)} ({fraction_text(value)})"
+
+
+def _par_row(row: OutcomeRow, wager: str) -> dict[str, str]:
+    return {
+        "outcome": outcome_label(row.outcome, wager=wager, bonus=not row.returns_stake),
+        "pays": fraction_text(row.pays) if row.pays >= 0 or row.returns_stake else "",
+        "combinations": f"{row.combinations:,}",
+        "probability": decimal_text(row.probability, 8),
+        "exact": fraction_text(row.probability),
+        "one_in": one_in_text(row.one_in).removeprefix("1 in "),
+        "contribution": percent_text(row.contribution, 4),
+    }
+
+
+def _shares(result: WagerAnalysis) -> list[Share]:
+    wager = result.wager
+    rows = list(result.outcomes)
+    if isinstance(result, AntePlayAnalysis):
+        rows += list(result.ante_bonus)
+    # Shares of what is handed back (stakes included), so that every share is positive and they add up to 100%.
+    returned = sum((r.probability * r.returned for r in rows), Fraction(0))
+    return [
+        Share(
+            outcome_label(r.outcome, wager=wager, bonus=not r.returns_stake),
+            float(r.probability * r.returned / returned * 100),
+        )
+        for r in rows
+        if r.returned > 0 and r.combinations
+    ]
+
+
+@dataclass(frozen=True)
+class MeterRange:
+    """The meters a progressive's chart spans: from the reset to twice the break-even meter (or to twice the reset
+    when the break-even is not above it); ``marked``: the break-even meter when the chart shows it."""
+
+    top: Fraction
+    marked: Fraction | None
+
+    @classmethod
+    def of(cls, p: ProgressiveAnalysis) -> MeterRange:
+        break_even = p.break_even()
+        top = 2 * break_even if break_even is not None and break_even > p.reset else 2 * p.reset + 1
+        marked = break_even if break_even is not None and p.reset <= break_even <= top else None
+        return cls(top, marked)
+
+    def points(self, p: ProgressiveAnalysis) -> list[tuple[float, float]]:
+        meters = (p.reset + (self.top - p.reset) * Fraction(i, 40) for i in range(41))
+        return [(float(m), float(p.rtp_at(m))) for m in meters]
+
+
+@dataclass(frozen=True)
+class MeterChart:
+    """A progressive's RTP against its meter: (meter, RTP) points, the break-even meter when shown, the currency."""
+
+    points: list[tuple[float, float]]
+    break_even: float | None
+    currency: str
+
+
+@dataclass(frozen=True)
+class ChartInputs:
+    """What a certificate's charts show, as plain data: they may be drawn in another process."""
+
+    spreads: tuple[Spread, ...]
+    shares: tuple[Shares, ...]
+    meters: dict[str, MeterChart]  # by progressive wager
+
+
+@dataclass(frozen=True)
+class CertificateCharts:
+    """Every chart of a certificate, as SVG."""
+
+    rtp_range: str
+    return_share: tuple[str, ...]  # one chart per page's worth of wagers (charts.share_chart_groups)
+    meters: dict[str, str]  # by progressive wager: its RTP against its meter
+
+
+def chart_inputs(cert: Certificate) -> ChartInputs:
+    """The data of every chart of the certificate, drawn by :func:`draw_charts`."""
+    results = cert.analysis.wagers.values()
+    currency = money_style(cert.spec.table).currency
+    meters = {}
+    for r in results:
+        if r.progressive is not None:
+            meter_range = MeterRange.of(r.progressive)
+            marked = None if meter_range.marked is None else float(meter_range.marked)
+            meters[r.wager] = MeterChart(meter_range.points(r.progressive), marked, currency)
+    return ChartInputs(
+        spreads=tuple(Spread(r.title, r.stats) for r in results),
+        shares=tuple(Shares(r.title, _shares(r)) for r in results),
+        meters=meters,
+    )
+
+
+def draw_charts(inputs: ChartInputs) -> CertificateCharts:
+    """The certificate's charts: each figure type drawn once for all its wagers, and each progressive's meter."""
+    return CertificateCharts(
+        rtp_range=rtp_range_svg(inputs.spreads),
+        return_share=tuple(return_share_svg(group) for group in share_chart_groups(inputs.shares)),
+        meters={wager: rtp_meter_svg(m.points, m.break_even, m.currency) for wager, m in inputs.meters.items()},
+    )
+
+
+def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any] | None:
+    """A progressive's section: its parameters as regulators list them, the RTP against the meter, envy."""
+    p = result.progressive
+    if p is None:
+        return None
+    bet = spec.wagers.side_bet(result.wager)
+    style = money_style(spec.table)
+    money = style.money
+
+    parameters = [
+        ("Wager (stake)", money(p.stake)),
+        ("Reset (the meter at the start and after a 100% jackpot, seeded by the house)", money(p.reset)),
+        ("Increment (share of every stake added to the meter)", percent_text_exact(p.increment)),
+        *(
+            (f"Meter share: {outcome_label(o)}", f"{percent_text_exact(pay.share)} of the meter")
+            for o, pay in bet.pays
+            if isinstance(pay, MeterShare)
+        ),
+        *((f"Envy, when another bettor holds: {outcome_label(o)}", money(a)) for o, a in bet.envy),
+        ("Other progressive bettors assumed", str(p.other_bettors)),
+    ]
+    break_even = p.break_even()
+    exact_break_even = f" ({fraction_text(break_even)})" if break_even is not None and break_even >= p.reset else ""
+    envied = f"with {p.other_bettors} other bettors' envy"
+    figures = [
+        (
+            "RTP at a meter M (exact coefficients)",
+            f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
+            + (f" + {fraction_text(p.envy_per_bettor)} × other bettors" if p.envy_per_bettor else ""),
+        ),
+        (f"RTP at the reset ({money(p.reset)}), lone bettor: the wager's RTP", with_fraction(p.rtp_at_reset)),
+        ("Break-even meter (RTP = 100%), lone bettor", break_even_text(break_even, p.reset, money) + exact_break_even),
+        (
+            "Long-run RTP, lone bettor (model: the meter fed by the increment of every stake, reseeded to the reset "
+            "by the house after every 100% jackpot; every contributed amount is paid out in the long run)",
+            with_fraction(p.long_run_rtp),
+        ),
+        *(
+            [
+                (f"RTP at the reset, {envied}", with_fraction(p.rtp_at_reset_with_envy)),
+                (f"Long-run RTP, {envied}", with_fraction(p.long_run_rtp_with_envy)),
+            ]
+            if p.other_bettors
+            else []
+        ),
+        ("Hit frequency / standard deviation at reset", _stats_text(p.stats_at_reset)),
+    ]
+    if p.stats_at_break_even is not None:
+        figures.append(
+            ("Hit frequency / standard deviation at the break-even meter", _stats_text(p.stats_at_break_even))
+        )
+    envy = [
+        (
+            str(row.other_bettors),
+            percent_text(row.rtp_at_reset, 4),
+            break_even_text(row.break_even_meter, p.reset, money),
+            percent_text(row.long_run_rtp, 4),
+        )
+        for row in p.envy_table()
+    ]
+    meters = MeterRange.of(p)
+    caption = (
+        f"{result.title}: a lone bettor's RTP against the meter, from the reset to {money(meters.top)}; the dashed "
+        "line is 100%" + ("." if meters.marked is None else ", the red line the break-even meter.")
+    )
+    return {
+        "parameters": parameters,
+        "figures": figures,
+        "chart": charts.meters[result.wager],
+        "caption": caption,
+        "envy": envy,
+    }
+
+
+def _stats_text(stats: WagerStats) -> str:
+    return f"{percent_text(stats.hit_frequency, 4)} / {stats.std_dev:.4f} per unit staked"
+
+
+def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any]:
+    stats = result.stats
+    rows = [_par_row(r, wager) for r in result.outcomes]
+    at_reset = " at the reset, lone bettor" if result.progressive is not None else ""
+    figures = [
+        ("Cycle", f"{result.cycle:,} equally likely deals"),
+        (f"Return to player (RTP){at_reset}", with_fraction(stats.rtp)),
+        (f"House edge{at_reset}", with_fraction(stats.house_edge)),
+        ("Hit frequency", with_fraction(stats.hit_frequency)),
+        ("Variance", f"{decimal_text(stats.variance, 4)} ({fraction_text(stats.variance)})"),
+        ("Standard deviation", f"{stats.std_dev:.4f}"),
+        ("Volatility index, 90%", f"{stats.volatility_index(Z_90):.4f}"),
+        ("Volatility index, 95%", f"{stats.volatility_index(Z_95):.4f}"),
+        ("Largest win", net_odds_text(result.largest_win)),
+    ]
+    unit = "per unit bet"
+    if result.progressive is not None:
+        reset = money_style(spec.table).money(result.progressive.reset)
+        unit = (
+            f"per unit staked, with the meter at its reset ({reset}); pays are net "
+            "(an amount or a meter share is paid for the stake, which is not returned besides)"
+        )
+    if isinstance(result, AntePlayAnalysis):
+        rows += [_par_row(r, wager) for r in result.ante_bonus]
+        unit = (
+            "per Ante. Pays are the net result of Ante and Play together (a lost hand costs the Ante and the "
+            "Play: 2 Antes), the Ante Bonus rows are paid on top; contribution to RTP = probability × (1 + pays)"
+        )
+        figures += [
+            ("Average wager", f"{decimal_text(result.average_wager, 4)} Antes ({fraction_text(result.average_wager)})"),
+            ("Element of risk", with_fraction(result.element_of_risk)),
+            ("Strategy", f"{result.strategy.kind}: {result.strategy.rule}"),
+            ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
+        ]
+    return {
+        "key": wager,
+        "title": result.title,
+        "unit": unit,
+        "rows": rows,
+        "total_combinations": f"{sum(r.combinations for r in result.outcomes):,}",
+        "total_contribution": percent_text(
+            sum((r.contribution for r in result.outcomes), Fraction(0))
+            + sum((r.contribution for r in getattr(result, "ante_bonus", ())), Fraction(0)),
+            4,
+        ),
+        "figures": figures,
+        "progressive": _progressive(result, spec, charts),
+    }
+
+
+def _paytables(cert: Certificate) -> list[dict[str, Any]]:
+    wagers = cert.spec.wagers
+    tables = []
+    for wager in wagers.ids:
+        paytable = wagers.paytable(wager)
+        style = money_style(cert.spec.table)
+        rows = [
+            (outcome_label(o), pay_label(pay, style), isinstance(pay, Odds) and pay.wording.value == "for")
+            for o, pay in paytable
+        ]
+        if wager == ANTE_PLAY:
+            tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus", "reads": ""})
+        else:
+            bet = wagers.side_bet(wager)
+            reads = f"Paid on {READINGS[bet.reads].title} ({bet.reads}); a deal is paid by the rarest row it fits."
+            tables.append({"title": bet.title, "rows": rows, "empty": "no paying row", "reads": reads})
+    return tables
+
+
+def _reads_three_card_hands(spec: GameSpec) -> bool:
+    """Whether a wager is settled on a three-card hand's rank (the hand order in force applies to it)."""
+    three_card = ("player_hand", "dealer_hand")
+    return spec.wagers.ante_play is not None or any(b.reads in three_card for b in spec.wagers.side_bets)
+
+
+def _method(cert: Certificate) -> list[str]:
+    """How each wager of this certificate is counted, and only those."""
+    lines = []
+    for result in cert.analysis.wagers.values():
+        if isinstance(result, AntePlayAnalysis):
+            lines.append(
+                "Ante & Play counts, for each of the 22,100 player hands, the 18,424 dealer hands by outcome using "
+                "inclusion–exclusion over the player's three cards."
+            )
+            continue
+        bet = cert.spec.wagers.side_bet(result.wager)
+        reading = READINGS[bet.reads]
+        line = f"{result.title} counts {reading.title} over all {reading.cycle:,} equally likely deals of them"
+        if result.cycle != reading.cycle:  # lost on a fold: over the player/dealer deals
+            line += (
+                f"; as it is lost when the player folds, it is counted over the {result.cycle:,} player/dealer "
+                "deals, those the player folds lost"
+            )
+        lines.append(line + ".")
+    return lines
+
+
+def _disclosure(cert: Certificate) -> list[str]:
+    lines = []
+    for result in cert.analysis.wagers.values():
+        if isinstance(result, AntePlayAnalysis):
+            strategy = (
+                "optimal strategy" if result.strategy.kind == "optimal" else f"the strategy '{result.strategy.kind}'"
+            )
+            lines.append(
+                f"Ante & Play: theoretical return to player with {strategy}: "
+                f"{percent_text(1 - result.element_of_risk, 2)} of the total amount wagered "
+                f"(house edge {percent_text(result.stats.house_edge, 2)} of the Ante)."
+            )
+        elif result.progressive is not None:
+            p = result.progressive
+            reset = money_style(cert.spec.table).money(p.reset)
+            lines.append(
+                f"{result.title}: theoretical return to player {percent_text(p.rtp_at_reset, 2)} with the meter at "
+                f"the reset of {reset}, rising with the meter; {percent_text(p.long_run_rtp, 2)} in the long run "
+                "(the meter fed by every stake and reseeded by the house); both for a player alone at the table."
+            )
+        else:
+            lines.append(
+                f"{result.title}: theoretical return to player {percent_text(result.stats.rtp, 2)} "
+                f"(house edge {percent_text(result.stats.house_edge, 2)})."
+            )
+    return lines
+
+
+def _simulation(cert: Certificate) -> dict[str, Any] | None:
+    sim = cert.simulation
+    if sim is None:
+        return None
+    rows = []
+    for w in sim.wagers.values():
+        low, high = w.interval_95
+        rows.append(
+            {
+                "wager": w.title,
+                "observed": percent_text(w.observed_rtp, 4),
+                "exact": percent_text(w.exact_rtp, 4),
+                "interval": f"{low:.4%} to {high:.4%}",
+                "z": f"{w.z_score:+.2f}",
+                "chi": f"{w.chi_square:.2f} ({w.degrees_of_freedom} df), p = {w.p_value:.4g}",
+                "result": str(Verdict.of(w.passed)),
+            }
+        )
+    return {
+        "rounds": f"{sim.rounds:,}",
+        "seed": str(sim.seed),
+        "generator": sim.generator,
+        "rows": rows,
+        "result": str(Verdict.of(sim.passed)),
+    }
+
+
+def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
+    """The commands printed for the reader to paste: every file name quoted for a POSIX shell, so that a name
+    such as ``$(touch x).yaml`` is text, never code."""
+    data = cert.data
+    certify = ["trey", "certify", paytable_name, "--out", "DIR", "--date", data["issue_date"]]
+    certify += ["--profile", cert.profile.name, "--paper", data["paper"]]
+    if data["simulation"] is not None:
+        certify += ["--simulate", str(data["simulation"]["rounds"]), "--seed", str(data["simulation"]["seed"])]
+    return {
+        "analyze_command": shlex.join(["trey", "analyze", paytable_name, "--format", "json"]),
+        "certify_command": shlex.join(certify),
+        "verify_command": shlex.join(["trey", "verify", json_name, "--paytable", paytable_name]),
+        "verify_pdf_command": shlex.join(["trey", "verify", json_name.removesuffix(".json") + ".pdf"]),
+    }
+
+
+def _signed_by(block: dict[str, str] | None) -> str:
+    """The cover's signer line: the name the signer gives, its algorithm and key (a reader checks the PDF signature
+    in its signature panel; trey verify --trust names the trusted key)."""
+    if not block:
+        return "not signed"
+    algorithm, key = block["algorithm"], block["fingerprint"]
+    return f"{block['signer']} ({algorithm}, key {key}); the PDF carries the lab's PDF signature"
+
+
+def certificate_context(
+    cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
+) -> dict[str, Any]:
+    """Every string the certificate template places; ``charts``: the charts when drawn already (elsewhere,
+    meanwhile), else they are drawn here."""
+    data = cert.data
+    charts = charts or draw_charts(chart_inputs(cert))
+    spec = cert.spec
+    wagers = [_wager(w, r, spec, charts) for w, r in cert.analysis.wagers.items()]
+    style = money_style(spec.table)
+    for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
+        view["figures"].append(("Theoretical win", theo_sentence(theo, style)))
+    ante = cert.analysis.ante_play
+    strategy_text = None
+    if ante is not None:
+        how = {
+            "optimal": "optimal: for each of the 22,100 player hands the exact expected value of playing (over the "
+            "18,424 dealer hands left) is compared with that of folding, and the better decision is taken",
+            "mimic-dealer": "mimic the dealer: play exactly the hands with which the dealer would qualify",
+            "always-play": "always play",
+            "play_at_least": "a fixed rule",
+        }[str(ante.strategy.kind)]
+        strategy_text = f"{how}. The player's decisions: {ante.strategy.sentence}."
+    return {
+        "paper": data["paper"],
+        "certificate_id": data["certificate_id"],
+        "revision": data["revision"],
+        "issue_date": data["issue_date"],
+        "game": spec.name,
+        "footer_game": spec.name if len(spec.name) <= FOOTER_NAME_CHARS else spec.name[: FOOTER_NAME_CHARS - 1] + "…",
+        "operator": spec.operator or "not stated",
+        "description": spec.description or "",
+        "source": spec.source or "not stated",
+        "profile_title": cert.profile.title,
+        "profile_name": cert.profile.name,
+        "profile_description": cert.profile.description,
+        "trey_version": data["trey_version"],
+        "overall": data["overall"],
+        "signed_by": _signed_by(data.get("signature")),
+        "artefacts": [
+            {
+                "file": data["paytable"]["file"],
+                "size": f"{data['paytable']['size']:,} bytes",
+                "sha256": data["paytable"]["sha256"],
+            },
+        ],
+        "paytable_name": paytable_name,
+        **_commands(cert, json_name, paytable_name),
+        "notice": NOTICE,
+        "wager_titles": [w["title"] for w in wagers],
+        "has_progressive": any(w["progressive"] for w in wagers),
+        "judged_figure": judged_figure_sentence(cert.profile.progressive_rtp)
+        if any(w["progressive"] for w in wagers)
+        else None,
+        "hand_order": HAND_ORDER if _reads_three_card_hands(spec) else [],
+        "method": _method(cert),
+        "qualifier": qualifier_sentence(spec),
+        "resolution": resolution_rows(spec) if spec.wagers.ante_play is not None else [],
+        "variants": variant_rows(spec),
+        "paytables": _paytables(cert),
+        "strategy_text": strategy_text,
+        "cycles": [(w["title"], f"{r.cycle:,}") for w, r in zip(wagers, cert.analysis.wagers.values(), strict=True)],
+        "wagers": wagers,
+        "charts": charts,
+        "checks": [
+            {
+                "wager": spec.wagers.title(c.wager),
+                "requirement": c.requirement,
+                "detail": c.detail,
+                "result": str(c.verdict),
+            }
+            for c in cert.checks
+        ],
+        "simulation": _simulation(cert),
+        "disclosure": _disclosure(cert),
+        "canonical_yaml": yaml.safe_dump(data["paytable"]["canonical"], sort_keys=False, allow_unicode=True, width=100),
+        "python_version": python_version(),
+    }
+
+
+def render_certificate_html(
+    cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
+) -> str:
+    context = certificate_context(cert, json_name=json_name, paytable_name=paytable_name, charts=charts)
+    return render("certificate.html.j2", **context)

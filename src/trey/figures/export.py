@@ -1,0 +1,188 @@
+"""The analysis as JSON-ready data: the ``trey analyze --format json`` contract (schemas/analysis.schema.json).
+
+Every exact figure is a fraction string in lowest terms; the few irrational figures (standard deviation,
+volatility index) are numbers rounded once to 4 decimals.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from trey import __version__
+from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
+from trey.figures.theo import TheoreticalWin, theoretical_win
+from trey.paytable.model import GameSpec
+
+FLOAT_PLACES = 4
+
+if TYPE_CHECKING:
+    from trey.engine.progressive import ProgressiveAnalysis
+    from trey.play.simulate import SimulationResult
+
+
+def outcome_json(row: OutcomeRow) -> dict[str, Any]:
+    return {
+        "outcome": row.outcome,
+        "pays": fraction_text(row.pays),
+        "combinations": row.combinations,
+        "probability": fraction_text(row.probability),
+    }
+
+
+def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
+    stats = result.stats
+    sd = sqrt_decimal(stats.variance)
+    data: dict[str, Any] = {
+        "title": result.title,
+        "cycle": stats.cycle,
+        "rtp": fraction_text(stats.rtp),
+        "house_edge": fraction_text(stats.house_edge),
+        "hit_frequency": fraction_text(stats.hit_frequency),
+        "variance": fraction_text(stats.variance),
+        "std_dev": rounded_float(sd, FLOAT_PLACES),
+        "volatility_index_90": rounded_float(sd * Decimal(str(Z_90)), FLOAT_PLACES),
+        "volatility_index_95": rounded_float(sd * Decimal(str(Z_95)), FLOAT_PLACES),
+        "largest_win": fraction_text(result.largest_win),
+        "outcomes": [outcome_json(row) for row in result.outcomes],
+        "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
+    }
+    if result.progressive is not None:
+        data["progressive"] = progressive_json(result.progressive)
+        if meter is not None:
+            data["progressive"]["at_meter"] = {
+                "meter": fraction_text(meter),
+                "rtp_at_meter": fraction_text(result.progressive.rtp_at(meter)),
+            }
+    if isinstance(result, AntePlayAnalysis):
+        data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
+        data["average_wager"] = fraction_text(result.average_wager)
+        data["element_of_risk"] = fraction_text(result.element_of_risk)
+        data["strategy"] = {
+            "kind": str(result.strategy.kind),
+            "decision": str(result.strategy.decision),
+            "rule": result.strategy.rule,
+            "hands_played": result.strategy.hands_played,
+            "hands_folded": result.strategy.hands_folded,
+        }
+    return data
+
+
+def _stats_json(stats: WagerStats) -> dict[str, Any]:
+    return {
+        "rtp": fraction_text(stats.rtp),
+        "hit_frequency": fraction_text(stats.hit_frequency),
+        "variance": fraction_text(stats.variance),
+        "std_dev": rounded_float(sqrt_decimal(stats.variance), FLOAT_PLACES),
+    }
+
+
+def progressive_json(p: ProgressiveAnalysis) -> dict[str, Any]:
+    """A progressive's figures against its meter (schemas/analysis.schema.json, ``progressive``)."""
+
+    def maybe(value: Fraction | None) -> str | None:
+        return fraction_text(value) if value is not None else None
+
+    return {
+        "stake": fraction_text(p.stake),
+        "reset": fraction_text(p.reset),
+        "increment": fraction_text(p.increment),
+        "other_bettors": p.other_bettors,
+        "rtp_formula": {
+            "fixed": fraction_text(p.fixed),
+            "envy_per_other_bettor": fraction_text(p.envy_per_bettor),
+            "per_unit_of_meter": fraction_text(p.meter_coefficient),
+        },
+        "rtp_at_reset": fraction_text(p.rtp_at_reset),
+        "rtp_at_reset_with_envy": fraction_text(p.rtp_at_reset_with_envy),
+        "break_even_meter": maybe(p.break_even()),
+        "break_even_meter_with_envy": maybe(p.break_even(p.other_bettors)),
+        "long_run_rtp": fraction_text(p.long_run_rtp),
+        "long_run_rtp_with_envy": fraction_text(p.long_run_rtp_with_envy),
+        "jackpot_probability": fraction_text(p.jackpot_probability),
+        "at_reset": _stats_json(p.stats_at_reset),
+        "at_break_even": _stats_json(p.stats_at_break_even) if p.stats_at_break_even is not None else None,
+        "envy_table": [
+            {
+                "other_bettors": row.other_bettors,
+                "rtp_at_reset": fraction_text(row.rtp_at_reset),
+                "break_even_meter": maybe(row.break_even_meter),
+                "long_run_rtp": fraction_text(row.long_run_rtp),
+            }
+            for row in p.envy_table()
+        ],
+    }
+
+
+def theo_json(theo: TheoreticalWin) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "average_bet": fraction_text(theo.average_bet),
+        "average_bet_given": theo.average_bet_given,
+        "decisions_per_hour": theo.decisions_per_hour,
+        "decisions_per_hour_default": theo.decisions_per_hour_default,
+        "per_hour": fraction_text(theo.per_hour),
+    }
+    if theo.average_action is not None:
+        data["average_action"] = fraction_text(theo.average_action)
+    return data
+
+
+def analysis_json(analysis: GameAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
+    return {
+        "trey_version": __version__,
+        "spec_sha256": analysis.spec.sha256,
+        "name": analysis.spec.name,
+        "wagers": {
+            str(name): {**wager_json(result, meter), "theoretical_win": theo_json(theoretical_win(result, analysis))}
+            for name, result in analysis.wagers.items()
+        },
+    }
+
+
+def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
+    """The ``trey simulate --format json`` contract (schemas/simulation.schema.json)."""
+    wagers: dict[str, Any] = {}
+    for name, w in result.wagers.items():
+        low, high = w.interval_95
+        wagers[str(name)] = {
+            "rounds": w.rounds,
+            "total_wagered": fraction_text(w.total_wagered),
+            "total_returned": fraction_text(w.total_returned),
+            "observed_rtp": fraction_text(w.observed_rtp),
+            "exact_rtp": fraction_text(w.exact_rtp),
+            "std_error": rounded_float(Decimal(repr(w.std_error)), 8),
+            "interval_95": [rounded_float(Decimal(repr(low)), 8), rounded_float(Decimal(repr(high)), 8)],
+            "z_score": rounded_float(Decimal(repr(w.z_score)), 4) if math.isfinite(w.z_score) else None,
+            "chi_square": rounded_float(Decimal(repr(w.chi_square)), 4),
+            "degrees_of_freedom": w.degrees_of_freedom,
+            "p_value": float(f"{w.p_value:.6g}"),
+            "passed": w.passed,
+            "outcomes": [
+                {"outcome": c.outcome, "observed": c.observed, "expected": fraction_text(c.expected)}
+                for c in w.outcomes
+            ],
+        }
+        if w.meter is not None:
+            wagers[str(name)]["meter"] = {
+                "jackpots": w.meter.jackpots,
+                "paid_from_meter": fraction_text(w.meter.paid_from_meter),
+                "largest_jackpot": fraction_text(w.meter.largest_jackpot),
+                "reseeded": fraction_text(w.meter.reseeded),
+                "final_meter": fraction_text(w.meter.final_meter),
+                "paid_rtp": fraction_text(w.meter.paid_rtp),
+            }
+    return {
+        "trey_version": __version__,
+        "spec_sha256": spec.sha256,
+        "name": spec.name,
+        "rounds": result.rounds,
+        "seed": result.seed,
+        "workers": result.workers,
+        "generator": result.generator,
+        "passed": result.passed,
+        "wagers": wagers,
+    }

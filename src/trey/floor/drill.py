@@ -1,0 +1,363 @@
+"""Payout drills for dealer training: practice hands with bets, and an answer key computed by the settlement.
+
+A drill is a list of numbered hands: the player's and the dealer's cards, a bet on each wager of the game at table
+sizes, the player's decision; the key gives, per hand and wager, the amount paid (+) or taken (−) with a one-line
+reason. Every amount comes from :mod:`trey.play.settle` (what the round nets) and :class:`trey.play.payouts.PayRule`
+(how the dealer rounds and caps a win): nothing is restated here.
+
+Hands are chosen to teach. ``basic`` takes seeded deals, preferring ones where something is paid; ``full`` covers
+every paying row of every wager, every Ante & Play situation (fold, dealer does not qualify, win, tie, lose, Ante
+Bonus on a losing hand) and a capped and a rounded payout where the table has them — from a seeded pool of deals,
+or, for outcomes too rare to be met there (a royal flush of one suit), from a deal built for them — and then fills
+up with basic hands. The same game, seed, level and number of hands give the same drill.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+import numpy as np
+
+from trey.cards.card import card
+from trey.cards.hand_table import hand_indexes, hand_table
+from trey.cards.readings import READINGS, SIX_CARDS, Deals, Seat
+from trey.engine.ante_play import AntePlayOutcome, Situation
+from trey.engine.results import GameAnalysis
+from trey.engine.side_bet import LOSE
+from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, Paytable
+from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.pays import MeterShare
+from trey.play.payouts import Payout, PayRule, bet_columns
+from trey.play.settle import SettledWager, Settler, ante_play_parts
+
+POOL_DEALS = 60_000
+MAX_HANDS = 200
+
+
+class Level(StrEnum):
+    BASIC = "basic"
+    FULL = "full"
+
+
+@dataclass(frozen=True)
+class Line:
+    part: str  # "Ante", "Play", "Ante Bonus", or a side bet's title
+    amount: Fraction  # paid to the player (+), taken (−), 0 for a push
+    reason: str
+
+
+@dataclass(frozen=True)
+class DrillHand:
+    number: int
+    player: tuple[int, ...]
+    dealer: tuple[int, ...]
+    plays: bool | None  # the player's decision (None without Ante & Play)
+    bets: tuple[tuple[str, Fraction], ...]  # (title, amount bet) per wager, the Ante for Ante & Play
+    lines: tuple[Line, ...]  # the answer key
+    teaches: tuple[str, ...]  # the features this hand shows (see :func:`features`)
+
+    @property
+    def blanks(self) -> tuple[str, ...]:
+        """What the trainee fills in: every bet on the layout, whatever it turns out to pay (the key's parts)."""
+        return tuple(line.part for line in self.lines)
+
+
+@dataclass(frozen=True)
+class Drill:
+    spec: GameSpec
+    seed: int
+    level: Level
+    hands: tuple[DrillHand, ...]
+    needed: tuple[str, ...]  # what the level promised to cover
+
+
+# --- what a hand teaches -------------------------------------------------------------------------------------------
+
+
+def needed_features(
+    spec: GameSpec, rule: PayRule, sizes: dict[str, tuple[Fraction, ...]]
+) -> tuple[list[str], dict[str, tuple[str, str, Fraction]]]:
+    """Everything ``full`` covers for this game (situations, bonus rows, each side bet's rows, a capped and a
+    rounded win where the table has them), and for "capped" and "rounded" a (wager, row, bet) that shows it."""
+    needed: list[str] = []
+    game = spec.wagers.ante_play
+    if game is not None:
+        needed += [f"{ANTE_PLAY}:{s}" for s in Situation]
+        if spec.rules.dealer_qualifier.minimum_key == 0:
+            needed.remove(f"{ANTE_PLAY}:{Situation.DEALER_NOT_QUALIFY}")  # the dealer always qualifies
+        needed += [f"{ANTE_PLAY}:bonus:{row}" for row, odds in game.ante_bonus.all_odds if odds.net > 0]
+        if any(odds.net > 0 for _, odds in game.ante_bonus.all_odds):
+            needed.append(f"{ANTE_PLAY}:bonus_on_a_losing_hand")
+    for bet in spec.wagers.side_bets:
+        needed += [f"{bet.id}:{row}" for row in bet.pays.listed if _can_happen(bet.reads, bet.pays, row)]
+    odds_wins = [
+        (bet.id, row, pay, size)
+        for bet in spec.wagers.side_bets
+        if bet.stake is None
+        for row, pay in bet.pays
+        if isinstance(pay, Odds) and f"{bet.id}:{row}" in needed
+        for size in sizes[bet.id]
+    ]
+    if game is not None:
+        odds_wins += [(ANTE_PLAY, row, pay, size) for row, pay in game.ante_bonus.all_odds for size in sizes[ANTE_PLAY]]
+    witnesses: dict[str, tuple[str, str, Fraction]] = {}
+    for wager, row, pay, size in odds_wins:
+        won = rule.pay(size, pay)
+        kind = "capped" if won.capped else "rounded" if won.rounded else None
+        if kind is not None and kind not in witnesses:
+            witnesses[kind] = (wager, row if wager != ANTE_PLAY else f"bonus:{row}", size)
+    return needed + list(witnesses), witnesses
+
+
+def _can_happen(reads: str, pays: Paytable, row: str) -> bool:
+    """Whether some deal is paid by ``row`` (a row every deal of which a rarer listed row takes never pays)."""
+    reading = READINGS[reads]
+    counts = reading.class_counts()
+    paid = reading.paid_by(pays.listed)
+    return any(counts[c] for c, r in enumerate(paid) if r is not None and pays.listed[r] == row)
+
+
+def features(spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, Fraction], rule: PayRule) -> set[str]:
+    """What a settled hand shows, in the terms of :func:`needed_features`."""
+    found: set[str] = set()
+    for wager, result in settled.items():
+        outcome = result.outcome
+        if isinstance(outcome, AntePlayOutcome):
+            found.add(f"{ANTE_PLAY}:{outcome.situation}")
+            bonus = ante_play_parts(result, spec)["Ante Bonus"]
+            if bonus is not None and bonus > 0:
+                found.add(f"{ANTE_PLAY}:bonus:{outcome.bonus}")
+                if outcome.situation is Situation.LOSE:
+                    found.add(f"{ANTE_PLAY}:bonus_on_a_losing_hand")
+                won = rule.pay(bets[wager], bonus)
+                found |= {"capped"} if won.capped else {"rounded"} if won.rounded else set()
+            continue
+        if str(outcome) == LOSE:
+            continue
+        found.add(f"{wager}:{outcome}")
+        bet = spec.wagers.side_bet(wager)
+        pay = bet.pays.get(str(outcome))
+        if pay is not None:
+            meter = bet.progressive.reset if bet.progressive is not None else None
+            won = rule.pay(bets[wager], pay, meter=meter, progressive=bet.progressive is not None)
+            found |= {"capped"} if won.capped else {"rounded"} if won.rounded else set()
+    return found
+
+
+# --- the answer key -----------------------------------------------------------------------------------------------
+
+
+def _win_text(label: str, odds_text: str, bet: Fraction, rule: PayRule, net: Fraction) -> tuple[Fraction, str]:
+    won = rule.pay(bet, net)
+    return won.amount, f"{label}: {odds_text} × {rule.money(bet)} = {rule.money(won.exact)}" + _paid_note(won, rule)
+
+
+def _paid_note(won: Payout, rule: PayRule) -> str:
+    """How the table's pay rule changed the exact win, if it did."""
+    if won.capped:
+        return f", capped at {rule.money(won.amount)}"
+    if won.rounded:
+        return f", rounded down to {rule.money(won.amount)} (smallest chip {rule.money(rule.chip)})"
+    return ""
+
+
+def answer_lines(
+    spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, Fraction], rule: PayRule
+) -> list[Line]:
+    """Per wager, what the dealer pays or takes and why, from the settled round."""
+    lines: list[Line] = []
+    for wager, result in settled.items():
+        bet = bets[wager]
+        outcome = result.outcome
+        if isinstance(outcome, AntePlayOutcome):
+            parts = ante_play_parts(result, spec)
+            label = outcome.situation.label
+            why = label[0].lower() + label[1:]  # within a sentence: "player higher: Ante wins 1 to 1"
+            for part in ("Ante", "Play"):
+                value = parts[part]
+                if value is None:
+                    continue
+                if value > 0:
+                    amount, text = _win_text(why, f"{part} wins {net_odds_text(value)}", bet, rule, value)
+                elif value == 0:
+                    amount, text = Fraction(0), f"{why}: {part} pushes"
+                else:
+                    amount, text = -bet, f"{why}: {part} loses {rule.money(bet)}"
+                lines.append(Line(part, amount, text))
+            bonus = parts["Ante Bonus"]
+            if bonus is not None and bonus > 0 and outcome.bonus is not None:
+                label = outcome.bonus.replace("_", " ")
+                amount, text = _win_text(label, net_odds_text(bonus), bet, rule, bonus)
+                if outcome.situation in (Situation.LOSE, Situation.FOLD):
+                    text += " (paid whatever the dealer holds)"
+                lines.append(Line("Ante Bonus", amount, text))
+            elif spec.wagers.ante_play is not None and len(spec.wagers.ante_play.ante_bonus):
+                why = "not paid: the player folded" if outcome.bonus is not None else "no bonus hand"
+                lines.append(Line("Ante Bonus", Fraction(0), why))
+            continue
+        side_bet = spec.wagers.side_bet(wager)
+        row = str(outcome)
+        if row == LOSE:
+            folded = side_bet.on_fold is OnFold.LOST and ANTE_PLAY in settled
+            folded = folded and isinstance(settled[ANTE_PLAY].outcome, AntePlayOutcome)
+            folded = folded and settled[ANTE_PLAY].outcome.situation is Situation.FOLD  # type: ignore[union-attr]
+            why = f"player folds: {side_bet.title} lost with the Ante" if folded else "no paying hand"
+            lines.append(Line(side_bet.title, -bet, f"{why}: {rule.money(bet)} taken"))
+            continue
+        pay = side_bet.pays.get(row)
+        label = row.replace("_", " ")
+        if isinstance(pay, Odds):
+            amount, text = _win_text(label, pay.to_one_text, bet, rule, pay.net)
+        else:
+            assert pay is not None
+            meter = side_bet.progressive.reset if side_bet.progressive is not None else None
+            won = rule.pay(bet, pay, meter=meter, progressive=side_bet.progressive is not None)
+            if isinstance(pay, MeterShare):
+                assert meter is not None
+                text = f"{label}: {pay} at {rule.money(meter)} = {rule.money(won.exact)} for the {rule.money(bet)} bet"
+            else:
+                text = f"{label}: {rule.money(won.exact)} for the {rule.money(bet)} bet"
+            text += _paid_note(won, rule)
+            amount = won.amount - bet  # paid for the bet: the dealer keeps the stake
+            text += f" (net {rule.money(amount)})"
+        lines.append(Line(side_bet.title, amount, text))
+    return lines
+
+
+# --- choosing the hands --------------------------------------------------------------------------------------------
+
+
+def _built_deals(spec: GameSpec, rng: np.random.Generator) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Deals for the outcomes a pool of deals may miss: every class of a three-card reading (from the hand table)
+    and every royal flush suit of the six cards."""
+    deals = []
+    table = hand_table()
+    readings = {READINGS[b.reads] for b in spec.wagers.side_bets}
+    if spec.wagers.ante_play is not None:
+        readings.add(READINGS["player_hand"])
+    for reading in sorted(readings, key=lambda r: r.name):
+        if reading.seat in (Seat.PLAYER, Seat.DEALER):
+            classes = reading.classify(Deals(table.cards, table.cards))
+            for c in range(len(reading.classes)):
+                hand = table.cards[int(np.flatnonzero(classes == c)[0])]
+                rest = rng.permutation([x for x in range(52) if x not in hand])[:3]
+                mine, other = tuple(int(x) for x in hand), tuple(int(x) for x in rest)
+                deals.append((mine, other) if reading.seat is Seat.PLAYER else (other, mine))
+        elif reading is SIX_CARDS:
+            for suit in range(4):  # A K Q to the player, J 10 to the dealer, and a card of another suit
+                player = (card(12, suit), card(11, suit), card(10, suit))
+                dealer = (card(9, suit), card(8, suit), card(0, (suit + 1) % 4))
+                deals.append((player, dealer))
+    return deals
+
+
+def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int, level: Level) -> Drill:
+    """A drill of ``hands`` hands (more when ``full`` needs more to cover everything)."""
+    if not 1 <= hands <= MAX_HANDS:
+        raise ValueError(f"a drill has 1 to {MAX_HANDS} hands")
+    from trey.play.simulate import deal
+
+    rng = np.random.Generator(np.random.PCG64(seed))
+    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
+    settler = Settler(spec, plays)
+    rule = PayRule.of(spec.table)
+    sizes = {w: _bet_sizes(spec, w) for w in spec.wagers.ids}
+    pool = deal(rng, POOL_DEALS)
+    outcomes = settler.settle(pool[:, :3], pool[:, 3:])
+    built = _built_deals(spec, rng)
+
+    def cards(row: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(int(x) for x in pool[row, :3]), tuple(int(x) for x in pool[row, 3:])
+
+    def bets_for(k: int) -> dict[str, Fraction]:
+        return {w: sizes[w][(k * 7 + i) % len(sizes[w])] for i, w in enumerate(spec.wagers.ids)}
+
+    chosen: list[tuple[tuple[int, ...], tuple[int, ...], dict[str, Fraction]]] = []
+    used_rows: set[int] = set()
+    needed, witnesses = needed_features(spec, rule, sizes) if level is Level.FULL else ([], {})
+    # Full: a deal for every feature, the first met in the pool (each row's features computed once, in order,
+    # until all are met), else a built one; "capped" and "rounded" on a deal of their witness's row, at its bet.
+    wanted = {f for f in needed if f not in witnesses} | {f"{w}:{r}" for w, r, _ in witnesses.values()}
+    first: dict[str, int] = {}
+    for row in range(POOL_DEALS if wanted else 0):
+        for feature in features(spec, settler.settled(outcomes, row), bets_for(row), rule):
+            first.setdefault(feature, row)
+        if wanted <= first.keys():
+            break
+    built_first: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for player, dealer in built:
+        for feature in features(spec, settler.settle_round(player, dealer), bets_for(0), rule):
+            built_first.setdefault(feature, (player, dealer))
+    # No deal twice: a feature already shown by a chosen hand needs no hand of its own (one pool row is often the
+    # first for several features), and the basic hands below skip every deal chosen already.
+    covered: set[str] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for feature in needed:
+        if feature in covered:
+            continue
+        target = feature
+        if feature in witnesses:
+            wager, row_name, _ = witnesses[feature]
+            target = f"{wager}:{row_name}"
+        if target in first:
+            row = first[target]
+            player, dealer = cards(row)
+            bets = bets_for(row)
+            used_rows.add(row)
+        elif target in built_first:
+            player, dealer = built_first[target]
+            bets = bets_for(len(chosen))
+        else:
+            continue  # cannot happen in this game (reported by uncovered())
+        if (player, dealer) in seen:  # the deal is a hand already: a witness's bet goes on that hand
+            bets = next(b for p, d, b in chosen if (p, d) == (player, dealer))
+        else:
+            seen.add((player, dealer))
+            chosen.append((player, dealer, bets))
+        if feature in witnesses:
+            bets[witnesses[feature][0]] = witnesses[feature][2]
+        covered |= features(spec, settler.settle_round(player, dealer), bets, rule)
+    # Then basic hands, in the pool's order: every other one a hand where something is paid.
+    row = 0
+    while len(chosen) < hands and row < POOL_DEALS:
+        paying = any(r.net > 0 for r in settler.settled(outcomes, row).values())
+        if row not in used_rows and cards(row) not in seen and (paying or len(chosen) % 2):
+            seen.add(cards(row))
+            chosen.append((*cards(row), bets_for(row)))
+        row += 1
+    drill_hands = []
+    for number, (player, dealer, bets) in enumerate(chosen, 1):
+        settled = settler.settle_round(player, dealer)
+        index = int(hand_indexes(np.array([player]))[0])
+        drill_hands.append(
+            DrillHand(
+                number,
+                player,
+                dealer,
+                bool(plays[index]) if plays is not None else None,
+                tuple((spec.wagers.title(w), bets[w]) for w in spec.wagers.ids),
+                tuple(answer_lines(spec, settled, bets, rule)),
+                tuple(sorted(features(spec, settled, bets, rule))),
+            )
+        )
+    return Drill(spec, seed, level, tuple(drill_hands), tuple(needed))
+
+
+def _bet_sizes(spec: GameSpec, wager: str) -> tuple[Fraction, ...]:
+    """Bets a dealer sees on a wager: a fixed stake, or the table's bet columns (chip multiples between limits)."""
+    if wager != ANTE_PLAY:
+        stake = spec.wagers.side_bet(wager).stake
+        if stake is not None:
+            return (stake,)
+    return tuple(Fraction(b) for b in bet_columns(spec.table))
+
+
+def uncovered(drill: Drill) -> list[str]:
+    """What the level promised and no hand shows (empty for a full drill)."""
+    shown = {f for hand in drill.hands for f in hand.teaches}
+    return [f for f in drill.needed if f not in shown]
+
+
+__all__ = ["Drill", "DrillHand", "Level", "Line", "make_drill", "uncovered"]

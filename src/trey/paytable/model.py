@@ -1,0 +1,471 @@
+"""The game description: a frozen, validated model of one paytable file (format version 2; 1 is read too).
+
+Everything here is exact (ints, Fractions via :class:`~trey.paytable.odds.Odds`) and immutable. The YAML loader in
+:mod:`trey.paytable.load` builds it; :meth:`GameSpec.canonical` writes it back as plain data with every default made
+explicit, which is what certificates embed and hash.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from trey.cards.card import ACE, rank_from_char, ranks_label
+from trey.cards.hands import ThreeCardCategory, high_card_key, lowest_key
+from trey.paytable.odds import Odds
+from trey.paytable.pays import Amount, MeterShare, Pay, exact_number_text, percent_text_exact
+from trey.paytable.pays import net as pay_net
+
+FORMAT_VERSION = 2  # the version canonical paytables are written in
+READABLE_VERSIONS = (1, 2)  # format 1 is format 2 without side_bets
+
+ANTE_PLAY = "ante_play"  # the id of the main game among the wagers
+ANTE_PLAY_TITLE = "Ante & Play"
+# Ante Bonus rows, rarest first: read on the player's hand (a mini-royal not listed is paid as a straight flush).
+ANTE_BONUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight")
+SIDE_BET_ID = re.compile(r"[a-z][a-z0-9_]*")
+MAX_OTHER_BETTORS = 6  # a Three Card Poker table seats about seven
+
+
+class OnFold(StrEnum):
+    """What becomes of a side bet when the player folds the Ante."""
+
+    STANDS = "stands"  # settled on its own, as if the player had played
+    LOST = "lost"  # lost with the Ante
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A side bet every table knows by name: written under ``wagers:`` with its pays alone."""
+
+    id: str
+    title: str
+    reads: str
+    on_fold: OnFold | None  # None: set by the rules (Pair Plus: rules.pair_plus_on_fold)
+
+
+PRESETS: dict[str, Preset] = {
+    p.id: p
+    for p in (
+        Preset("pair_plus", "Pair Plus", "player_hand", None),
+        Preset("prime", "Prime", "colours", OnFold.STANDS),
+        Preset("six_card_bonus", "Six Card Bonus", "six_cards", OnFold.STANDS),
+    )
+}
+
+
+def default_title(bet_id: str) -> str:
+    """The id in words: ``dealer_bonus`` → ``Dealer Bonus``."""
+    return " ".join(word.capitalize() for word in bet_id.split("_"))
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """A pay per paying outcome (odds, an amount or a meter share; see :mod:`trey.paytable.pays`), in the order of
+    ``outcomes`` (a reading's, rarest first). Outcomes left out do not pay; a deal is paid by the rarest listed
+    outcome it belongs to."""
+
+    outcomes: tuple[str, ...]
+    rows: tuple[tuple[str, Pay], ...]
+
+    def __post_init__(self) -> None:
+        names = [name for name, _ in self.rows]
+        unknown = [n for n in names if n not in self.outcomes]
+        if unknown:
+            raise ValueError(f"unknown outcomes {unknown}; expected some of {list(self.outcomes)}")
+        if names != sorted(names, key=self.outcomes.index) or len(set(names)) != len(names):
+            raise ValueError("paytable rows must follow the reading's outcome order, each once")
+
+    @classmethod
+    def from_mapping(cls, outcomes: tuple[str, ...], pays: Mapping[str, Pay]) -> Paytable:
+        return cls(outcomes, tuple((name, pays[name]) for name in outcomes if name in pays))
+
+    @property
+    def listed(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.rows)
+
+    def get(self, outcome: str) -> Pay | None:
+        return dict(self.rows).get(outcome)
+
+    def odds(self, outcome: str) -> Odds | None:
+        """The odds of a row of a table that pays odds only (the Ante Bonus)."""
+        pay = self.get(outcome)
+        assert pay is None or isinstance(pay, Odds)
+        return pay
+
+    @property
+    def all_odds(self) -> tuple[tuple[str, Odds], ...]:
+        """The rows of a table that pays odds only."""
+        assert all(isinstance(pay, Odds) for _, pay in self.rows)
+        return tuple((name, pay) for name, pay in self.rows if isinstance(pay, Odds))
+
+    def __iter__(self) -> Iterator[tuple[str, Pay]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def canonical(self) -> dict[str, Any]:
+        return {name: pay.canonical() for name, pay in self.rows}
+
+
+@dataclass(frozen=True)
+class Progressive:
+    """A progressive meter: where it starts and is reset to, and the share of every stake added to it."""
+
+    reset: Fraction
+    increment: Fraction
+    other_bettors: int = 0  # the other progressive bettors assumed at the table, for the envy figures
+
+    def __post_init__(self) -> None:
+        if self.reset < 0 or not 0 <= self.increment < 1 or not 0 <= self.other_bettors <= MAX_OTHER_BETTORS:
+            raise ValueError("a progressive needs a reset of at least 0, an increment below 100% and 0-6 others")
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "reset": exact_number_text(self.reset),
+            "increment": percent_text_exact(self.increment),
+            "other_bettors": self.other_bettors,
+        }
+
+
+@dataclass(frozen=True)
+class SideBet:
+    """A wager paid on one reading of the cards: a preset (Pair Plus, Prime, Six Card Bonus) or the operator's."""
+
+    id: str
+    title: str
+    reads: str  # the name of a reading in trey.cards.readings
+    pays: Paytable
+    on_fold: OnFold = OnFold.STANDS
+    stake: Fraction | None = None  # the fixed wager, when a pay is an amount or a meter share
+    # Amounts paid to this bettor when ANOTHER bettor's hand is the outcome (rarest listed), in the reading's order.
+    envy: tuple[tuple[str, Fraction], ...] = ()
+    progressive: Progressive | None = None
+
+    def __post_init__(self) -> None:
+        if not SIDE_BET_ID.fullmatch(self.id) or self.id == ANTE_PLAY:
+            raise ValueError(f"{self.id!r} is not a side bet id")
+        if self.id in PRESETS and PRESETS[self.id].reads != self.reads:
+            raise ValueError(f"{self.id} reads {PRESETS[self.id].reads}")
+        fixed_money = any(isinstance(pay, Amount | MeterShare) for _, pay in self.pays) or bool(self.envy)
+        if fixed_money and (self.stake is None or self.stake <= 0):
+            raise ValueError(f"{self.id} pays amounts: it needs a positive stake")
+        if any(isinstance(pay, MeterShare) for _, pay in self.pays) and self.progressive is None:
+            raise ValueError(f"{self.id} pays meter shares: it needs its progressive meter")
+
+    @property
+    def unit(self) -> Fraction:
+        """What one bet stakes, in the figures' unit: the fixed stake, or 1 for a bet of any size."""
+        return self.stake if self.stake is not None else Fraction(1)
+
+    @property
+    def meter_rows(self) -> tuple[str, ...]:
+        return tuple(name for name, pay in self.pays if isinstance(pay, MeterShare))
+
+    def net(self, pay: Pay, meter: Fraction | None = None) -> Fraction:
+        """The net result per unit staked of a row, a meter share valued at ``meter`` (default: the reset)."""
+        if meter is None:
+            meter = self.progressive.reset if self.progressive is not None else Fraction(0)
+        return pay_net(pay, stake=self.unit, meter=meter)
+
+    @classmethod
+    def of_preset(cls, preset_id: str, pays: Mapping[str, Pay], on_fold: OnFold | None = None) -> SideBet:
+        """A preset side bet (Pair Plus, Prime, Six Card Bonus) with these pays, for specs built in code."""
+        from trey.cards.readings import READINGS
+
+        preset = PRESETS[preset_id]
+        table = Paytable.from_mapping(READINGS[preset.reads].outcome_slugs, pays)
+        return cls(preset.id, preset.title, preset.reads, table, on_fold or preset.on_fold or OnFold.LOST)
+
+    @property
+    def preset(self) -> Preset | None:
+        return PRESETS.get(self.id)
+
+    def canonical(self, *, folds: bool = True) -> dict[str, Any]:
+        """Custom side bets written out in full; a preset is its pays (its on_fold is a rule or fixed). ``folds``:
+        whether the game has a fold at all (without Ante & Play ``on_fold`` says nothing and is left out)."""
+        if self.preset is not None:
+            return self.pays.canonical()
+        data: dict[str, Any] = {"title": self.title, "reads": self.reads}
+        if self.stake is not None:
+            data["stake"] = exact_number_text(self.stake)
+        data["pays"] = self.pays.canonical()
+        if self.envy:
+            data["envy"] = {name: exact_number_text(amount) for name, amount in self.envy}
+        if self.progressive is not None:
+            data["progressive"] = self.progressive.canonical()
+        if folds:
+            data["on_fold"] = str(self.on_fold)
+        return data
+
+
+class QualifierKind(StrEnum):
+    NONE = "none"
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+
+
+# Named qualifiers and the weakest hand each admits. A-3-2 is the wheel straight, so the weakest ace-high is A-4-2.
+NAMED_HIGH_CARD_QUALIFIERS: dict[str, tuple[int, int, int]] = {
+    "J-high": (9, 1, 0),
+    "Q-high": (10, 1, 0),
+    "K-high": (11, 1, 0),
+    "A-high": (ACE, 2, 0),
+}
+
+
+@dataclass(frozen=True)
+class DealerQualifier:
+    """The weakest dealer hand that qualifies (``none``: every hand qualifies)."""
+
+    label: str
+    kind: QualifierKind
+    ranks: tuple[int, int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is QualifierKind.HIGH_CARD) != (self.ranks is not None):
+            raise ValueError("a high-card qualifier needs its three ranks, and only it")
+        if self.ranks is not None:
+            high_card_key(self.ranks)  # raises for pairs and straights
+
+    @classmethod
+    def parse(cls, text: str) -> DealerQualifier:
+        if text == "none":
+            return cls("none", QualifierKind.NONE)
+        if text == "pair":
+            return cls("pair", QualifierKind.PAIR)
+        if text in NAMED_HIGH_CARD_QUALIFIERS:
+            return cls(text, QualifierKind.HIGH_CARD, NAMED_HIGH_CARD_QUALIFIERS[text])
+        ranks = parse_high_card_hand(text)
+        return cls(ranks_label(ranks), QualifierKind.HIGH_CARD, ranks)
+
+    @property
+    def minimum_key(self) -> int:
+        """Dealer hands with a key at least this qualify."""
+        if self.kind is QualifierKind.NONE:
+            return 0
+        if self.kind is QualifierKind.PAIR:
+            return lowest_key(ThreeCardCategory.PAIR)
+        assert self.ranks is not None
+        return high_card_key(self.ranks)
+
+    @property
+    def weakest_hand(self) -> str:
+        """The weakest qualifying hand in words, for rules text and sheets."""
+        if self.kind is QualifierKind.NONE:
+            return "any hand"
+        if self.kind is QualifierKind.PAIR:
+            return "a pair of 2s"
+        assert self.ranks is not None
+        return ranks_label(self.ranks)
+
+
+def parse_high_card_hand(text: str) -> tuple[int, int, int]:
+    """``"Q-6-4"`` → rank indexes, highest first. Raises ``ValueError`` unless a high-card hand."""
+    parts = text.split("-")
+    if len(parts) != 3:
+        raise ValueError(f"{text!r} is not a three-card hand written like Q-6-4")
+    r1, r2, r3 = sorted((rank_from_char(p) for p in parts), reverse=True)
+    high_card_key((r1, r2, r3))
+    return (r1, r2, r3)
+
+
+class Ties(StrEnum):
+    PUSH = "push"
+    PLAYER_WINS = "player_wins"
+
+
+@dataclass(frozen=True)
+class Rules:
+    dealer_qualifier: DealerQualifier = field(default_factory=lambda: DealerQualifier.parse("Q-high"))
+    ties: Ties = Ties.PUSH
+    ante_bonus_requires_play: bool = True
+    pair_plus_on_fold: OnFold = OnFold.LOST  # what a fold does to Pair Plus
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "dealer_qualifier": self.dealer_qualifier.label,
+            "ties": str(self.ties),
+            "ante_bonus_requires_play": self.ante_bonus_requires_play,
+            "pair_plus_on_fold": str(self.pair_plus_on_fold),
+        }
+
+
+class StrategyKind(StrEnum):
+    OPTIMAL = "optimal"
+    MIMIC_DEALER = "mimic-dealer"
+    ALWAYS_PLAY = "always-play"
+    PLAY_AT_LEAST = "play_at_least"
+
+
+@dataclass(frozen=True)
+class Strategy:
+    kind: StrategyKind = StrategyKind.OPTIMAL
+    ranks: tuple[int, int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is StrategyKind.PLAY_AT_LEAST) != (self.ranks is not None):
+            raise ValueError("play_at_least needs its hand, and only it has one")
+        if self.ranks is not None:
+            high_card_key(self.ranks)
+
+    @property
+    def label(self) -> str:
+        if self.ranks is not None:
+            return f"play {ranks_label(self.ranks)} or better"
+        return str(self.kind)
+
+    def canonical(self) -> str | dict[str, str]:
+        if self.ranks is not None:
+            return {"play_at_least": ranks_label(self.ranks)}
+        return str(self.kind)
+
+
+@dataclass(frozen=True)
+class AntePlay:
+    ante_bonus: Paytable = field(default_factory=lambda: Paytable(ANTE_BONUS_OUTCOMES, ()))
+    strategy: Strategy = field(default_factory=Strategy)
+
+    def __post_init__(self) -> None:
+        if self.ante_bonus.outcomes != ANTE_BONUS_OUTCOMES:
+            raise ValueError("the Ante Bonus paytable must use the Ante Bonus outcomes")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Table limits for dealer sheets (whole currency units)."""
+
+    currency: str = "USD"
+    minimum: int | None = None
+    maximum: int | None = None
+    chips: tuple[Fraction, ...] = ()  # may be fractions of the unit (0.50)
+    payout_cap: int | None = None
+    decisions_per_hour: int | None = None  # for the theoretical win; None: the usual 60
+    average_bet: Fraction | None = None  # for the theoretical win; None: per unit bet
+    locale: str | None = None  # how amounts are written (CLDR, e.g. de_DE); None: en_US
+    # A house rule: whether a progressive's pays are held to payout_cap (by default a jackpot is paid in full).
+    payout_cap_covers_progressive: bool = False
+
+    def __post_init__(self) -> None:
+        if self.minimum is not None and self.maximum is not None and self.minimum > self.maximum:
+            raise ValueError(f"the table minimum {self.minimum} exceeds the maximum {self.maximum}")
+        if any(c <= 0 for c in self.chips):
+            raise ValueError("chip denominations must be positive")
+
+    def canonical(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"currency": self.currency}
+        if self.locale is not None:
+            data["locale"] = self.locale
+        for name in ("minimum", "maximum", "payout_cap"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.payout_cap_covers_progressive:
+            data["payout_cap_covers_progressive"] = True
+        if self.chips:
+            data["chips"] = [exact_number_text(chip) for chip in self.chips]
+        if self.decisions_per_hour is not None:
+            data["decisions_per_hour"] = self.decisions_per_hour
+        if self.average_bet is not None:
+            data["average_bet"] = exact_number_text(self.average_bet)
+        return data
+
+
+# A real table carries a handful of side bets; every one adds to every document, check and verification, so the
+# file may not choose how many (schemas/paytable.schema.json says the same: side_bets maxProperties).
+MAX_SIDE_BETS = 16
+
+
+@dataclass(frozen=True)
+class Wagers:
+    """The wagers a game offers: Ante & Play (optional) and its side bets, in order, each under its id."""
+
+    ante_play: AntePlay | None = None
+    side_bets: tuple[SideBet, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.ids:
+            raise ValueError("a game offers at least one wager")
+        if len(set(self.ids)) != len(self.ids):
+            raise ValueError("wager ids must differ")
+        if len(self.side_bets) > MAX_SIDE_BETS + len(PRESETS):
+            raise ValueError(f"a game offers at most {MAX_SIDE_BETS} side bets of its own besides the presets")
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return ((ANTE_PLAY,) if self.ante_play is not None else ()) + tuple(b.id for b in self.side_bets)
+
+    def title(self, wager_id: str) -> str:
+        return ANTE_PLAY_TITLE if wager_id == ANTE_PLAY else self.side_bet(wager_id).title
+
+    @property
+    def titles(self) -> tuple[str, ...]:
+        return tuple(self.title(i) for i in self.ids)
+
+    def paytable(self, wager_id: str) -> Paytable:
+        """The pays of a wager: the Ante Bonus for Ante & Play, a side bet's own."""
+        if wager_id == ANTE_PLAY:
+            assert self.ante_play is not None
+            return self.ante_play.ante_bonus
+        return self.side_bet(wager_id).pays
+
+    def side_bet(self, wager_id: str) -> SideBet:
+        for bet in self.side_bets:
+            if bet.id == wager_id:
+                return bet
+        raise KeyError(wager_id)
+
+    def canonical(self) -> dict[str, Any]:
+        """The ``wagers:`` section: Ante & Play and the presets (the ``side_bets:`` section holds the others)."""
+        data: dict[str, Any] = {}
+        if self.ante_play is not None:
+            data[ANTE_PLAY] = {
+                "ante_bonus": self.ante_play.ante_bonus.canonical(),
+                "strategy": self.ante_play.strategy.canonical(),
+            }
+        for bet in self.side_bets:
+            if bet.preset is not None:
+                data[bet.id] = bet.canonical()
+        return data
+
+    def canonical_side_bets(self) -> dict[str, Any]:
+        folds = self.ante_play is not None  # without Ante & Play nobody folds
+        return {bet.id: bet.canonical(folds=folds) for bet in self.side_bets if bet.preset is None}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One Three Card Poker game: its rules, table limits and the paytables of the wagers it offers."""
+
+    name: str
+    wagers: Wagers
+    rules: Rules = field(default_factory=Rules)
+    table: Table | None = None
+    operator: str | None = None
+    description: str | None = None
+    source: str | None = None
+    sha256: str = ""  # of the bytes the spec was loaded from; "" for a spec built in code
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ValueError("a game needs a name")
+
+    def canonical(self) -> dict[str, Any]:
+        """The spec as plain data, defaults explicit: loading it back gives an equal spec (bar sha256)."""
+        data: dict[str, Any] = {"trey": FORMAT_VERSION, "name": self.name}
+        for name in ("operator", "description", "source"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.wagers.ante_play is not None:  # the rules are Ante & Play's (and what a fold does to Pair Plus)
+            data["rules"] = self.rules.canonical()
+        if self.table is not None:
+            data["table"] = self.table.canonical()
+        data["wagers"] = self.wagers.canonical()
+        side_bets = self.wagers.canonical_side_bets()
+        if side_bets:
+            data["side_bets"] = side_bets
+        return data

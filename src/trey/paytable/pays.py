@@ -1,0 +1,159 @@
+"""What a winning row pays: a small closed family, so that statistics and sheets need no special cases.
+
+- :class:`~trey.paytable.odds.Odds` — "40", "3 to 2", "1001 for 1": a multiple of the bet, the stake returned besides
+  ("to") or included ("for");
+- :class:`Amount` — a fixed amount of money, paid *for* the bet's fixed stake (the stake is not returned besides);
+- :class:`MeterShare` — a share of a progressive meter, also paid for the stake.
+
+Every pay is exact: amounts are whole or decimal text ("2.50"), shares are percentages ("10%", "12.5%") or
+fractions ("1/10"); floats are refused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from trey.paytable.odds import ODDS_HINT, Odds, OddsError, describe
+
+PayError = OddsError  # what is wrong with a pay: message, hint and a stable code
+
+AMOUNT_HINT = "write a whole number such as 500, or text with at most two decimals such as '2.50'"
+SHARE_HINT = "write a percentage such as '100%' or '12.5%', or a fraction such as '1/10'"
+MAX_AMOUNT = 10**12
+_DECIMAL = re.compile(r"(0|[1-9][0-9]{0,12})(\.[0-9]{1,2})?")
+_PERCENT = re.compile(r"(0|[1-9][0-9]{0,2})(\.[0-9]{1,6})?%")
+_FRACTION = re.compile(r"([0-9]{1,9})/([1-9][0-9]{0,8})")
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A fixed amount paid for the stake."""
+
+    amount: Fraction
+
+    def __post_init__(self) -> None:
+        if self.amount < 0 or self.amount > MAX_AMOUNT:
+            raise PayError(f"amount {self.amount} is out of range", AMOUNT_HINT, code="pay.amount")
+
+    def canonical(self) -> dict[str, int | str]:
+        return {"amount": exact_number_text(self.amount)}
+
+    def __str__(self) -> str:
+        return str(exact_number_text(self.amount))
+
+
+@dataclass(frozen=True)
+class MeterShare:
+    """A share of the progressive meter (1 = all of it: the meter is then reset)."""
+
+    share: Fraction
+
+    def __post_init__(self) -> None:
+        if not 0 < self.share <= 1:
+            raise PayError(
+                f"a meter share of {percent_text_exact(self.share)} is not between 0% and 100%",
+                "a row pays at most the whole meter: 100%",
+                code="pay.meter-share-range",
+            )
+
+    @property
+    def resets(self) -> bool:
+        """Paying all of the meter resets it; a smaller share leaves the rest on it."""
+        return self.share == 1
+
+    def canonical(self) -> dict[str, str]:
+        return {"meter": percent_text_exact(self.share)}
+
+    def __str__(self) -> str:
+        return f"{percent_text_exact(self.share)} of the meter"
+
+
+Pay = Odds | Amount | MeterShare
+
+
+def exact_number_text(value: Fraction) -> int | str:
+    """``500`` or ``"2.5"``: an int when whole, else the exact decimal text (amounts have at most 2 decimals)."""
+    if value.denominator == 1:
+        return int(value)
+    text = f"{float(value):.2f}".rstrip("0")
+    if Fraction(text) != value:
+        return f"{value.numerator}/{value.denominator}"
+    return text
+
+
+def percent_text_exact(share: Fraction) -> str:
+    """``"100%"``, ``"12.5%"``; a share with no short exact percentage as a fraction, ``"1/3"``."""
+    percent = share * 100
+    for places in range(7):
+        if (percent * 10**places).denominator == 1:
+            return f"{float(percent):.{places}f}%"
+    return f"{share.numerator}/{share.denominator}"
+
+
+def parse_share(value: object, what: str = "share") -> Fraction:
+    """``"10%"``, ``"12.5%"``, ``"1/10"`` → an exact Fraction. Raises :class:`PayError`."""
+    if isinstance(value, float):
+        raise PayError(f"a {what} must be exact, not the decimal number {value!r}", SHARE_HINT, code="pay.float")
+    if isinstance(value, str):
+        text = value.strip()
+        if _PERCENT.fullmatch(text):
+            return Fraction(text[:-1]) / 100
+        match = _FRACTION.fullmatch(text)
+        if match:
+            return Fraction(int(match[1]), int(match[2]))
+        if re.fullmatch(r"[0-9]+/[0-9]+", text):  # a fraction, but of numbers too long to be a real share
+            raise PayError(
+                f"the {what} {describe(value)} has a number of more than 9 digits",
+                "write each number of the fraction with at most 9 digits, or a percentage such as '12.5%'",
+                code="pay.share-too-long",
+            )
+    raise PayError(f"cannot read the {what} {describe(value)}", SHARE_HINT, code="pay.share")
+
+
+def parse_money(value: object, what: str = "amount") -> Fraction:
+    """``500`` or ``"2.50"`` → an exact Fraction of the currency. Raises :class:`PayError`."""
+    if isinstance(value, float):
+        raise PayError(f"an {what} must be exact, not the decimal number {value!r}", AMOUNT_HINT, code="pay.float")
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 0:
+            raise PayError(f"an {what} cannot be negative: {value}", AMOUNT_HINT, code="pay.negative")
+        return Fraction(value)
+    if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+        return Fraction(value.strip())
+    raise PayError(f"cannot read the {what} {describe(value)}", AMOUNT_HINT, code="pay.amount")
+
+
+def parse_pay(value: object) -> Pay:
+    """A pay as a file writes it: odds (``40``, ``"3 to 2"``), ``{amount: 500}`` or ``{meter: "100%"}``."""
+    if isinstance(value, dict):
+        if set(value) == {"amount"}:
+            return Amount(parse_money(value["amount"]))
+        if set(value) == {"meter"}:
+            return MeterShare(parse_share(value["meter"], "meter share"))
+        raise PayError(
+            f"a pay is odds, {{amount: ...}} or {{meter: ...}}, not a mapping of {sorted(value)}",
+            "write 40, '3 to 2', {amount: 500} or {meter: '100%'}",
+            code="pay.type",
+        )
+    try:
+        return Odds.parse(value)
+    except OddsError as exc:
+        if exc.code == "odds.type":
+            raise PayError(str(exc), ODDS_HINT + ", {amount: 500} or {meter: '100%'}", code="odds.type") from None
+        raise
+
+
+def returned(pay: Pay, *, stake: Fraction, meter: Fraction) -> Fraction:
+    """What a winning bet hands back, per unit staked, stake included when it is returned."""
+    if isinstance(pay, Odds):
+        return 1 + pay.net
+    if isinstance(pay, Amount):
+        return pay.amount / stake
+    return pay.share * meter / stake
+
+
+def net(pay: Pay, *, stake: Fraction, meter: Fraction) -> Fraction:
+    """The net result of a winning bet per unit staked."""
+    return returned(pay, stake=stake, meter=meter) - 1

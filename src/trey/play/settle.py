@@ -1,0 +1,170 @@
+"""The settlement of rounds: cards and decisions in, the outcome of every wager out.
+
+This is the one statement of how a round is settled. The simulator settles millions of rounds at once with it,
+and the dealer sheet's worked hands settle one round with it. Each wager's possible outcomes are listed in an
+:class:`OutcomeTable` with their exact net pays; settling a round gives an index into that table, so totals
+stay exact (counts times Fractions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from trey.cards.hand_table import hand_table
+from trey.cards.hands import IntArray
+from trey.cards.readings import READINGS, Deals
+from trey.cards.readings.player_hand import class_of_hand
+from trey.engine.ante_play import (
+    AntePlayOutcome,
+    Situation,
+    bonus_column,
+    bonus_columns,
+    bonus_pays,
+    resolution_table,
+)
+from trey.engine.side_bet import LOSE
+from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, SideBet
+
+BoolArray = npt.NDArray[np.bool_]
+# What a round of one wager ended in: Ante & Play's situation and bonus row, or a side bet's paid outcome (or lose).
+RoundOutcome = AntePlayOutcome | str
+
+
+@dataclass(frozen=True)
+class OutcomeTable:
+    """Every way one wager can end, with its exact net pay and stake per unit of the initial bet."""
+
+    wager: str
+    outcomes: tuple[RoundOutcome, ...]
+    nets: tuple[Fraction, ...]
+    staked: tuple[int, ...]  # units bet in all: 2 for a played Ante & Play (Ante + Play), else 1
+    rows: tuple[str, ...]  # the engine's outcome row each outcome is counted in
+
+    def __post_init__(self) -> None:
+        if not len(self.outcomes) == len(self.nets) == len(self.staked) == len(self.rows):
+            raise ValueError("an outcome table needs a net, a stake and a row for every outcome")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(str(o) for o in self.outcomes)
+
+
+@dataclass(frozen=True)
+class SettledWager:
+    """One wager of one round, for people: what happened and what a unit bet nets."""
+
+    wager: str
+    outcome: RoundOutcome
+    net: Fraction
+    staked: int
+
+
+def _side_bet_table(bet: SideBet, meter: Fraction | None) -> tuple[OutcomeTable, IntArray]:
+    """The outcome table of a side bet (meter shares valued at ``meter``, default the reset) and, per class of its
+    reading, the outcome it is settled as."""
+    outcomes = (*bet.pays.listed, LOSE)
+    nets = (*(bet.net(pay, meter) for _, pay in bet.pays), Fraction(-1))
+    lose = len(outcomes) - 1
+    paid = READINGS[bet.reads].paid_by(bet.pays.listed)
+    by_class = np.array([lose if row is None else row for row in paid], dtype=np.int64)
+    return OutcomeTable(bet.id, outcomes, nets, (1,) * len(outcomes), outcomes), by_class
+
+
+class Settler:
+    """Settles rounds of one game. ``plays`` is the player's decision for each hand of the hand table (the
+    engine's :attr:`~trey.engine.AntePlayAnalysis.plays`); it is required when the game offers Ante & Play.
+    ``meters`` values the meter shares of progressive bets (by id; default: each meter's reset)."""
+
+    def __init__(
+        self, spec: GameSpec, plays: BoolArray | None = None, meters: Mapping[str, Fraction] | None = None
+    ) -> None:
+        if spec.wagers.ante_play is not None and plays is None:
+            raise ValueError("settling Ante & Play needs the player's decisions")
+        self.spec = spec
+        self.plays = plays
+        self.tables: dict[str, OutcomeTable] = {}
+        self._by_class: dict[str, IntArray] = {}
+        # For each progressive bet, the outcome indexes that pay a share of its meter.
+        self.meter_rows: dict[str, IntArray] = {}
+        if spec.wagers.ante_play is not None:
+            self.tables[ANTE_PLAY] = self._ante_play_table()
+        for bet in spec.wagers.side_bets:
+            self.tables[bet.id], self._by_class[bet.id] = _side_bet_table(bet, (meters or {}).get(bet.id))
+            if bet.meter_rows:
+                self.meter_rows[bet.id] = np.array([bet.pays.listed.index(o) for o in bet.meter_rows], dtype=np.int64)
+
+    def _ante_play_table(self) -> OutcomeTable:
+        game = self.spec.wagers.ante_play
+        assert game is not None
+        outcomes, values, staked, rows = [], [], [], []
+        for situation, resolution in resolution_table(self.spec.rules).items():
+            for column, pay in zip(bonus_columns(game.ante_bonus), bonus_pays(game.ante_bonus), strict=True):
+                outcomes.append(AntePlayOutcome(situation, column))
+                values.append(resolution.round_net(pay))
+                staked.append(resolution.staked)
+                rows.append(str(situation))
+        return OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(values), tuple(staked), tuple(rows))
+
+    def settle(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> dict[str, IntArray]:
+        """Outcome index (into ``self.tables[wager].outcomes``) of every wager for ``(n, 3)`` player and dealer
+        cards."""
+        table = hand_table()
+        deals = Deals(player, dealer)
+        player_index = deals.player_hands
+        played = self.plays[player_index] if self.plays is not None else None
+        result: dict[str, IntArray] = {}
+        game = self.spec.wagers.ante_play
+        if game is not None:
+            assert played is not None
+            player_keys = table.keys[player_index]
+            dealer_keys = table.keys[deals.dealer_hands]
+            qualifies = dealer_keys >= self.spec.rules.dealer_qualifier.minimum_key
+            situations = list(resolution_table(self.spec.rules))
+            main = np.select(
+                [~played, ~qualifies, player_keys > dealer_keys, player_keys == dealer_keys],
+                [situations.index(s) for s in (Situation.FOLD, Situation.DEALER_NOT_QUALIFY, Situation.WIN)]
+                + [situations.index(Situation.TIE)],
+                situations.index(Situation.LOSE),
+            )
+            columns = bonus_column(game.ante_bonus, class_of_hand()[player_index])
+            result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + columns
+        for bet in self.spec.wagers.side_bets:
+            index = self._by_class[bet.id][READINGS[bet.reads].classify(deals)]
+            if played is not None and bet.on_fold is OnFold.LOST:
+                index[~played] = len(self.tables[bet.id].outcomes) - 1  # lose
+            result[bet.id] = index
+        return result
+
+    def settle_round(self, player: Sequence[int], dealer: Sequence[int]) -> dict[str, SettledWager]:
+        """Settle one round (for worked examples): each wager's outcome and net per unit bet."""
+        if len(set(player) | set(dealer)) != 6:
+            raise ValueError("a round needs six different cards")
+        return self.settled(self.settle(np.array([player]), np.array([dealer])), 0)
+
+    def settled(self, outcomes: dict[str, IntArray], row: int) -> dict[str, SettledWager]:
+        """Round ``row`` of the result of :meth:`settle`, as typed outcomes and exact nets."""
+        result = {}
+        for wager, index in outcomes.items():
+            table = self.tables[wager]
+            i = int(index[row])
+            result[wager] = SettledWager(wager, table.outcomes[i], table.nets[i], table.staked[i])
+        return result
+
+
+def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction | None]:
+    """Ante, Play and Ante Bonus results (per unit Ante) of a settled Ante & Play round, read from the rules'
+    resolution table. None for the Play when the player folded, and for the Ante Bonus when none is paid."""
+    outcome = settled.outcome
+    game = spec.wagers.ante_play
+    assert isinstance(outcome, AntePlayOutcome) and game is not None
+    resolution = resolution_table(spec.rules)[outcome.situation]
+    bonus_odds = game.ante_bonus.odds(outcome.bonus) if outcome.bonus is not None else None
+    bonus = bonus_odds.net if bonus_odds is not None and resolution.bonus_paid else None
+    if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
+        raise AssertionError(f"the rules and the settlement disagree on {outcome}")
+    return {"Ante": resolution.ante, "Play": resolution.play, "Ante Bonus": bonus}

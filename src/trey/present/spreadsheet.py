@@ -1,0 +1,227 @@
+"""PAR sheets as spreadsheets: ``trey analyze --format csv`` and ``--format xlsx`` (labs and suppliers trade them).
+
+CSV: one row per wager outcome, the columns of :data:`CSV_COLUMNS` (stable; the README lists them). The workbook:
+a summary sheet and one sheet per wager (outcome, pays, combinations, probability, 1 in N, return), every figure a
+number (not text), rounded once for display by the number format only, with the exact fraction in the column beside.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from datetime import datetime
+from fractions import Fraction
+
+from trey.core.numbers import decimal_text, fraction_text
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.stats import OutcomeRow
+from trey.figures.theo import theoretical_wins
+
+CSV_COLUMNS = (
+    "wager",
+    "title",
+    "kind",
+    "outcome",
+    "pays",
+    "combinations",
+    "cycle",
+    "probability",
+    "probability_exact",
+    "one_in",
+    "contribution",
+    "contribution_exact",
+)
+
+
+def _rows(result: WagerAnalysis) -> list[tuple[str, OutcomeRow]]:
+    """(kind, row): the wager's outcomes, then for Ante & Play its Ante Bonus rows (paid on top)."""
+    rows = [("outcome", r) for r in result.outcomes]
+    if isinstance(result, AntePlayAnalysis):
+        rows += [("ante_bonus", r) for r in result.ante_bonus]
+    return rows
+
+
+# A spreadsheet reads a cell that begins with one of these as a formula (OWASP, "CSV Injection").
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+SHEET_NAME_CHARS = 31  # Excel's limit
+
+
+def csv_text(text: str) -> str:
+    """User text for a CSV cell: a leading formula character is neutralised by a leading apostrophe (OWASP)."""
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+def sheet_names(wagers: list[str]) -> list[str]:
+    """One sheet name per wager: its id when that fits Excel's 31 characters, else its first characters and its
+    position, so that no two sheets share a name (the Summary's "sheet" column says which wager each holds)."""
+    names = []
+    for index, wager in enumerate(wagers, 1):
+        name = wager if len(wager) <= SHEET_NAME_CHARS else f"{wager[: SHEET_NAME_CHARS - 4]}~{index:03d}"
+        names.append(name)
+    return names
+
+
+def analysis_csv(analysis: GameAnalysis) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for wager, result in analysis.wagers.items():
+        for kind, row in _rows(result):
+            writer.writerow(
+                [
+                    wager,
+                    csv_text(result.title),
+                    kind,
+                    row.outcome,
+                    fraction_text(row.pays),
+                    row.combinations,
+                    row.cycle,
+                    decimal_text(row.probability, 12),
+                    fraction_text(row.probability),
+                    decimal_text(row.one_in, 4) if row.one_in is not None else "",
+                    decimal_text(row.contribution, 12),
+                    fraction_text(row.contribution),
+                ]
+            )
+    return buffer.getvalue()
+
+
+def _number(value: Fraction) -> float | int:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -> bytes:
+    """The PAR workbook; the same analysis and ``created`` give the same bytes. ``created`` defaults to midnight of
+    the issue date rule's day (``SOURCE_DATE_EPOCH``, else today), as every document of trey is dated."""
+    if created is None:
+        from datetime import UTC
+
+        from trey.trust.certificate import default_issue_date
+
+        day = default_issue_date()
+        created = datetime(day.year, day.month, day.day, tzinfo=UTC).replace(tzinfo=None)
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+    from openpyxl.writer.excel import ExcelWriter
+
+    book = Workbook()
+    book.properties.created = created
+    book.properties.modified = created
+    book.properties.creator = "trey"
+    summary = book.active
+    assert summary is not None
+    summary.title = "Summary"
+    sheets = sheet_names(list(analysis.wagers))
+    header = [
+        "wager",
+        "sheet",
+        "title",
+        "cycle",
+        "RTP",
+        "RTP (exact)",
+        "house edge",
+        "house edge (exact)",
+        "long-run RTP",
+        "long-run RTP (exact)",
+        "hit frequency",
+        "hit frequency (exact)",
+        "variance",
+        "variance (exact)",
+        "standard deviation",
+        "element of risk",
+        "element of risk (exact)",
+        "theoretical win an hour",
+        "theoretical win an hour (exact)",
+    ]
+    summary.append(header)
+    theos = theoretical_wins(analysis)
+    for (wager, result), sheet_name in zip(analysis.wagers.items(), sheets, strict=True):
+        stats = result.stats
+        long_run = result.progressive.long_run_rtp if result.progressive is not None else None
+        eor = result.element_of_risk if isinstance(result, AntePlayAnalysis) else None
+        summary.append(
+            [
+                wager,
+                sheet_name,
+                result.title,
+                result.cycle,
+                _number(stats.rtp),
+                fraction_text(stats.rtp),
+                _number(stats.house_edge),
+                fraction_text(stats.house_edge),
+                _number(long_run) if long_run is not None else None,
+                fraction_text(long_run) if long_run is not None else None,
+                _number(stats.hit_frequency),
+                fraction_text(stats.hit_frequency),
+                _number(stats.variance),
+                fraction_text(stats.variance),
+                stats.std_dev,
+                _number(eor) if eor is not None else None,
+                fraction_text(eor) if eor is not None else None,
+                _number(theos[wager].per_hour),
+                fraction_text(theos[wager].per_hour),
+            ]
+        )
+    for cells in summary.iter_rows(min_row=2):
+        for cell, name in zip(cells, header, strict=True):
+            if name in ("RTP", "house edge", "long-run RTP", "hit frequency", "element of risk"):
+                cell.number_format = "0.0000%"
+    for result, sheet_name in zip(analysis.wagers.values(), sheets, strict=True):
+        sheet = book.create_sheet(sheet_name)
+        columns = [
+            "outcome",
+            "kind",
+            "pays",
+            "pays (exact)",
+            "combinations",
+            "probability",
+            "probability (exact)",
+            "1 in N",
+            "return",
+            "return (exact)",
+        ]
+        sheet.append(columns)
+        for kind, row in _rows(result):
+            sheet.append(
+                [
+                    row.outcome,
+                    kind,
+                    _number(row.pays),
+                    fraction_text(row.pays),
+                    row.combinations,
+                    _number(row.probability),
+                    fraction_text(row.probability),
+                    _number(row.one_in) if row.one_in is not None else None,
+                    _number(row.contribution),
+                    fraction_text(row.contribution),
+                ]
+            )
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row_cells in sheet.iter_rows(min_row=2):
+            row_cells[8].number_format = "0.0000%"
+    for cell in summary[1]:
+        cell.font = Font(bold=True)
+    for worksheet in book.worksheets:  # text is text: a name such as '=HYPERLINK(...)' never becomes a formula
+        for cells in worksheet.iter_rows():
+            for cell in cells:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"
+    buffer = io.BytesIO()
+    # ExcelWriter, not Workbook.save: save() stamps the modified date with the clock, so no two runs would match.
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(book, archive).save()
+    return _pinned_zip(buffer.getvalue(), created)
+
+
+def _pinned_zip(data: bytes, when: datetime) -> bytes:
+    """The workbook (a zip) again with every entry's timestamp set to ``when``: reproducible bytes."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            pinned = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            pinned.compress_type = zipfile.ZIP_DEFLATED
+            target.writestr(pinned, source.read(info.filename))
+    return out.getvalue()

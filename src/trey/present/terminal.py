@@ -1,0 +1,271 @@
+"""Readable terminal tables of an analysis (``trey analyze --format table``), drawn with rich."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.table import Table
+
+from trey.core.numbers import (
+    MoneyStyle,
+    break_even_text,
+    decimal_text,
+    fraction_text,
+    money_style,
+    one_in_text,
+    percent_text,
+)
+from trey.core.text import printable
+from trey.engine.progressive import ProgressiveAnalysis
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.stats import Z_90, Z_95
+from trey.figures.theo import TheoreticalWin, theo_sentence, theoretical_wins
+from trey.paytable.pays import percent_text_exact
+from trey.trust.compliance import Verdict
+
+if TYPE_CHECKING:
+    from trey.choose.compare import ComparisonRow
+    from trey.play.simulate import SimulationResult
+
+
+class _TerminalMoney(MoneyStyle):
+    """Amounts for a terminal: CLDR's bidirectional marks (he_IL, ar_EG) and the isolates around them are shown as
+    escapes, never sent to the terminal to reorder the line."""
+
+    def money(self, amount: Fraction | int) -> str:
+        return printable(super().money(amount))
+
+
+def terminal_money(style: MoneyStyle) -> MoneyStyle:
+    return _TerminalMoney(style.currency, style.locale)
+
+
+def user_text(text: str) -> str:
+    """Text from a paytable for rich: control characters escaped, and ``[...]`` shown, never read as markup."""
+    return escape(printable(text))
+
+
+def _figure(value: Fraction, exact: bool) -> str:
+    text = percent_text(value)
+    return f"{text}  ({fraction_text(value)})" if exact else text
+
+
+def _outcome_name(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def wager_table(
+    result: WagerAnalysis,
+    *,
+    exact: bool = False,
+    style: MoneyStyle | None = None,
+    meter: Fraction | None = None,
+    theo: TheoreticalWin | None = None,
+) -> Group:
+    title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
+    outcomes = Table(title=title, title_justify="left", title_style="bold")
+    for column in ("outcome", "pays", "combinations", "probability", "1 in", "contribution"):
+        outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
+    rows = list(result.outcomes)
+    if isinstance(result, AntePlayAnalysis):
+        rows += [r for r in result.ante_bonus]
+    for row in rows:
+        name = _outcome_name(row.outcome)
+        if not row.returns_stake:
+            name = f"Ante Bonus: {name}"
+        outcomes.add_row(
+            name,
+            fraction_text(row.pays),
+            f"{row.combinations:,}",
+            _figure(row.probability, exact),
+            one_in_text(row.one_in).removeprefix("1 in "),
+            _figure(row.contribution, exact),
+        )
+    stats = result.stats
+    summary = Table(show_header=False, box=None, pad_edge=False)
+    summary.add_column(style="bold")
+    summary.add_column()
+    at_reset = " (at the reset, lone bettor)" if result.progressive is not None else ""
+    summary.add_row(f"RTP{at_reset}", _figure(stats.rtp, exact))
+    summary.add_row(f"House edge{at_reset}", _figure(stats.house_edge, exact))
+    summary.add_row("Hit frequency", _figure(stats.hit_frequency, exact))
+    summary.add_row(
+        "Variance",
+        decimal_text(stats.variance, 4) + (f"  ({fraction_text(stats.variance)})" if exact else ""),
+    )
+    summary.add_row("Standard deviation", f"{stats.std_dev:.4f}")
+    summary.add_row(
+        "Volatility index",
+        f"{stats.volatility_index(Z_90):.4f} (90%), {stats.volatility_index(Z_95):.4f} (95%)",
+    )
+    if isinstance(result, AntePlayAnalysis):
+        strategy = result.strategy
+        summary.add_row(
+            "Strategy",
+            f"{strategy.kind}: {strategy.sentence} ({strategy.hands_played:,} hands played, "
+            f"{strategy.hands_folded:,} folded)",
+        )
+        summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
+        summary.add_row("Element of risk", _figure(result.element_of_risk, exact))
+    if theo is not None:
+        summary.add_row("Theoretical win", theo_sentence(theo, style or MoneyStyle()))
+    parts: list[object] = [outcomes, summary]
+    if result.progressive is not None:
+        parts.append(progressive_table(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact))
+    return Group(*parts, "")  # type: ignore[arg-type]
+
+
+def progressive_table(
+    p: ProgressiveAnalysis, *, style: MoneyStyle, meter: Fraction | None = None, exact: bool = False
+) -> Group:
+    """The RTP of a progressive against its meter: the formula's exact coefficients, reset, break-even, envy."""
+    money = style.money
+
+    figures = Table(show_header=False, box=None, pad_edge=False)
+    figures.add_column(style="bold")
+    figures.add_column()
+    figures.add_row(
+        "RTP against the meter M",
+        f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
+        + (f" + {fraction_text(p.envy_per_bettor)} per other bettor" if p.envy_per_bettor else ""),
+    )
+    figures.add_row(f"RTP at the reset ({money(p.reset)}), lone bettor", _figure(p.rtp_at_reset, exact))
+    if meter is not None:
+        figures.add_row(f"RTP at {money(meter)}, lone bettor", _figure(p.rtp_at(meter), exact))
+    break_even = p.break_even()
+    exact_break_even = f" ({fraction_text(break_even)})" if break_even is not None and break_even >= p.reset else ""
+    figures.add_row("Break-even meter, lone bettor", break_even_text(break_even, p.reset, money) + exact_break_even)
+    figures.add_row(
+        "Long-run RTP, lone bettor",
+        _figure(p.long_run_rtp, exact)
+        + f" (the meter fed {percent_text_exact(p.increment)} of stakes, reseeded to {money(p.reset)})",
+    )
+    figures.add_row("Other bettors assumed", str(p.other_bettors))
+    if p.other_bettors:
+        envied = f"with {p.other_bettors} other bettors' envy"
+        figures.add_row(f"RTP at the reset, {envied}", _figure(p.rtp_at_reset_with_envy, exact))
+        figures.add_row(f"Long-run RTP, {envied}", _figure(p.long_run_rtp_with_envy, exact))
+    envy = Table(title="Envy: by the number of other progressive bettors", title_justify="left")
+    for column in ("other bettors", "RTP at reset", "break-even meter", "long-run RTP"):
+        envy.add_column(column, justify="right", no_wrap=True)
+    for row in p.envy_table():
+        envy.add_row(
+            str(row.other_bettors),
+            percent_text(row.rtp_at_reset),
+            break_even_text(row.break_even_meter, p.reset, money),
+            percent_text(row.long_run_rtp),
+        )
+    return Group(figures, envy)
+
+
+def wide_console() -> Console:
+    """A console for stdout; files and pipes get 120 columns, so that no figure is cut."""
+    console = Console(emoji=False)  # ":smile:" in a name stays text
+    return console if console.is_terminal else Console(width=120, emoji=False)
+
+
+def print_analysis(
+    analysis: GameAnalysis,
+    *,
+    exact: bool = False,
+    meter: Fraction | None = None,
+    console: Console | None = None,
+) -> None:
+    console = console or wide_console()
+    console.print(
+        f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
+    )
+    console.print("")
+    style = terminal_money(money_style(analysis.spec.table))
+    theos = theoretical_wins(analysis)
+    for wager, result in analysis.wagers.items():
+        console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
+
+
+def print_simulation(result: SimulationResult, console: Console | None = None) -> None:
+    console = console or wide_console()
+    console.print(
+        f"{result.rounds:,} rounds, seed {result.seed}, generator {result.generator}, {result.workers} worker(s)",
+        highlight=False,
+    )
+    summary = Table(title="Observed against exact", title_justify="left", title_style="bold")
+    for column in ("wager", "observed RTP", "exact RTP", "95% interval", "z", "chi-square", "p-value", "result"):
+        summary.add_column(column, justify="left" if column == "wager" else "right", no_wrap=True)
+    for w in result.wagers.values():
+        low, high = w.interval_95
+        summary.add_row(
+            user_text(w.title),
+            percent_text(w.observed_rtp),
+            percent_text(w.exact_rtp),
+            f"{low:.4%} to {high:.4%}",
+            f"{w.z_score:+.2f}",
+            f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
+            f"{w.p_value:.4g}",
+            str(Verdict.of(w.passed)),
+        )
+    console.print(summary)
+    for w in result.wagers.values():
+        if w.meter is not None:
+            m = w.meter
+            console.print(
+                f"{user_text(w.title)}: the RTP above is long-run, for the bettor's own hand "
+                "(envy aside; increments and reseeds counted as paid); "
+                f"the meter was carried through the rounds: {m.jackpots:,} jackpots paid "
+                f"{decimal_text(m.paid_from_meter, 2, grouping=True)} (largest "
+                f"{decimal_text(m.largest_jackpot, 2, grouping=True)}), final meter "
+                f"{decimal_text(m.final_meter, 2, grouping=True)}; RTP paid {percent_text(m.paid_rtp)}",
+                highlight=False,
+            )
+    for w in result.wagers.values():
+        outcomes = Table(title=f"{user_text(w.title)}: outcomes", title_justify="left")
+        for column in ("outcome", "observed", "expected"):
+            outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
+        for c in w.outcomes:
+            outcomes.add_row(_outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
+        console.print(outcomes)
+    console.print(
+        "PASS: the simulation agrees with the exact figures"
+        if result.passed
+        else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
+    )
+
+
+def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:
+    from trey.choose.compare import RANKED_BY
+
+    console = console or wide_console()
+    for wager in dict.fromkeys(r.wager for r in rows):
+        group = [r for r in rows if r.wager == wager]
+        progressive = any(r.long_run_rtp is not None for r in group)
+        ranked_by = RANKED_BY if progressive else "house edge"
+        table = Table(title=f"{user_text(group[0].title)}: ranked by {ranked_by}", title_justify="left")
+        columns = ["file", "house edge", "vs first", "RTP", *(["long-run RTP"] if progressive else []), "hit freq."]
+        columns += ["SD", "VI 90%"]
+        ante = any(r.element_of_risk is not None for r in group)
+        if ante:
+            columns += ["EoR", "avg wager"]
+        columns += ["theo/hour"]
+        for column in columns:
+            table.add_column(column, justify="left" if column == "file" else "right", no_wrap=column != "file")
+        for r in group:
+            cells = [
+                user_text(r.file),
+                percent_text(r.house_edge),
+                "—" if r.edge_vs_first is None else f"{decimal_text(r.edge_vs_first * 100, 4)} pt",
+                percent_text(r.rtp),
+                *([percent_text(r.long_run_rtp) if r.long_run_rtp is not None else ""] if progressive else []),
+                percent_text(r.hit_frequency),
+                f"{r.std_dev:.4f}",
+                f"{r.volatility_index_90:.4f}",
+            ]
+            if ante:
+                cells += [
+                    percent_text(r.element_of_risk) if r.element_of_risk is not None else "",
+                    decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
+                ]
+            cells.append(decimal_text(r.theo_per_hour, 2))
+            table.add_row(*cells)
+        console.print(table)

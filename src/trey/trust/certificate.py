@@ -1,0 +1,397 @@
+"""Certificates: the evaluation of one paytable as canonical data, its content-derived ID, and its verification.
+
+The certificate JSON carries everything needed to recompute it: the canonical paytable, the profile, the date,
+the options. Its ID is the first 12 hex digits of the SHA-256 of the canonical serialisation of everything else,
+so any change to a figure, a pay or the ID itself is detected by :func:`verify_certificate`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from trey import __version__
+from trey.core.errors import SpecError, TreyError, VerificationError, json_path
+from trey.core.files import display_name, read_bounded
+from trey.core.text import printable
+from trey.engine import GameAnalysis, analyze
+from trey.figures.export import analysis_json, simulation_json
+from trey.paytable.load import check_data, load_spec_bytes, read_file
+from trey.paytable.model import GameSpec
+from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate
+from trey.trust.compliance import Finding, Profile, Verdict, load_profile, overall, run_checks
+from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
+
+REVISION = 1
+ID_DIGITS = 12
+# The layout of the certificate JSON. Verification recomputes every figure with the running trey and accepts a
+# certificate issued by an earlier version when every figure agrees (the version that issued it is stated, never
+# compared); a certificate of a newer format than this trey reads is refused before anything else.
+CERTIFICATE_FORMAT = 2
+# What changed since each earlier format, for the message that refuses it.
+FORMAT_CHANGES = {
+    1: "format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
+    "..._with_envy with the assumed bettors) and judges a floor on the RTP at the reset: verify it with the trey "
+    "that issued it, or certify the paytable again",
+}
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    rounds: int
+    seed: int
+    workers: int = 1  # a speed setting: results, and so the certificate, do not depend on it
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate's data (``data``, JSON-ready) and the typed objects it was made from, for rendering."""
+
+    data: dict[str, Any]
+    spec: GameSpec
+    analysis: GameAnalysis
+    profile: Profile
+    checks: list[Finding]
+    simulation: SimulationResult | None
+    issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
+    signature: SignatureCheck | None = None  # set by verification
+
+    @property
+    def certificate_id(self) -> str:
+        return str(self.data["certificate_id"])
+
+
+def canonical_bytes(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def content_id(data: dict[str, Any]) -> str:
+    """The ID of a certificate: a hash of all its content but the ID and the signature (signed or not, the same
+    certificate has the same ID)."""
+    content = {k: v for k, v in data.items() if k not in ("certificate_id", "signature")}
+    return hashlib.sha256(canonical_bytes(content)).hexdigest()[:ID_DIGITS]
+
+
+def signed_bytes(data: dict[str, Any], block: dict[str, str]) -> bytes:
+    """What a signature covers: the canonical JSON of the certificate (the ID included) with the signature block
+    but its value, so that the signer's name, key and algorithm it states are covered too."""
+    return canonical_bytes({**{k: v for k, v in data.items() if k != "signature"}, "signature": block})
+
+
+def check_json(check: Finding) -> dict[str, str]:
+    return {
+        "check": check.check,
+        "requirement": check.requirement,
+        "wager": str(check.wager),
+        "result": str(check.verdict),
+        "detail": check.detail,
+    }
+
+
+def build_certificate(
+    spec: GameSpec,
+    *,
+    file_name: str,
+    file_size: int,
+    issue_date: date,
+    profile_name: str | Profile = "generic",
+    simulation: SimulationOptions | None = None,
+    paper: str = "a4",
+    signer: Signer | None = None,
+) -> Certificate:
+    profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
+    analysis = analyze(spec)
+    checks = run_checks(profile, analysis)
+    simulated = None
+    if simulation is not None:
+        simulated = simulate(spec, simulation.rounds, simulation.seed, workers=simulation.workers, analysis=analysis)
+    verdicts = [overall(checks)]
+    data: dict[str, Any] = {
+        "certificate_id": "",
+        "certificate_format": CERTIFICATE_FORMAT,
+        "revision": REVISION,
+        "issue_date": issue_date.isoformat(),
+        "trey_version": __version__,
+        "paper": paper,
+        "profile": profile.canonical(),
+        "paytable": {
+            "file": file_name,
+            "size": file_size,
+            "sha256": spec.sha256,
+            "canonical": spec.canonical(),
+        },
+        "analysis": analysis_json(analysis),
+        "checks": [check_json(c) for c in checks],
+        "simulation": None,
+    }
+    if simulated is not None:
+        sim = simulation_json(simulated, spec)
+        data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
+        verdicts.append(Verdict.of(simulated.passed))
+    data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
+    data["certificate_id"] = content_id(data)
+    if signer is not None:
+        block = unsigned_block(signer)
+        data["signature"] = {**block, "value": base64.b64encode(signer.sign(signed_bytes(data, block))).decode()}
+    return Certificate(data, spec, analysis, profile, checks, simulated)
+
+
+def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
+    """The JSON paths where a stored certificate and a fresh computation differ; the version of trey that wrote
+    each is not a figure and is never compared."""
+    if isinstance(stored, dict) and isinstance(fresh, dict):
+        diffs = []
+        for key in sorted((set(stored) | set(fresh)) - {"trey_version"}, key=str):
+            if key not in stored or key not in fresh:
+                diffs.append(f"{path}.{key}")
+            else:
+                diffs.extend(_differences(stored[key], fresh[key], f"{path}.{key}"))
+        return diffs
+    if isinstance(stored, list) and isinstance(fresh, list) and len(stored) == len(fresh):
+        return [
+            d for i, (a, b) in enumerate(zip(stored, fresh, strict=True)) for d in _differences(a, b, f"{path}[{i}]")
+        ]
+    return [] if stored == fresh and type(stored) is type(fresh) else [path]
+
+
+MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024
+# Verification re-runs the certificate's simulation; the certificate must not choose how long that takes. Larger
+# simulations are verified only when the user allows them with --allow-rounds.
+VERIFY_ROUNDS_LIMIT = 100_000_000
+EARLIEST_DATE = date(1980, 1, 1)  # PDF and font timestamps are written for these years
+LATEST_DATE = date(2099, 12, 31)
+
+
+def checked_date(day: date, what: str = "the issue date") -> date:
+    if not EARLIEST_DATE <= day <= LATEST_DATE:
+        raise TreyError(
+            f"{what} {day.isoformat()} is outside the years trey dates documents",
+            hint=f"give a date from {EARLIEST_DATE.isoformat()} to {LATEST_DATE.isoformat()}",
+        )
+    return day
+
+
+def _refused(path: Path, message: str, field: str | None = None, *, hint: str) -> VerificationError:
+    return VerificationError(f"{display_name(path)}: {message}", fields=[field] if field else [], hint=hint)
+
+
+def read_certificate(path: Path) -> dict[str, Any]:
+    """A certificate file's data after the cheap checks (see :func:`parse_certificate`)."""
+    return parse_certificate(read_bounded(path, limit=MAX_CERTIFICATE_BYTES, what="a certificate's .json file"), path)
+
+
+def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
+    """A certificate's data after the cheap checks: strict JSON (no duplicate keys), the format, the schema, the
+    date. Nothing here recomputes anything: a forged or hostile file is refused before it can cost time."""
+    from trey.core.jsonread import JsonInputError, loads_strict
+    from trey.core.jsonschemas import validator
+
+    try:
+        data = loads_strict(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _refused(path, f"not a certificate: not UTF-8 at byte {exc.start}", hint=_JSON_HINT) from None
+    except JsonInputError as exc:
+        field = json_path(exc.path) if exc.path is not None else None
+        raise _refused(path, f"not a certificate: {exc}", field, hint=_JSON_HINT) from None
+    found = data.get("certificate_format") if isinstance(data, dict) else None
+    if isinstance(found, int) and not isinstance(found, bool) and found != CERTIFICATE_FORMAT:
+        issued = data.get("trey_version")
+        raise _refused(
+            path,
+            f"the certificate is of format {found} (written by trey {printable(str(issued))}); this trey "
+            f"{__version__} reads format {CERTIFICATE_FORMAT}",
+            "$.certificate_format",
+            hint="verify it with the trey that issued it, or a newer one"
+            if found > CERTIFICATE_FORMAT
+            else FORMAT_CHANGES.get(found, "verify it with the trey that issued it"),
+        )
+    errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
+    if errors:
+        first = errors[0]
+        where = json_path(tuple(first.absolute_path))
+        message = first.message
+        if first.validator in ("maxProperties", "maxItems"):  # jsonschema would print the whole instance
+            message = f"{len(first.instance)} entries, more than the {first.validator_value} allowed"
+        raise _refused(
+            path,
+            f"not a valid certificate: {where}: {_short(message)}",
+            where,
+            hint="the file does not follow schemas/certificate.schema.json",
+        )
+    try:
+        checked_date(date.fromisoformat(data["issue_date"]))
+    except ValueError:
+        raise _refused(
+            path,
+            f"not a valid certificate: $.issue_date: {data['issue_date']!r} is not a date",
+            "$.issue_date",
+            hint="dates are written YYYY-MM-DD",
+        ) from None
+    except TreyError as exc:
+        raise _refused(
+            path, f"not a valid certificate: $.issue_date: {exc.message}", "$.issue_date", hint=exc.hint or ""
+        ) from None
+    result: dict[str, Any] = data
+    return result
+
+
+_JSON_HINT = "give the .certificate.json file that trey certify wrote"
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _paytable_problems(recorded: dict[str, Any], paytable: tuple[str, bytes], canonical: dict[str, Any]) -> list[str]:
+    """How a paytable file (name, bytes: given with --paytable, or embedded in a PDF) differs from the paytable the
+    certificate was computed from.
+
+    The certificate's own hash fields are claims: the file is parsed and its canonical content compared with the
+    canonical paytable inside the certificate, which is what every figure is recomputed from."""
+    name, raw = paytable
+    given = load_spec_bytes(raw, name)
+    problems = []
+    if canonical_bytes(given.canonical()) != canonical_bytes(canonical):
+        problems.append(
+            "paytable.canonical (the file given with --paytable describes another game than the certificate)"
+        )
+    if hashlib.sha256(raw).hexdigest() != recorded["sha256"]:
+        problems.append("paytable.sha256 (the file given with --paytable has another SHA-256)")
+    if len(raw) != recorded["size"]:
+        problems.append("paytable.size (the file given with --paytable has another size)")
+    return problems
+
+
+def verify_certificate(
+    path: Path,
+    paytable: Path | None = None,
+    *,
+    allow_rounds: int = VERIFY_ROUNDS_LIMIT,
+    workers: int = 1,
+    trusted: list[TrustedKey] | None = None,
+) -> Certificate:
+    """Verify a certificate's .json file (see :func:`verify_certificate_data`)."""
+    given = (display_name(paytable), read_file(paytable)) if paytable is not None else None
+    return verify_certificate_data(
+        read_certificate(path), path, given, allow_rounds=allow_rounds, workers=workers, trusted=trusted
+    )
+
+
+def verify_certificate_data(
+    stored: dict[str, Any],
+    path: Path,
+    paytable: tuple[str, bytes] | None = None,
+    *,
+    allow_rounds: int = VERIFY_ROUNDS_LIMIT,
+    workers: int = 1,
+    trusted: list[TrustedKey] | None = None,
+) -> Certificate:
+    """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
+    that differs.
+
+    Order: strict JSON and the schema; the certificate ID against the content; the embedded paytable; the size of
+    the simulation against ``allow_rounds``; the file given with ``paytable`` against the embedded paytable; only
+    then the recomputation. A certificate whose ID does not match its content is reported with the fields of the
+    exact analysis that differ, without re-running its simulation. ``stored`` has passed
+    :func:`parse_certificate`; ``paytable`` is a file's name and bytes to check against it."""
+    name = display_name(path)
+    recorded = stored["paytable"]
+    problems: list[str] = []
+    id_matches = content_id(stored) == stored["certificate_id"]
+    if not id_matches:
+        problems.append("certificate_id (it does not match the certificate's content)")
+    signature = _check_signature(name, stored, trusted)
+    result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
+    if result.spec is None:
+        raise SpecError(result.errors)
+    sim = stored["simulation"]
+    if sim is not None and id_matches and sim["rounds"] > allow_rounds:
+        raise VerificationError(
+            f"{name}: the certificate's simulation has {sim['rounds']:,} rounds; verification re-runs at most "
+            f"{allow_rounds:,}",
+            fields=["simulation.rounds"],
+            hint=f"allow it with --allow-rounds {sim['rounds']} (up to {MAX_ROUNDS:,})",
+        )
+    if paytable is not None:
+        problems.extend(_paytable_problems(recorded, paytable, recorded["canonical"]))
+    spec = replace(result.spec, sha256=recorded["sha256"])
+    fresh = build_certificate(
+        spec,
+        file_name=recorded["file"],
+        file_size=recorded["size"],
+        issue_date=date.fromisoformat(stored["issue_date"]),
+        profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
+        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
+        paper=stored["paper"],
+    )
+    compared = {k: v for k, v in stored.items() if k != "signature"}
+    if not id_matches:  # the simulation was not re-run: compare everything else
+        compared["simulation"] = None
+        compared["overall"] = fresh.data["overall"]
+    for field in _differences(compared, fresh.data, "$"):
+        if field != "$.certificate_id":
+            problems.append(field.removeprefix("$."))
+    if not id_matches and sim is not None:
+        problems.append("simulation (not re-run: the certificate was altered after it was issued)")
+    if problems:
+        raise VerificationError(
+            f"{name}: the certificate does not verify; these fields differ from a fresh computation:\n  "
+            + "\n  ".join(problems),
+            fields=problems,
+        )
+    verified = {**fresh.data, "signature": stored["signature"]} if "signature" in stored else fresh.data
+    return replace(fresh, data=verified, issued_by=str(stored["trey_version"]), signature=signature)
+
+
+def _check_signature(name: str, stored: dict[str, Any], trusted: list[TrustedKey] | None) -> SignatureCheck:
+    """A signature that does not cover this content always fails; with trusted keys, so do an unsigned
+    certificate and one signed by another key."""
+    block = stored.get("signature")
+    check = check_signature(block, lambda unsigned: signed_bytes(stored, unsigned), trusted or [])
+    claim = f"{printable(block['signer'])} ({block['fingerprint']})" if block else ""
+    if check.status is SignatureStatus.INVALID:
+        raise VerificationError(
+            f"{name}: the signature does not match the certificate's content (it names {claim})",
+            fields=["signature"],
+            hint="the certificate was changed after it was signed, or the signature is not by the key it names",
+        )
+    if trusted and check.status is SignatureStatus.UNSIGNED:
+        raise VerificationError(
+            f"{name}: the certificate is not signed", fields=["signature"], hint="ask the lab for a signed certificate"
+        )
+    if trusted and check.status is SignatureStatus.UNTRUSTED:
+        raise VerificationError(
+            f"{name}: the certificate is signed by a key you do not trust ({check.fingerprint}, which calls itself "
+            f"{printable(block['signer']) if block else ''})",
+            fields=["signature"],
+            hint="check the key with the lab, then give its certificate with --trust",
+        )
+    return check
+
+
+def default_issue_date(environ: Mapping[str, str] | None = None) -> date:
+    """SOURCE_DATE_EPOCH when set (reproducible builds), else today."""
+    env = os.environ if environ is None else environ
+    epoch = env.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            day = datetime.fromtimestamp(int(epoch), tz=UTC).date()
+        except (ValueError, OverflowError, OSError):
+            raise TreyError(
+                f"SOURCE_DATE_EPOCH is not a number of seconds: {printable(epoch)!r}",
+                hint="set it to whole seconds since 1970-01-01 UTC, or unset it",
+            ) from None
+        return checked_date(day, "SOURCE_DATE_EPOCH gives the date")
+    return date.today()
+
+
+def python_version() -> str:
+    return f"{sys.version_info.major}.{sys.version_info.minor}"

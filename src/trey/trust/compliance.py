@@ -1,0 +1,317 @@
+"""Compliance profiles and the checks a certificate is issued against.
+
+A profile is a small YAML file (schemas/profile.schema.json) naming the checks to run, and optionally the paytables
+a jurisdiction approves per wager and a minimum RTP per wager; ``generic``, ``rng-85`` and ``example-approved`` ship
+inside the package, and any profile file can be given by its path (read and validated like a paytable, every
+problem located). Each check gives PASS or FAIL per wager with the figure it looked at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from importlib import resources
+from typing import Any
+
+from trey.core.errors import TreyError
+from trey.core.numbers import decimal_text, one_in_text, percent_text
+from trey.engine.results import GameAnalysis, WagerAnalysis
+from trey.paytable.model import MAX_OTHER_BETTORS, GameSpec, Paytable
+from trey.paytable.odds import Odds, OddsWording, net_odds_text
+
+
+class Verdict(StrEnum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+
+    @classmethod
+    def of(cls, passed: bool) -> Verdict:
+        return cls.PASS if passed else cls.FAIL
+
+
+class ProgressiveBasis(StrEnum):
+    """Which RTP of a progressive a floor judges. Both are a lone bettor's: envy never counts toward a floor."""
+
+    RESET = "reset"  # the RTP with the meter at its reset: the least a bettor can be offered (the default)
+    LONG_RUN = "long_run"  # the long-run RTP: the meter fed by the increment and reseeded by the house
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    description: str
+    checks: dict[str, Any]
+    approved: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # wager id -> approved paytables
+    minimum_rtp: dict[str, str] = field(default_factory=dict)  # wager id -> "85%"
+    progressive_rtp: ProgressiveBasis = ProgressiveBasis.RESET
+
+    def canonical(self) -> dict[str, Any]:
+        data = {"name": self.name, "title": self.title, "description": self.description, "checks": self.checks}
+        if self.approved:
+            data["approved"] = self.approved
+        if self.minimum_rtp:
+            data["minimum_rtp"] = self.minimum_rtp
+        if self.progressive_rtp is not ProgressiveBasis.RESET:
+            data["progressive_rtp"] = str(self.progressive_rtp)
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Profile:
+        """From data that follows schemas/profile.schema.json."""
+        return cls(
+            data["name"],
+            data["title"],
+            " ".join(data["description"].split()),
+            data["checks"],
+            data.get("approved", {}),
+            data.get("minimum_rtp", {}),
+            ProgressiveBasis(data.get("progressive_rtp", ProgressiveBasis.RESET)),
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str  # the profile key
+    requirement: str
+    wager: str  # the wager's id
+    verdict: Verdict
+    detail: str
+
+
+def shipped_profiles() -> list[str]:
+    folder = resources.files("trey.trust").joinpath("profiles")
+    return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_profile(name: str) -> Profile:
+    """A shipped profile by name, or a profile file by its path; a user error lists what is wrong."""
+    from trey.core.jsonschemas import validator
+    from trey.paytable.yamldoc import parse_yaml
+
+    if name in shipped_profiles():
+        raw = resources.files("trey.trust").joinpath("profiles", f"{name}.yaml").read_bytes()
+        doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
+        # Shipped files: a failure here is a bug in trey, not bad input.
+        assert not doc.problems, doc.problems
+        validator("profile").validate(doc.data)
+        return Profile.from_data(doc.data)
+    if not name.endswith((".yaml", ".yml")) and "/" not in name:
+        raise TreyError(
+            f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()) + ", or a file's path"
+        )
+    return load_profile_file(name)
+
+
+def load_profile_file(path: str) -> Profile:
+    """A profile file, read and checked like a paytable: every problem located (file:line:column, JSON path)."""
+    from trey.core.errors import SpecError
+    from trey.core.files import display_name, read_bounded
+    from trey.paytable.schema_errors import schema_problems
+    from trey.paytable.yamldoc import MAX_FILE_BYTES, parse_yaml
+
+    name = display_name(path)
+    doc = parse_yaml(name, read_bounded(path, limit=MAX_FILE_BYTES, what="a profile file"))
+    refused = {p.path for p in doc.problems}
+    problems = list(doc.problems) + [p for p in schema_problems(doc, "profile") if p.path not in refused]
+    problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+    if problems:
+        raise SpecError(problems)
+    return Profile.from_data(doc.data)
+
+
+@dataclass(frozen=True)
+class Approval:
+    """How a wager's paytable stands against a profile's approved list."""
+
+    wager: str
+    approved: bool
+    index: int | None  # the matching (or, when none matches, the closest) approved table, 1-based
+    differences: tuple[str, ...]  # against the closest when none matches
+
+
+def _pays(table: Paytable) -> dict[str, Fraction]:
+    return {name: pay.net for name, pay in table.rows if isinstance(pay, Odds)}
+
+
+def approval(spec: GameSpec, profile: Profile, wager: str) -> Approval | None:
+    """Which approved table the wager's paytable equals (row for row, by the net pay), or the closest; None when
+    the profile approves nothing for the wager."""
+    approved = profile.approved.get(wager)
+    if approved is None:
+        return None
+    mine = _pays(spec.wagers.paytable(wager))
+    best: tuple[int, int, tuple[str, ...]] | None = None
+    for index, table in enumerate(approved, 1):
+        theirs = {name: Odds.parse(raw).net for name, raw in table.items()}
+        differences = tuple(
+            f"{name}: {_odds(mine.get(name))} here, {_odds(theirs.get(name))} approved"
+            for name in sorted(set(mine) | set(theirs))
+            if mine.get(name) != theirs.get(name)
+        )
+        if not differences:
+            return Approval(wager, True, index, ())
+        if best is None or len(differences) < len(best[2]):
+            best = (len(differences), index, differences)
+    assert best is not None
+    return Approval(wager, False, best[1], best[2])
+
+
+def _odds(net: Fraction | None) -> str:
+    return "no pay" if net is None else net_odds_text(net)
+
+
+def approval_sentence(found: Approval) -> str:
+    if found.approved:
+        return f"matches approved table {found.index}"
+    return f"matches no approved table; the closest is table {found.index} ({'; '.join(found.differences)})"
+
+
+def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
+    checks = profile.checks
+    results: list[Finding] = []
+    for wager, result in analysis.wagers.items():
+        if "odds_wording" in checks:
+            worded_for = [
+                f"{name.replace('_', ' ')} '{pay}'"
+                for name, pay in analysis.spec.wagers.paytable(wager)
+                if isinstance(pay, Odds) and pay.wording is OddsWording.FOR
+            ]
+            results.append(
+                Finding(
+                    "odds_wording",
+                    "odds worded 'to', never 'for'",
+                    wager,
+                    Verdict.FAIL if worded_for else Verdict.PASS,
+                    ("'for' wording: " + ", ".join(worded_for)) if worded_for else "every row worded 'to'",
+                )
+            )
+        if "rarest_award_one_in_at_most" in checks:
+            limit = int(checks["rarest_award_one_in_at_most"])
+            rarest = result.rarest_win
+            if rarest is None:
+                verdict, detail = Verdict.PASS, "no award"
+            else:
+                assert rarest.one_in is not None
+                verdict = Verdict.PASS if rarest.one_in <= limit else Verdict.FAIL
+                detail = f"rarest award {rarest.outcome.replace('_', ' ')}: {one_in_text(rarest.one_in)}"
+            results.append(
+                Finding(
+                    "rarest_award_one_in_at_most",
+                    f"every award at least 1 in {limit:,}",
+                    wager,
+                    verdict,
+                    detail,
+                )
+            )
+        rtp, figure = judged_rtp(result, profile.progressive_rtp)
+        if checks.get("house_edge_positive"):
+            # What the house keeps of a progressive is its long-run edge, and its envy bonus pays each bettor for
+            # the other seats' hands: the edge must stay positive on the worst row of the envy table (0-6 others).
+            worst, worst_figure = max(
+                (judged_rtp(result, ProgressiveBasis.LONG_RUN, bettors=k) for k in range(MAX_OTHER_BETTORS + 1)),
+                key=lambda judged: judged[0],
+            )
+            edge = 1 - worst
+            results.append(
+                Finding(
+                    "house_edge_positive",
+                    "house edge above zero",
+                    wager,
+                    Verdict.PASS if edge > 0 else Verdict.FAIL,
+                    f"house edge {percent_text(edge)}{_named(worst_figure)}"
+                    + ("" if edge > 0 else " (player-favourable)"),
+                )
+            )
+        if "rtp_floor_percent" in checks:
+            floor = Fraction(int(checks["rtp_floor_percent"]), 100)
+            results.append(
+                Finding(
+                    "rtp_floor_percent",
+                    f"RTP at least {decimal_text(floor * 100, 0)}%",
+                    wager,
+                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
+                    f"RTP {percent_text(rtp)}{_named(figure)}",
+                )
+            )
+        if profile.approved:
+            found = approval(analysis.spec, profile, wager)
+            results.append(
+                Finding(
+                    "approved",
+                    "paytable on the profile's approved list",
+                    wager,
+                    Verdict.PASS if found is not None and found.approved else Verdict.FAIL,
+                    approval_sentence(found) if found is not None else "the profile approves no table for this wager",
+                )
+            )
+        if wager in profile.minimum_rtp:
+            floor = Fraction(profile.minimum_rtp[wager].removesuffix("%")) / 100
+            results.append(
+                Finding(
+                    "minimum_rtp",
+                    f"RTP at least {profile.minimum_rtp[wager]}",
+                    wager,
+                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
+                    f"RTP {percent_text(rtp)}{_named(figure)}",
+                )
+            )
+    return results
+
+
+def judged_rtp(result: WagerAnalysis, basis: ProgressiveBasis, bettors: int = 0) -> tuple[Fraction, str | None]:
+    """The RTP a check judges, and for a progressive the words that name it: the wager's RTP, or a progressive's
+    at the reset or in the long run (``basis``), for a lone bettor or with ``bettors`` other bettors' envy."""
+    p = result.progressive
+    if p is None:
+        return result.stats.rtp, None
+    who = "a lone bettor" if bettors == 0 else f"{bettors} other bettors' envy included"
+    if basis is ProgressiveBasis.LONG_RUN:
+        return p.long_run_rtp_of(bettors), f"long run, {who}"
+    return p.rtp_at(p.reset, bettors), f"at the reset, {who}"
+
+
+def judged_figure_sentence(basis: ProgressiveBasis) -> str:
+    """Why a progressive's floor and house edge are judged on the figures they are, for the certificate."""
+    edge = (
+        " The house edge of a progressive is judged on its long-run RTP with the envy of 0 to 6 other bettors, the "
+        "worst of them: what the house keeps in the long run, however many bettors share the table."
+    )
+    return _floor_sentence(basis) + edge
+
+
+def _floor_sentence(basis: ProgressiveBasis) -> str:
+    if basis is ProgressiveBasis.LONG_RUN:
+        return (
+            "A progressive's RTP floor is judged on its long-run RTP for a lone bettor (the profile says "
+            "progressive_rtp: long_run): the meter fed by the increment of every stake and reseeded by the house. "
+            "The envy bonus never counts toward a floor: a player alone at the table never receives it."
+        )
+    return (
+        "A progressive's RTP floor is judged on its RTP with the meter at the reset, for a lone bettor: the least "
+        "any bettor is offered, whatever the meter shows. The envy bonus never counts toward a floor: a player "
+        "alone at the table never receives it."
+    )
+
+
+def _named(figure: str | None) -> str:
+    return f" ({figure})" if figure is not None else ""
+
+
+PROFILE_CHECKS = ("approved", "minimum_rtp")  # what `validate --profile` asks of a profile: its tables and floors
+
+
+def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
+    """The profile's approved tables and minimum RTPs for one game (``trey validate --profile``)."""
+    from trey.engine import analyze
+
+    return [f for f in run_checks(profile, analyze(spec)) if f.check in PROFILE_CHECKS]
+
+
+def finding_json(finding: Finding) -> dict[str, str]:
+    return {"wager": finding.wager, "check": finding.check, "result": str(finding.verdict), "detail": finding.detail}
+
+
+def overall(results: list[Finding]) -> Verdict:
+    return Verdict.FAIL if any(r.verdict is Verdict.FAIL for r in results) else Verdict.PASS
