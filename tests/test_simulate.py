@@ -187,16 +187,16 @@ def test_replace_keeps_specs_usable() -> None:
 def test_progress_bar_only_for_long_runs_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
-    from trey.cli import _progress
+    from trey.cli.app import progress_bar
 
-    with _progress(5_000_000, enabled=True) as advance:
+    with progress_bar(5_000_000, enabled=True) as advance:
         assert advance is None  # stderr is not a terminal under pytest
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    with _progress(5_000_000, enabled=False) as advance:
+    with progress_bar(5_000_000, enabled=False) as advance:
         assert advance is None  # --format json
-    with _progress(100_000, enabled=True) as advance:
+    with progress_bar(100_000, enabled=True) as advance:
         assert advance is None  # well under a second
-    with _progress(5_000_000, enabled=True) as advance:
+    with progress_bar(5_000_000, enabled=True) as advance:
         assert advance is not None
         advance(1_000_000)
 

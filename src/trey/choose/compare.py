@@ -9,15 +9,13 @@ to 7.28% house edge); :func:`compare` gives every figure they weigh, exact, for 
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import decimal_text, fraction_text, rounded_float, sqrt_decimal
+from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.engine import analyze
 from trey.engine.results import AntePlayAnalysis
 from trey.engine.stats import Z_90
@@ -123,58 +121,3 @@ def comparison_json(rows: list[ComparisonRow]) -> dict[str, Any]:
             for r in rows
         ]
     }
-
-
-CSV_COLUMNS = (
-    "file",
-    "name",
-    "wager",
-    "title",
-    "house_edge_percent",
-    "rtp_percent",
-    "long_run_rtp_percent",
-    "hit_frequency_percent",
-    "std_dev",
-    "volatility_index_90",
-    "element_of_risk_percent",
-    "average_wager",
-    "theoretical_win_per_hour",
-    "house_edge_vs_first_points",
-    "house_edge_exact",
-)
-
-
-def comparison_csv(rows: list[ComparisonRow]) -> str:
-    """``trey compare --format csv``: the columns of :data:`CSV_COLUMNS`, percentages to 4 decimals (rounded once),
-    the exact house edge as a fraction in the last column."""
-
-    def pct(value: Fraction | None) -> str:
-        return decimal_text(value * 100, 4) if value is not None else ""
-
-    from trey.present.spreadsheet import csv_text
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for r in rows:
-        sd = sqrt_decimal(r.variance)
-        writer.writerow(
-            [
-                csv_text(r.file),
-                csv_text(r.name),
-                r.wager,
-                csv_text(r.title),
-                pct(r.house_edge),
-                pct(r.rtp),
-                pct(r.long_run_rtp),
-                pct(r.hit_frequency),
-                decimal_text(sd, 4),
-                decimal_text(sd * Decimal(str(Z_90)), 4),
-                pct(r.element_of_risk),
-                decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
-                decimal_text(r.theo_per_hour, 2),
-                pct(r.edge_vs_first),
-                fraction_text(r.house_edge),
-            ]
-        )
-    return buffer.getvalue()

@@ -11,10 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from trey.paytable.model import Table
 
 _CONTEXT = Context(prec=40, rounding=ROUND_HALF_UP)
 
@@ -121,13 +117,6 @@ def isolated(text: str) -> str:
     if _RIGHT_TO_LEFT.search(text) is None:
         return text
     return FIRST_STRONG_ISOLATE + text + POP_DIRECTIONAL_ISOLATE
-
-
-def money_style(table: Table | None) -> MoneyStyle:
-    """The money style of a game's table (USD in en_US when the file gives none)."""
-    if table is None:
-        return MoneyStyle()
-    return MoneyStyle(table.currency, table.locale or "en_US")
 
 
 def break_even_text(break_even: Fraction | None, reset: Fraction, money: Callable[[Fraction], str]) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from trey.cards.readings import READINGS
-from trey.core.numbers import break_even_text, decimal_text, fraction_text, money_style, one_in_text, percent_text
+from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text
 from trey.documents.charts import (
     Share,
     Shares,
@@ -25,7 +25,7 @@ from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.figures.theo import theo_sentence, theoretical_wins
-from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.odds import Odds, net_odds_text
 from trey.paytable.pays import MeterShare, percent_text_exact
 from trey.present.labels import (

@@ -6,7 +6,6 @@ volatility index) are numbers rounded once to 4 decimals.
 
 from __future__ import annotations
 
-import math
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -16,13 +15,11 @@ from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
 from trey.figures.theo import TheoreticalWin, theoretical_win
-from trey.paytable.model import GameSpec
 
 FLOAT_PLACES = 4
 
 if TYPE_CHECKING:
     from trey.engine.progressive import ProgressiveAnalysis
-    from trey.play.simulate import SimulationResult
 
 
 def outcome_json(row: OutcomeRow) -> dict[str, Any]:
@@ -140,49 +137,4 @@ def analysis_json(analysis: GameAnalysis, meter: Fraction | None = None) -> dict
             str(name): {**wager_json(result, meter), "theoretical_win": theo_json(theoretical_win(result, analysis))}
             for name, result in analysis.wagers.items()
         },
-    }
-
-
-def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
-    """The ``trey simulate --format json`` contract (schemas/simulation.schema.json)."""
-    wagers: dict[str, Any] = {}
-    for name, w in result.wagers.items():
-        low, high = w.interval_95
-        wagers[str(name)] = {
-            "rounds": w.rounds,
-            "total_wagered": fraction_text(w.total_wagered),
-            "total_returned": fraction_text(w.total_returned),
-            "observed_rtp": fraction_text(w.observed_rtp),
-            "exact_rtp": fraction_text(w.exact_rtp),
-            "std_error": rounded_float(Decimal(repr(w.std_error)), 8),
-            "interval_95": [rounded_float(Decimal(repr(low)), 8), rounded_float(Decimal(repr(high)), 8)],
-            "z_score": rounded_float(Decimal(repr(w.z_score)), 4) if math.isfinite(w.z_score) else None,
-            "chi_square": rounded_float(Decimal(repr(w.chi_square)), 4),
-            "degrees_of_freedom": w.degrees_of_freedom,
-            "p_value": float(f"{w.p_value:.6g}"),
-            "passed": w.passed,
-            "outcomes": [
-                {"outcome": c.outcome, "observed": c.observed, "expected": fraction_text(c.expected)}
-                for c in w.outcomes
-            ],
-        }
-        if w.meter is not None:
-            wagers[str(name)]["meter"] = {
-                "jackpots": w.meter.jackpots,
-                "paid_from_meter": fraction_text(w.meter.paid_from_meter),
-                "largest_jackpot": fraction_text(w.meter.largest_jackpot),
-                "reseeded": fraction_text(w.meter.reseeded),
-                "final_meter": fraction_text(w.meter.final_meter),
-                "paid_rtp": fraction_text(w.meter.paid_rtp),
-            }
-    return {
-        "trey_version": __version__,
-        "spec_sha256": spec.sha256,
-        "name": spec.name,
-        "rounds": result.rounds,
-        "seed": result.seed,
-        "workers": result.workers,
-        "generator": result.generator,
-        "passed": result.passed,
-        "wagers": wagers,
     }

@@ -16,6 +16,7 @@ from typing import Any
 
 from trey.cards.card import ACE, rank_from_char, ranks_label
 from trey.cards.hands import ThreeCardCategory, high_card_key, lowest_key
+from trey.core.numbers import MoneyStyle
 from trey.paytable.odds import Odds
 from trey.paytable.pays import Amount, MeterShare, Pay, exact_number_text, percent_text_exact
 from trey.paytable.pays import net as pay_net
@@ -469,3 +470,10 @@ class GameSpec:
         if side_bets:
             data["side_bets"] = side_bets
         return data
+
+
+def money_style(table: Table | None) -> MoneyStyle:
+    """The money style of a game's table (USD in en_US when the file gives none)."""
+    if table is None:
+        return MoneyStyle()
+    return MoneyStyle(table.currency, table.locale or "en_US")

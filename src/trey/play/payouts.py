@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from trey.core.numbers import MoneyStyle, money_style
-from trey.paytable.model import Table
+from trey.core.numbers import MoneyStyle
+from trey.paytable.model import Table, money_style
 from trey.paytable.odds import Odds
 from trey.paytable.pays import Amount, MeterShare, Pay
 

@@ -13,17 +13,20 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from itertools import accumulate
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from trey import __version__
 from trey.core.errors import TreyError
-from trey.core.numbers import money_style
+from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
-from trey.paytable.model import GameSpec, SideBet
+from trey.paytable.model import GameSpec, SideBet, money_style
 from trey.paytable.pays import MeterShare
 from trey.play.chisquare import chi_square_sf
 from trey.play.settle import OutcomeTable, Settler
@@ -349,3 +352,48 @@ def simulate(
         for wager in settler.tables
     }
     return SimulationResult(rounds, seed, workers, GENERATOR, wagers)
+
+
+def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:
+    """The ``trey simulate --format json`` contract (schemas/simulation.schema.json)."""
+    wagers: dict[str, Any] = {}
+    for name, w in result.wagers.items():
+        low, high = w.interval_95
+        wagers[str(name)] = {
+            "rounds": w.rounds,
+            "total_wagered": fraction_text(w.total_wagered),
+            "total_returned": fraction_text(w.total_returned),
+            "observed_rtp": fraction_text(w.observed_rtp),
+            "exact_rtp": fraction_text(w.exact_rtp),
+            "std_error": rounded_float(Decimal(repr(w.std_error)), 8),
+            "interval_95": [rounded_float(Decimal(repr(low)), 8), rounded_float(Decimal(repr(high)), 8)],
+            "z_score": rounded_float(Decimal(repr(w.z_score)), 4) if math.isfinite(w.z_score) else None,
+            "chi_square": rounded_float(Decimal(repr(w.chi_square)), 4),
+            "degrees_of_freedom": w.degrees_of_freedom,
+            "p_value": float(f"{w.p_value:.6g}"),
+            "passed": w.passed,
+            "outcomes": [
+                {"outcome": c.outcome, "observed": c.observed, "expected": fraction_text(c.expected)}
+                for c in w.outcomes
+            ],
+        }
+        if w.meter is not None:
+            wagers[str(name)]["meter"] = {
+                "jackpots": w.meter.jackpots,
+                "paid_from_meter": fraction_text(w.meter.paid_from_meter),
+                "largest_jackpot": fraction_text(w.meter.largest_jackpot),
+                "reseeded": fraction_text(w.meter.reseeded),
+                "final_meter": fraction_text(w.meter.final_meter),
+                "paid_rtp": fraction_text(w.meter.paid_rtp),
+            }
+    return {
+        "trey_version": __version__,
+        "spec_sha256": spec.sha256,
+        "name": spec.name,
+        "rounds": result.rounds,
+        "seed": result.seed,
+        "workers": result.workers,
+        "generator": result.generator,
+        "passed": result.passed,
+        "wagers": wagers,
+    }

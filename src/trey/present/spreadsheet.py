@@ -11,11 +11,13 @@ import csv
 import io
 import zipfile
 from datetime import datetime
+from decimal import Decimal
 from fractions import Fraction
 
-from trey.core.numbers import decimal_text, fraction_text
+from trey.choose.compare import ComparisonRow
+from trey.core.numbers import decimal_text, fraction_text, sqrt_decimal
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
-from trey.engine.stats import OutcomeRow
+from trey.engine.stats import Z_90, OutcomeRow
 from trey.figures.theo import theoretical_wins
 
 CSV_COLUMNS = (
@@ -225,3 +227,56 @@ def _pinned_zip(data: bytes, when: datetime) -> bytes:
             pinned.compress_type = zipfile.ZIP_DEFLATED
             target.writestr(pinned, source.read(info.filename))
     return out.getvalue()
+
+
+COMPARISON_CSV_COLUMNS = (
+    "file",
+    "name",
+    "wager",
+    "title",
+    "house_edge_percent",
+    "rtp_percent",
+    "long_run_rtp_percent",
+    "hit_frequency_percent",
+    "std_dev",
+    "volatility_index_90",
+    "element_of_risk_percent",
+    "average_wager",
+    "theoretical_win_per_hour",
+    "house_edge_vs_first_points",
+    "house_edge_exact",
+)
+
+
+def comparison_csv(rows: list[ComparisonRow]) -> str:
+    """``trey compare --format csv``: the columns of :data:`COMPARISON_CSV_COLUMNS`, percentages to 4 decimals
+    (rounded once), the exact house edge as a fraction in the last column."""
+
+    def pct(value: Fraction | None) -> str:
+        return decimal_text(value * 100, 4) if value is not None else ""
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COMPARISON_CSV_COLUMNS)
+    for r in rows:
+        sd = sqrt_decimal(r.variance)
+        writer.writerow(
+            [
+                csv_text(r.file),
+                csv_text(r.name),
+                r.wager,
+                csv_text(r.title),
+                pct(r.house_edge),
+                pct(r.rtp),
+                pct(r.long_run_rtp),
+                pct(r.hit_frequency),
+                decimal_text(sd, 4),
+                decimal_text(sd * Decimal(str(Z_90)), 4),
+                pct(r.element_of_risk),
+                decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
+                decimal_text(r.theo_per_hour, 2),
+                pct(r.edge_vs_first),
+                fraction_text(r.house_edge),
+            ]
+        )
+    return buffer.getvalue()

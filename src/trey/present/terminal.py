@@ -14,7 +14,6 @@ from trey.core.numbers import (
     break_even_text,
     decimal_text,
     fraction_text,
-    money_style,
     one_in_text,
     percent_text,
 )
@@ -23,6 +22,7 @@ from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.figures.theo import TheoreticalWin, theo_sentence, theoretical_wins
+from trey.paytable.model import money_style
 from trey.paytable.pays import percent_text_exact
 from trey.trust.compliance import Verdict
 

@@ -23,10 +23,10 @@ from trey.core.errors import SpecError, TreyError, VerificationError, json_path
 from trey.core.files import display_name, read_bounded
 from trey.core.text import printable
 from trey.engine import GameAnalysis, analyze
-from trey.figures.export import analysis_json, simulation_json
+from trey.figures.export import analysis_json
 from trey.paytable.load import check_data, load_spec_bytes, read_file
 from trey.paytable.model import GameSpec
-from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate
+from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate, simulation_json
 from trey.trust.compliance import Finding, Profile, Verdict, load_profile, overall, run_checks
 from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
 

@@ -1,0 +1,168 @@
+"""The ``trey`` command's application: its options shared by several commands, how a user error becomes a message
+and exit 1, and how files are written. The commands themselves are in the modules beside this one."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, ParamSpec, TypeVar
+
+import typer
+
+from trey import __version__
+from trey.core.errors import SpecError, TreyError
+
+app = typer.Typer(
+    name="trey",
+    help="Exact mathematics, certificates and dealer sheets for Three Card Poker paytables.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class OutputFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+class AnalysisFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+    XLSX = "xlsx"
+
+
+class Paper(StrEnum):
+    A4 = "a4"
+    LETTER = "letter"
+
+
+PaytableFile = Annotated[Path, typer.Argument(help="Paytable file (YAML).", show_default=False, metavar="FILE")]
+OutDir = Annotated[Path, typer.Option("--out", help="Directory to write into.", show_default=False)]
+DateOption = Annotated[
+    str | None,
+    typer.Option(
+        "--date",
+        help="Date YYYY-MM-DD printed on the document (default SOURCE_DATE_EPOCH or today).",
+        show_default=False,
+    ),
+]
+Force = Annotated[bool, typer.Option("--force", help="Overwrite existing files.")]
+Seed = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the random generator.")]
+Workers = Annotated[
+    int, typer.Option("--workers", min=1, help="Processes to share the rounds (at most the machine's CPUs).")
+]
+
+
+def say_error(text: str) -> None:
+    """A diagnostic on stderr; user text in it cannot drive the terminal (see :func:`trey.core.text.printable`)."""
+    from trey.core.text import printable
+
+    print(printable(text, keep_line_breaks=True), file=sys.stderr)
+
+
+def say(text: str) -> None:
+    from trey.core.text import printable
+
+    print(printable(text, keep_line_breaks=True))
+
+
+def user_errors(command: Callable[P, R]) -> Callable[P, R]:
+    """Turn a :class:`TreyError` into its message on stderr and exit status 1: no traceback for bad input."""
+
+    @functools.wraps(command)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except SpecError as exc:
+            for problem in exc.problems:
+                say_error(one_line(str(problem)))
+            raise typer.Exit(1) from None
+        except TreyError as exc:
+            say_error(f"error: {exc}")
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def one_line(text: str) -> str:
+    from trey.core.text import printable
+
+    return printable(text)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"trey {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Exact mathematics, certificates and dealer sheets for Three Card Poker paytables."""
+
+
+def parse_date(value: str | None) -> date | None:
+    from trey.trust.certificate import checked_date
+
+    if value is None:
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a date written YYYY-MM-DD") from None
+    return checked_date(day)
+
+
+def write_files(
+    out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool, modes: dict[str, int] | None = None
+) -> list[Path]:
+    from trey.core.outputs import os_error_message, write_all
+
+    try:
+        return write_all(out, outputs, force=force, modes=modes)
+    except OSError as exc:
+        raise os_error_message(exc) from None
+
+
+def made(make: Callable[[], R]) -> R:
+    """A document's files made by the library; the PDF engine's failure to write its temporary files (a full disk)
+    is reported as a write's."""
+    from trey.core.outputs import os_error_message
+
+    try:
+        return make()
+    except OSError as exc:
+        raise os_error_message(exc) from None
+
+
+@contextlib.contextmanager
+def progress_bar(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""
+    if not enabled or rounds < 2_000_000 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("dealing", total=rounds)
+        yield lambda done: bar.advance(task, done)
+
+
+def main() -> None:
+    app()

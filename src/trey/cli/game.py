@@ -1,0 +1,316 @@
+"""The commands about a game's figures: validate, analyze, compare, solve, simulate."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from trey.cli.app import (
+    AnalysisFormat,
+    Force,
+    OutputFormat,
+    PaytableFile,
+    Seed,
+    Workers,
+    app,
+    one_line,
+    progress_bar,
+    say,
+    say_error,
+    user_errors,
+    write_files,
+)
+from trey.core.errors import TreyError
+
+
+@app.command()
+@user_errors
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="Paytable files (YAML).", show_default=False, metavar="FILE")],
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")] = False,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", help="table (messages on stderr) or json (problems as data).")
+    ] = OutputFormat.TABLE,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile", help="Also check against a profile's approved tables and minimum RTPs (a name or a file)."
+        ),
+    ] = None,
+) -> None:
+    """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
+    from trey.core.files import display_name
+    from trey.paytable.load import check_file, validation_json
+
+    chosen = None
+    if profile is not None:
+        from trey.trust.compliance import load_profile
+
+        chosen = load_profile(profile)
+    results = [(display_name(path), check_file(path)) for path in files]
+    failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
+    verdicts: dict[str, list[dict[str, str]]] = {}
+    if chosen is not None:
+        from trey.trust.compliance import Verdict, finding_json, profile_findings
+
+        for name, result in results:
+            if result.spec is not None:
+                findings = profile_findings(chosen, result.spec)
+                verdicts[name] = [finding_json(f) for f in findings]
+                failed = failed or any(f.verdict is Verdict.FAIL for f in findings)
+    if output_format is OutputFormat.JSON:
+        report = validation_json(results, strict=strict, profile_checks=verdicts if chosen is not None else None)
+        print(json.dumps(report, indent=2, ensure_ascii=True))
+    else:
+        for name, result in results:
+            for problem in result.problems:
+                say_error(one_line(str(problem)))
+            bad = bool(result.errors) or (strict and bool(result.warnings))
+            if result.spec is not None and not bad:
+                wagers = ", ".join(result.spec.wagers.titles)
+                note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
+                say(f"{name}: valid ({wagers}{note})")
+            for verdict in verdicts.get(name, []):
+                say(f"{name}: {verdict['wager']}: {verdict['result']}: {verdict['detail']}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+@user_errors
+def analyze(
+    file: PaytableFile,
+    output_format: Annotated[
+        AnalysisFormat, typer.Option("--format", help="table, json, csv, or xlsx (with --out FILE.xlsx).")
+    ] = AnalysisFormat.TABLE,
+    exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
+    meter: Annotated[
+        str | None,
+        typer.Option("--meter", help="Evaluate progressives' RTP at this meter, e.g. 25000.", show_default=False),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="The workbook to write (--format xlsx).", show_default=False)
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
+    from trey.engine import analyze as run_analysis
+    from trey.paytable.load import load_spec
+
+    at_meter = _parse_meter(meter)
+    if (output_format is AnalysisFormat.XLSX) != (out is not None):
+        raise typer.BadParameter("--format xlsx writes the workbook given with --out FILE.xlsx (and only it)")
+    if out is not None and out.suffix.lower() != ".xlsx":
+        raise typer.BadParameter(f"{out.name!r} is not a workbook's name: give --out FILE.xlsx")
+    if out is not None:
+        from trey.core.outputs import refuse_existing
+
+        refuse_existing(out.parent, [out.name], force=force)
+    analysis = run_analysis(load_spec(file))
+    if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
+        raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
+    if output_format is AnalysisFormat.JSON:
+        from trey.figures.export import analysis_json
+
+        print(json.dumps(analysis_json(analysis, meter=at_meter), indent=2))
+    elif output_format is AnalysisFormat.CSV:
+        from trey.present.spreadsheet import analysis_csv
+
+        sys.stdout.write(analysis_csv(analysis))
+    elif out is not None:
+        from trey.present.spreadsheet import analysis_workbook
+
+        for path in write_files(out.parent, {out.name: lambda: analysis_workbook(analysis)}, force=force):
+            say_error(f"wrote {path}")
+    else:
+        from trey.present.terminal import print_analysis
+
+        print_analysis(analysis, exact=exact, meter=at_meter)
+
+
+def _parse_meter(value: str | None) -> Fraction | None:
+    from trey.paytable.pays import PayError, parse_money
+
+    if value is None:
+        return None
+    try:
+        return parse_money(value.strip(), "meter")
+    except PayError:
+        raise typer.BadParameter(f"{value!r} is not an amount such as 25000 or 25000.50") from None
+
+
+class CompareFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+    CSV = "csv"
+
+
+@app.command()
+@user_errors
+def compare(
+    files: Annotated[list[Path], typer.Argument(help="Paytable files (YAML).", show_default=False, metavar="FILE")],
+    wager: Annotated[
+        str | None, typer.Option("--wager", help="Compare only this wager (its id).", show_default=False)
+    ] = None,
+    output_format: Annotated[CompareFormat, typer.Option("--format", help="table, json or csv.")] = CompareFormat.TABLE,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write comparison.html into DIR.", show_default=False)
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file."""
+    from trey.choose.compare import compare as run_comparison
+    from trey.choose.compare import comparison_json
+    from trey.core.files import display_name
+    from trey.paytable.load import load_spec
+    from trey.present.spreadsheet import comparison_csv
+
+    if out is not None:
+        from trey.core.outputs import refuse_existing
+
+        refuse_existing(out, ["comparison.html"], force=force)
+    games = [(display_name(path), load_spec(path)) for path in files]
+    rows = run_comparison(games, wager)
+    if output_format is CompareFormat.JSON:
+        print(json.dumps(comparison_json(rows), indent=2))
+    elif output_format is CompareFormat.CSV:
+        sys.stdout.write(comparison_csv(rows))
+    else:
+        from trey.present.terminal import print_comparison
+
+        print_comparison(rows)
+    if out is not None:
+        from trey.documents.compare_view import render_comparison_html
+
+        html = render_comparison_html(rows, games[0][0])
+        for path in write_files(out, {"comparison.html": html.encode}, force=force):
+            say_error(f"wrote {path}")
+
+
+def _parse_percent(value: str, option: str) -> Fraction:
+    from trey.paytable.pays import PayError, parse_share
+
+    try:
+        return parse_share(value.strip(), option)
+    except PayError:
+        raise typer.BadParameter(f"{value!r} is not a percentage such as 5% or 4.5%") from None
+
+
+STEP_PATTERN = re.compile(r"([0-9]{1,6})(?:/([0-9]{1,6}))?")  # 1, 1/2, 5/4: what a paytable could print
+
+
+def _parse_step(value: str) -> Fraction:
+    match = STEP_PATTERN.fullmatch(value.strip())
+    if match is None or int(match[1]) == 0 or (match[2] is not None and int(match[2]) == 0):
+        raise typer.BadParameter(f"{value!r} is not a step such as 1 or 1/2 (whole numbers up to 999,999)")
+    return Fraction(int(match[1]), int(match[2] or 1))
+
+
+def _parse_grid(value: str) -> list[tuple[str, int, int]]:
+    from trey.paytable.odds import MAX_ODDS_TERM
+
+    ranges = []
+    for part in value.split(","):
+        row, _, span = part.strip().partition("=")
+        low, dots, high = span.partition("..")
+        if not (row and dots and low.isascii() and low.isdigit() and high.isascii() and high.isdigit()):
+            raise typer.BadParameter(f"{part!r} is not ROW=LO..HI, e.g. flush=3..5")
+        if len(low) > 10 or len(high) > 10 or int(high) > MAX_ODDS_TERM:
+            raise typer.BadParameter(f"{part!r}: a pay is at most {MAX_ODDS_TERM:,} to 1")
+        if int(low) > int(high):
+            raise typer.BadParameter(f"{part!r} runs backwards: give LO..HI with LO at most HI")
+        ranges.append((row, int(low), int(high)))
+    return ranges
+
+
+@app.command()
+@user_errors
+def solve(
+    file: PaytableFile,
+    wager: Annotated[str, typer.Option("--wager", help="The wager's id, e.g. pair_plus or ante_play.")],
+    row: Annotated[str | None, typer.Option("--row", help="The row to solve for.", show_default=False)] = None,
+    house_edge: Annotated[
+        str | None, typer.Option("--house-edge", help="Target house edge, e.g. 5%.", show_default=False)
+    ] = None,
+    rtp: Annotated[str | None, typer.Option("--rtp", help="Target RTP, e.g. 95%.", show_default=False)] = None,
+    step: Annotated[str, typer.Option("--step", help="Grid of printable pays: 1 (N to 1) or 1/2 (N to 2).")] = "1",
+    grid_spec: Annotated[
+        str | None,
+        typer.Option("--grid", help="Tabulate whole pays: ROW=LO..HI[,ROW=LO..HI] (up to 3).", show_default=False),
+    ] = None,
+    band: Annotated[str, typer.Option("--band", help="Mark grid pays whose house edge is in LO..HI.")] = "4%..6%",
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+) -> None:
+    """The pay of one row that gives a target house edge (or RTP), or a grid of pays with their house edges."""
+    from trey.choose.solve import grid
+    from trey.choose.solve import solve as run_solve
+    from trey.paytable.load import load_spec
+    from trey.present.solve_view import grid_json, print_grid, print_solution, solution_json
+
+    if grid_spec is not None:
+        given = [name for name, value in (("--row", row), ("--house-edge", house_edge), ("--rtp", rtp)) if value]
+        if given or step != "1":
+            raise typer.BadParameter(f"{', '.join(given or ['--step'])} goes with a single row, not with --grid")
+        low, dots, high = band.partition("..")
+        if not dots:
+            raise typer.BadParameter(f"{band!r} is not LO..HI, e.g. 4%..6%")
+        edges = (_parse_percent(low, "band"), _parse_percent(high, "band"))
+        if edges[0] > edges[1]:
+            raise typer.BadParameter(f"{band!r} runs backwards: give the lower house edge first, e.g. 4%..6%")
+    spec = load_spec(file)
+    if grid_spec is not None:
+        points = grid(spec, wager, _parse_grid(grid_spec), edges)
+        rows = [r for r, _, _ in _parse_grid(grid_spec)]
+        if output_format is OutputFormat.JSON:
+            print(json.dumps(grid_json(wager, rows, points), indent=2))
+        else:
+            print_grid(wager, rows, points)
+        return
+    if row is None or (house_edge is None) == (rtp is None):
+        raise typer.BadParameter("give --row and one of --house-edge or --rtp (or --grid)")
+    target = (
+        _parse_percent(house_edge, "house edge") if house_edge is not None else 1 - _parse_percent(rtp or "", "RTP")
+    )
+    grid_step = _parse_step(step)
+    solution = run_solve(spec, wager, row, target, grid_step)
+    if output_format is OutputFormat.JSON:
+        print(json.dumps(solution_json(solution), indent=2))
+    else:
+        print_solution(solution)
+
+
+@app.command()
+@user_errors
+def simulate(
+    file: PaytableFile,
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, max=10**10, help="Rounds to deal (at most 10^10).")
+    ] = 1_000_000,
+    seed: Seed = 1,
+    workers: Workers = 1,
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+) -> None:
+    """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
+    from trey.paytable.load import load_spec
+    from trey.play.simulate import simulate as run_simulation
+
+    spec = load_spec(file)
+    with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
+        result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)
+    if output_format is OutputFormat.JSON:
+        from trey.play.simulate import simulation_json
+
+        print(json.dumps(simulation_json(result, spec), indent=2))
+    else:
+        from trey.present.terminal import print_simulation
+
+        print_simulation(result)
+    if not result.passed:
+        raise typer.Exit(1)
