@@ -19,7 +19,6 @@ from trey.cards.hands import colour_outcome, three_card_keys
 from trey.cards.readings.six_cards import SIX_CARD_SETS
 from trey.core.numbers import decimal_text, percent_text
 from trey.engine import analyze
-from trey.engine.ante_play import dealer_counts
 from trey.engine.side_bet import analyze_side_bet
 from trey.paytable.load import check_data, load_spec
 from trey.paytable.model import (
@@ -36,6 +35,7 @@ from trey.paytable.model import (
     Wagers,
 )
 from trey.paytable.odds import Odds
+from trey.rules.ante_play import situation_counts
 
 # The rows of the format-1 presets (the suit-specific rows of format 2 apart).
 PAIR_PLUS_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
@@ -155,7 +155,7 @@ QUALIFIERS = ["Q-high", "none", "J-high", "A-high", "pair", "Q-6-4"]
 def test_dealer_counts_equal_brute_force_on_sampled_hands(qualifier: str) -> None:
     table = hand_table()
     q = DealerQualifier.parse(qualifier).minimum_key
-    counts = dealer_counts(table, q)
+    counts = situation_counts(table, q)
     rng = random.Random(qualifier)
     # a random sample, plus the hands around the qualifier and the strongest and weakest hands
     near = np.argsort(np.abs(table.keys - q))[:4].tolist()

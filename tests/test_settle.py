@@ -15,11 +15,11 @@ from trey.cards.card import parse_cards
 from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import best_five_category, colour_outcome
 from trey.engine import analyze
-from trey.engine.ante_play import dealer_counts
 from trey.paytable.load import check_data, load_spec
 from trey.paytable.model import GameSpec, SideBet, Wagers
 from trey.paytable.odds import Odds
 from trey.play.settle import Settler
+from trey.rules.ante_play import situation_counts
 
 SPEC = load_spec(STANDARD)
 ANALYSIS = analyze(SPEC)
@@ -35,7 +35,7 @@ def test_hand_indexes_find_every_hand_in_every_order() -> None:
 
 def test_ante_play_settlement_matches_the_engines_dealer_counts() -> None:
     table = hand_table()
-    counts = dealer_counts(table, SPEC.rules.dealer_qualifier.minimum_key)
+    counts = situation_counts(table, SPEC.rules.dealer_qualifier.minimum_key)
     rows = SETTLER.tables["ante_play"].rows
     for i in random.Random(4).sample(range(HANDS), 20):
         player = table.cards[i]

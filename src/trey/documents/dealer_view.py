@@ -15,7 +15,6 @@ from trey.core.errors import TreyError
 from trey.documents.environment import render
 from trey.documents.payoff_keys import payoff_key
 from trey.engine import GameAnalysis
-from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.odds import Odds, net_odds_text
 from trey.paytable.pays import Amount, MeterShare, Pay, percent_text_exact
@@ -29,6 +28,7 @@ from trey.present.labels import (
     qualifier_sentence,
     resolution_rows,
 )
+from trey.rules.ante_play import AntePlayOutcome, Situation
 
 WORKED_HANDS_SEED = 2026
 AMOUNT_SIZES = (12, 11, 10, 9, 8)  # point sizes tried for the payout amounts, largest first

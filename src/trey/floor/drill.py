@@ -23,7 +23,6 @@ import numpy as np
 from trey.cards.card import card
 from trey.cards.hand_table import hand_indexes, hand_table
 from trey.cards.readings import READINGS, SIX_CARDS, Deals, Seat
-from trey.engine.ante_play import AntePlayOutcome, Situation
 from trey.engine.results import GameAnalysis
 from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, Paytable
@@ -31,6 +30,7 @@ from trey.paytable.odds import Odds, net_odds_text
 from trey.paytable.pays import MeterShare
 from trey.play.payouts import Payout, PayRule, bet_columns
 from trey.play.settle import SettledWager, Settler, ante_play_parts
+from trey.rules.ante_play import AntePlayOutcome, Situation
 
 POOL_DEALS = 60_000
 MAX_HANDS = 200

@@ -19,16 +19,16 @@ from trey.cards.hand_table import hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Deals
 from trey.cards.readings.player_hand import class_of_hand
-from trey.engine.ante_play import (
+from trey.engine.side_bet import LOSE
+from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, SideBet
+from trey.rules.ante_play import (
     AntePlayOutcome,
-    Situation,
     bonus_column,
     bonus_columns,
     bonus_pays,
     resolution_table,
+    situation_of,
 )
-from trey.engine.side_bet import LOSE
-from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, SideBet
 
 BoolArray = npt.NDArray[np.bool_]
 # What a round of one wager ended in: Ante & Play's situation and bonus row, or a side bet's paid outcome (or lose).
@@ -123,14 +123,7 @@ class Settler:
             assert played is not None
             player_keys = table.keys[player_index]
             dealer_keys = table.keys[deals.dealer_hands]
-            qualifies = dealer_keys >= self.spec.rules.dealer_qualifier.minimum_key
-            situations = list(resolution_table(self.spec.rules))
-            main = np.select(
-                [~played, ~qualifies, player_keys > dealer_keys, player_keys == dealer_keys],
-                [situations.index(s) for s in (Situation.FOLD, Situation.DEALER_NOT_QUALIFY, Situation.WIN)]
-                + [situations.index(Situation.TIE)],
-                situations.index(Situation.LOSE),
-            )
+            main = situation_of(played, player_keys, dealer_keys, self.spec.rules.dealer_qualifier.minimum_key)
             columns = bonus_column(game.ante_bonus, class_of_hand()[player_index])
             result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + columns
         for bet in self.spec.wagers.side_bets:

@@ -6,10 +6,10 @@ from fractions import Fraction
 
 from trey.cards.card import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.core.numbers import MoneyStyle
-from trey.engine.ante_play import Resolution, Situation, resolution_table
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
 from trey.paytable.odds import Odds, net_odds_text
 from trey.paytable.pays import Amount, Pay, percent_text_exact
+from trey.rules.ante_play import Resolution, Situation, resolution_table
 
 ANTE_PLAY_LABELS = {str(situation): situation.label for situation in Situation}  # its outcomes are its situations
 OUTCOME_LABELS = {
