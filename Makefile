@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STANDARD := paytables/standard.yaml
 REPORT_DATE := 2026-01-01
 
-.PHONY: demo test lint typecheck pytest reports bench clean
+.PHONY: demo test lint typecheck pytest reports generated bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ demo: $(VENV)/.installed
 reports: $(VENV)/.installed
 	$(BIN)/trey certify $(STANDARD) --out reports --date $(REPORT_DATE) --simulate 1000000 --seed 2026 --force
 	$(BIN)/trey cheatsheet $(STANDARD) --out reports --date $(REPORT_DATE) --force
+
+# The parts of the JSON Schemas and of the README that restate a registry, written from it (a test holds them equal).
+generated: $(VENV)/.installed
+	$(BIN)/python scripts/generate.py
 
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks scripts

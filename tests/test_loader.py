@@ -282,26 +282,3 @@ def test_shipped_profiles_follow_their_schema() -> None:
     assert shipped_profiles() == ["example-approved", "generic", "rng-85"]
     for name in shipped_profiles():
         assert list(validator("profile").iter_errors(load_profile(name).canonical())) == []
-
-
-def test_the_schema_states_what_the_registries_hold() -> None:
-    """Issue 20.1: the JSON Schema repeats the readings, each preset's outcomes, the Ante Bonus rows and the rule
-    names; until it is generated from them, this holds the copies equal."""
-    from trey.cards.readings import READINGS
-    from trey.core.jsonschemas import load_schema
-    from trey.paytable.model import ANTE_BONUS_OUTCOMES, NAMED_HIGH_CARD_QUALIFIERS, PRESETS
-
-    schema = load_schema("paytable")
-    side_bet = schema["$defs"]["side_bet"]["properties"]
-    assert set(side_bet["reads"]["enum"]) == set(READINGS)
-    assert set(side_bet["on_fold"]["enum"]) == {str(v) for v in OnFold}
-    rules = schema["properties"]["rules"]["properties"]
-    assert set(rules["ties"]["enum"]) == {str(v) for v in Ties}
-    assert set(rules["pair_plus_on_fold"]["enum"]) == {str(v) for v in OnFold}
-    assert set(rules["dealer_qualifier"]["anyOf"][0]["enum"]) == {*NAMED_HIGH_CARD_QUALIFIERS, "none", "pair"}
-    wagers = schema["properties"]["wagers"]["properties"]
-    strategies = wagers["ante_play"]["properties"]["strategy"]["anyOf"][0]["enum"]
-    assert set(strategies) == {str(k) for k in StrategyKind} - {str(StrategyKind.PLAY_AT_LEAST)}
-    assert list(wagers["ante_play"]["properties"]["ante_bonus"]["properties"]) == list(ANTE_BONUS_OUTCOMES)
-    for preset in PRESETS.values():
-        assert list(wagers[preset.id]["properties"]) == list(READINGS[preset.reads].outcome_slugs), preset.id

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from trey.core.codes import is_known_code
+
 PathPart = str | int
 JsonPath = tuple[PathPart, ...]
 
@@ -42,7 +44,11 @@ class Problem:
     column: int | None = None
     hint: str | None = None
     severity: Severity = Severity.ERROR
-    code: str = "input.invalid"
+    code: str = ""  # required: one of trey.core.codes.Code
+
+    def __post_init__(self) -> None:
+        if not is_known_code(self.code):  # a bug: every code a user can meet is listed, with its meaning
+            raise ValueError(f"problem code {self.code!r} is not in trey.core.codes.Code")
 
     def as_json(self) -> dict[str, object]:
         """The problem as data (``trey validate --format json``; schemas/validation.schema.json)."""

@@ -302,8 +302,9 @@ def _paytables(cert: Certificate) -> list[dict[str, Any]]:
 
 def _reads_three_card_hands(spec: GameSpec) -> bool:
     """Whether a wager is settled on a three-card hand's rank (the hand order in force applies to it)."""
-    three_card = ("player_hand", "dealer_hand")
-    return spec.wagers.ante_play is not None or any(b.reads in three_card for b in spec.wagers.side_bets)
+    return spec.wagers.ante_play is not None or any(
+        READINGS[b.reads].ranks_three_card_hands for b in spec.wagers.side_bets
+    )
 
 
 def _method(cert: Certificate) -> list[str]:

@@ -6,17 +6,15 @@ volatility index) are numbers rounded once to 4 decimals.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from trey import __version__
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
+from trey.engine.stats import OutcomeRow, WagerStats
+from trey.figures.registry import ANTE_PLAY_FIGURES, STD_DEV, WAGER_FIGURES
 from trey.figures.theo import TheoreticalWin, theoretical_win
-
-FLOAT_PLACES = 4
 
 if TYPE_CHECKING:
     from trey.engine.progressive import ProgressiveAnalysis
@@ -32,19 +30,9 @@ def outcome_json(row: OutcomeRow) -> dict[str, Any]:
 
 
 def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
-    stats = result.stats
-    sd = sqrt_decimal(stats.variance)
     data: dict[str, Any] = {
         "title": result.title,
-        "cycle": stats.cycle,
-        "rtp": fraction_text(stats.rtp),
-        "house_edge": fraction_text(stats.house_edge),
-        "hit_frequency": fraction_text(stats.hit_frequency),
-        "variance": fraction_text(stats.variance),
-        "std_dev": rounded_float(sd, FLOAT_PLACES),
-        "volatility_index_90": rounded_float(sd * Decimal(str(Z_90)), FLOAT_PLACES),
-        "volatility_index_95": rounded_float(sd * Decimal(str(Z_95)), FLOAT_PLACES),
-        "largest_win": fraction_text(result.largest_win),
+        **{figure.name: figure.json(result) for figure in WAGER_FIGURES},
         "outcomes": [outcome_json(row) for row in result.outcomes],
         "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
     }
@@ -57,8 +45,7 @@ def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str
             }
     if isinstance(result, AntePlayAnalysis):
         data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
-        data["average_wager"] = fraction_text(result.average_wager)
-        data["element_of_risk"] = fraction_text(result.element_of_risk)
+        data.update({figure.name: figure.json(result) for figure in ANTE_PLAY_FIGURES})
         data["strategy"] = {
             "kind": str(result.strategy.kind),
             "decision": str(result.strategy.decision),
@@ -74,7 +61,7 @@ def _stats_json(stats: WagerStats) -> dict[str, Any]:
         "rtp": fraction_text(stats.rtp),
         "hit_frequency": fraction_text(stats.hit_frequency),
         "variance": fraction_text(stats.variance),
-        "std_dev": rounded_float(sqrt_decimal(stats.variance), FLOAT_PLACES),
+        "std_dev": rounded_float(sqrt_decimal(stats.variance), STD_DEV.places),
     }
 
 

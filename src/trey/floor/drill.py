@@ -20,9 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from trey.cards.card import card
-from trey.cards.hand_table import hand_indexes, hand_table
-from trey.cards.readings import READINGS, SIX_CARDS, Deals, Seat
+from trey.cards.hand_table import hand_indexes
+from trey.cards.readings import PLAYER_HAND, READINGS
 from trey.engine.results import GameAnalysis
 from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, Paytable
@@ -230,27 +229,12 @@ def answer_lines(
 
 
 def _built_deals(spec: GameSpec, rng: np.random.Generator) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Deals for the outcomes a pool of deals may miss: every class of a three-card reading (from the hand table)
-    and every royal flush suit of the six cards."""
-    deals = []
-    table = hand_table()
+    """Deals for the outcomes a pool of deals may miss: each reading's showcase (every class of a three-card
+    reading, every royal flush suit of the six cards), the Ante Bonus's by the player's hand."""
     readings = {READINGS[b.reads] for b in spec.wagers.side_bets}
     if spec.wagers.ante_play is not None:
-        readings.add(READINGS["player_hand"])
-    for reading in sorted(readings, key=lambda r: r.name):
-        if reading.seat in (Seat.PLAYER, Seat.DEALER):
-            classes = reading.classify(Deals(table.cards, table.cards))
-            for c in range(len(reading.classes)):
-                hand = table.cards[int(np.flatnonzero(classes == c)[0])]
-                rest = rng.permutation([x for x in range(52) if x not in hand])[:3]
-                mine, other = tuple(int(x) for x in hand), tuple(int(x) for x in rest)
-                deals.append((mine, other) if reading.seat is Seat.PLAYER else (other, mine))
-        elif reading is SIX_CARDS:
-            for suit in range(4):  # A K Q to the player, J 10 to the dealer, and a card of another suit
-                player = (card(12, suit), card(11, suit), card(10, suit))
-                dealer = (card(9, suit), card(8, suit), card(0, (suit + 1) % 4))
-                deals.append((player, dealer))
-    return deals
+        readings.add(PLAYER_HAND)
+    return [deal for reading in sorted(readings, key=lambda r: r.name) for deal in reading.showcase_deals(rng)]
 
 
 def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int, level: Level) -> Drill:

@@ -22,9 +22,10 @@ PayError = OddsError  # what is wrong with a pay: message, hint and a stable cod
 AMOUNT_HINT = "write a whole number such as 500, or text with at most two decimals such as '2.50'"
 SHARE_HINT = "write a percentage such as '100%' or '12.5%', or a fraction such as '1/10'"
 MAX_AMOUNT = 10**12
-_DECIMAL = re.compile(r"(0|[1-9][0-9]{0,12})(\.[0-9]{1,2})?")
-_PERCENT = re.compile(r"(0|[1-9][0-9]{0,2})(\.[0-9]{1,6})?%")
-_FRACTION = re.compile(r"([0-9]{1,9})/([1-9][0-9]{0,8})")
+# What a file may write, stated once (the paytable schema's patterns are generated from these).
+DECIMAL_PATTERN = re.compile(r"(0|[1-9][0-9]{0,12})(\.[0-9]{1,2})?")
+PERCENT_PATTERN = re.compile(r"(0|[1-9][0-9]{0,2})(\.[0-9]{1,6})?%")
+FRACTION_PATTERN = re.compile(r"([0-9]{1,9})/([1-9][0-9]{0,8})")
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,9 @@ def parse_share(value: object, what: str = "share") -> Fraction:
         raise PayError(f"a {what} must be exact, not the decimal number {value!r}", SHARE_HINT, code="pay.float")
     if isinstance(value, str):
         text = value.strip()
-        if _PERCENT.fullmatch(text):
+        if PERCENT_PATTERN.fullmatch(text):
             return Fraction(text[:-1]) / 100
-        match = _FRACTION.fullmatch(text)
+        match = FRACTION_PATTERN.fullmatch(text)
         if match:
             return Fraction(int(match[1]), int(match[2]))
         if re.fullmatch(r"[0-9]+/[0-9]+", text):  # a fraction, but of numbers too long to be a real share
@@ -120,7 +121,7 @@ def parse_money(value: object, what: str = "amount") -> Fraction:
         if value < 0:
             raise PayError(f"an {what} cannot be negative: {value}", AMOUNT_HINT, code="pay.negative")
         return Fraction(value)
-    if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
+    if isinstance(value, str) and DECIMAL_PATTERN.fullmatch(value.strip()):
         return Fraction(value.strip())
     raise PayError(f"cannot read the {what} {describe(value)}", AMOUNT_HINT, code="pay.amount")
 

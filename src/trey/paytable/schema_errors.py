@@ -217,7 +217,9 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
 
 def schema_problems(doc: YamlDocument, schema: str = "paytable") -> Iterator[Problem]:
     """Problems of a document against one of trey's schemas (a paytable's, or a profile's)."""
-    root = load_schema(schema)
+    from trey.paytable.schema import paytable_schema
+
+    root = paytable_schema() if schema == "paytable" else load_schema(schema)
     if not isinstance(doc.data, dict):
         hint = "start with 'trey: 2'" if schema == "paytable" else "start with 'name:'"
         yield doc.problem("schema.type", (), f"a {schema} file is a mapping of keys, got {describe(doc.data)}", hint)

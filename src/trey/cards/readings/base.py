@@ -67,14 +67,17 @@ class Deals:
 
 @dataclass(frozen=True)
 class Outcome:
-    """An outcome a paytable may list: its name in files and the classes it covers."""
+    """An outcome a paytable may list: its name in files, the classes it covers, and its words (the paytable
+    schema's title and description of the row are these)."""
 
     slug: str
     classes: frozenset[int]
+    label: str = ""
+    description: str = ""
 
     @property
     def title(self) -> str:
-        return self.slug.replace("_", " ").capitalize()
+        return self.label or self.slug.replace("_", " ").capitalize()
 
 
 ROYAL_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs: the order of the suited royal classes 0..3
@@ -86,15 +89,28 @@ def poker_classes(royal: str, categories: tuple[str, ...]) -> tuple[str, ...]:
     return (*(f"{royal}_{SUIT_NAMES[s]}" for s in ROYAL_SUITS), "other_straight_flush", *categories, "nothing")
 
 
-def poker_outcomes(royal: str, classes: tuple[str, ...]) -> tuple[Outcome, ...]:
+def poker_outcomes(
+    royal: tuple[str, str, str], classes: tuple[str, ...], words: dict[str, tuple[str, str]]
+) -> tuple[Outcome, ...]:
     """Outcomes of a poker reading, rarest first: each suited royal, any royal, any straight flush, then each
-    category of ``classes`` (from :func:`poker_classes`) on its own."""
+    category of ``classes`` (from :func:`poker_classes`) on its own. ``royal`` is the royal's slug, label and cards
+    ("mini_royal", "Mini-royal", "A-K-Q"); ``words`` the label and description of the straight flush and of each
+    category."""
+    slug, label, cards = royal
     royals = frozenset(range(4))
     return (
-        *(Outcome(classes[i], frozenset({i})) for i in range(4)),
-        Outcome(royal, royals),
-        Outcome("straight_flush", royals | {4}),
-        *(Outcome(classes[i], frozenset({i})) for i in range(5, len(classes) - 1)),
+        *(
+            Outcome(
+                classes[i],
+                frozenset({i}),
+                f"{label} of {SUIT_NAMES[ROYAL_SUITS[i]]}",
+                f"{cards} of {SUIT_NAMES[ROYAL_SUITS[i]]}; when absent, it pays as a {label.lower()}.",
+            )
+            for i in range(4)
+        ),
+        Outcome(slug, royals, label, f"{cards} suited; when absent, it pays as a straight flush."),
+        Outcome("straight_flush", royals | {4}, *words["straight_flush"]),
+        *(Outcome(classes[i], frozenset({i}), *words[classes[i]]) for i in range(5, len(classes) - 1)),
     )
 
 
@@ -114,6 +130,8 @@ class Reading(ABC):
     # Classes exchanged by those permutations (a spade mini-royal and a heart one): their counts are equal whenever
     # the deals counted are chosen by something suits do not change, such as the player's decision.
     suit_groups: tuple[tuple[int, ...], ...] = ()
+    # Whether the reading ranks a three-card hand (so the hand order in force, straights above flushes, applies).
+    ranks_three_card_hands: bool = False
 
     @abstractmethod
     def classify(self, deals: Deals) -> IntArray:
@@ -122,6 +140,22 @@ class Reading(ABC):
     @abstractmethod
     def class_counts(self) -> tuple[int, ...]:
         """Exact number of deals of each class over :attr:`cycle` deals (a closed form, not an enumeration)."""
+
+    def showcase_deals(self, rng: np.random.Generator) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """(player, dealer) deals that show outcomes a pool of random deals may miss, for the payout drill: for a
+        reading of one hand, a hand of every class (the other hand dealt from the rest). A reading of both hands
+        gives none unless it overrides this."""
+        if self.seat is Seat.BOTH:
+            return []
+        table = hand_table()
+        classes = self.classify(Deals(table.cards, table.cards))
+        deals = []
+        for c in range(len(self.classes)):
+            hand = table.cards[int(np.flatnonzero(classes == c)[0])]
+            rest = rng.permutation([x for x in range(52) if x not in hand])[:3]
+            mine, other = tuple(int(x) for x in hand), tuple(int(x) for x in rest)
+            deals.append((mine, other) if self.seat is Seat.PLAYER else (other, mine))
+        return deals
 
     # --- derived, the same for every reading ---
 

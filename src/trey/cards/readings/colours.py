@@ -16,8 +16,19 @@ CARDS_PER_COLOUR = 26
 CLASSES = ("six_same_colour", "three_same_colour_only", "nothing")
 # Six cards of one colour are also three of one colour: paid as such when six_same_colour is not listed.
 OUTCOMES = (
-    Outcome("six_same_colour", frozenset({0})),
-    Outcome("three_same_colour", frozenset({0, 1})),
+    Outcome(
+        "six_same_colour",
+        frozenset({0}),
+        "Six of one colour",
+        "The player's and dealer's six cards all one colour (replaces the three-colour pay).",
+    ),
+    Outcome(
+        "three_same_colour",
+        frozenset({0, 1}),
+        "Three of one colour",
+        "The player's three cards all one colour (paid by six_same_colour instead when that row is listed and all "
+        "six cards are one colour).",
+    ),
 )
 _IS_RED = np.array([c % 4 in RED_SUITS for c in range(52)], dtype=np.int8)
 

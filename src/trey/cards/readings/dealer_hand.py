@@ -13,6 +13,7 @@ class DealerHand(Reading):
     name = "dealer_hand"
     title = "the dealer's three cards"
     seat = Seat.DEALER
+    ranks_three_card_hands = True
     classes = CLASSES
     outcomes = OUTCOMES
     cycle = comb(52, 3)  # the dealer's hand alone is any of the 22,100, equally likely

@@ -13,7 +13,17 @@ from trey.cards.readings.base import ROYAL_SUITS, Cards, Deals, Reading, Seat, p
 
 # Classes, rarest first; the mini-royals (A-K-Q suited) apart by suit, spades first.
 CLASSES = poker_classes("mini_royal", ("three_of_a_kind", "straight", "flush", "pair"))
-OUTCOMES = poker_outcomes("mini_royal", CLASSES)
+OUTCOMES = poker_outcomes(
+    ("mini_royal", "Mini-royal", "A-K-Q"),
+    CLASSES,
+    {
+        "straight_flush": ("Straight flush", "Three suited cards in sequence."),
+        "three_of_a_kind": ("Three of a kind", "Three cards of one rank."),
+        "straight": ("Straight", "Three cards in sequence, not all one suit."),
+        "flush": ("Flush", "Three cards of one suit, not in sequence."),
+        "pair": ("Pair", "Two cards of one rank."),
+    },
+)
 _ACE_HIGH_STRAIGHT_FLUSH_KEY = (int(ThreeCardCategory.STRAIGHT_FLUSH) << 12) | (12 << 8)
 # Class of each three-card category (a straight flush that is no mini-royal is class 4).
 _CLASS_OF_CATEGORY = np.array([9, 8, 7, 6, 5, 4], dtype=np.int64)  # indexed by ThreeCardCategory
@@ -56,6 +66,7 @@ class PlayerHand(Reading):
     name = "player_hand"
     title = "the player's three cards"
     seat = Seat.PLAYER
+    ranks_three_card_hands = True
     classes = CLASSES
     outcomes = OUTCOMES
     cycle = comb(52, 3)

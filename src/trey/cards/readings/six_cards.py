@@ -21,6 +21,7 @@ from math import comb
 
 import numpy as np
 
+from trey.cards.card import card
 from trey.cards.hands import IntArray, SixCardCategory, best_five_categories, rank_categories, suited_categories
 from trey.cards.readings.base import ROYAL_SUITS, Deals, Reading, Seat, poker_classes, poker_outcomes
 
@@ -29,7 +30,20 @@ CLASSES = poker_classes(
     "royal_flush",
     ("four_of_a_kind", "full_house", "flush", "straight", "three_of_a_kind", "two_pair", "pair"),
 )
-OUTCOMES = poker_outcomes("royal_flush", CLASSES)
+OUTCOMES = poker_outcomes(
+    ("royal_flush", "Royal flush", "A-K-Q-J-10"),
+    CLASSES,
+    {
+        "straight_flush": ("Straight flush", "Five suited cards in sequence."),
+        "four_of_a_kind": ("Four of a kind", "Four cards of one rank."),
+        "full_house": ("Full house", "Three of a kind and a pair."),
+        "flush": ("Flush", "Five cards of one suit."),
+        "straight": ("Straight", "Five cards in sequence."),
+        "three_of_a_kind": ("Three of a kind", "Three cards of one rank."),
+        "two_pair": ("Two pair", "Two pairs."),
+        "pair": ("Pair", "Two cards of one rank."),
+    },
+)
 # Class of each SixCardCategory (a royal flush is split by suit afterwards).
 _CLASS_OF_CATEGORY = np.array([12, 11, 10, 9, 8, 7, 6, 5, 4, 0], dtype=np.int64)
 _CLASS_OF_SUIT = np.array([ROYAL_SUITS.index(s) for s in range(4)], dtype=np.int64)
@@ -108,6 +122,14 @@ class SixCards(Reading):
             else:
                 counts[int(_CLASS_OF_CATEGORY[category])] = n
         return tuple(counts)
+
+    def showcase_deals(self, rng: np.random.Generator) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:  # noqa: ARG002
+        """A royal flush of each suit, which random deals almost never show: A K Q to the player, J 10 to the
+        dealer, and a card of another suit."""
+        return [
+            ((card(12, suit), card(11, suit), card(10, suit)), (card(9, suit), card(8, suit), card(0, (suit + 1) % 4)))
+            for suit in range(4)
+        ]
 
 
 SIX_CARDS = SixCards()

@@ -1,0 +1,80 @@
+"""Write the files whose parts are generated from trey's registries: the JSON Schemas' lists of readings,
+outcomes, rules, patterns and figures, and the README's table of problem codes.
+
+    .venv/bin/python scripts/generate.py          # rewrite them (make generated)
+    .venv/bin/python scripts/generate.py --check  # exit 1 naming each file that differs (the tests do this)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMAS = REPO / "src" / "trey" / "schemas"
+README = REPO / "README.md"
+CODES_START = "<!-- problem codes: generated from trey.core.codes by `make generated` -->"
+CODES_END = "<!-- end of problem codes -->"
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def paytable_schema() -> str:
+    from trey.paytable.schema import paytable_schema
+
+    return schema_text(paytable_schema())
+
+
+def analysis_schema() -> str:
+    from trey.figures.schema import analysis_schema
+
+    return schema_text(analysis_schema())
+
+
+def code_table() -> str:
+    from trey.core.codes import CODE_TABLE
+
+    rows = ["| code | meaning |", "|---|---|"]
+    rows += [f"| {', '.join(f'`{c}`' for c in codes)} | {meaning} |" for codes, meaning in CODE_TABLE]
+    return "\n".join(rows)
+
+
+def readme() -> str:
+    text = README.read_text(encoding="utf-8")
+    before, rest = text.split(CODES_START + "\n", 1)
+    _, after = rest.split(CODES_END, 1)
+    return f"{before}{CODES_START}\n{code_table()}\n{CODES_END}{after}"
+
+
+GENERATED: dict[Path, Callable[[], str]] = {
+    SCHEMAS / "paytable.schema.json": paytable_schema,
+    SCHEMAS / "analysis.schema.json": analysis_schema,
+    README: readme,
+}
+
+
+def differing() -> list[Path]:
+    """The generated files whose content is not what the registries give."""
+    return [path for path, make in GENERATED.items() if path.read_text(encoding="utf-8") != make()]
+
+
+def main() -> None:
+    if sys.argv[1:] == ["--check"]:
+        stale = differing()
+        for path in stale:
+            print(f"{path.relative_to(REPO)} differs from what the registries give: run make generated")
+        sys.exit(1 if stale else 0)
+    for path, make in GENERATED.items():
+        text = make()
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()

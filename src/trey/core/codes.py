@@ -1,0 +1,220 @@
+"""Every problem code trey reports, with what it means: the one list (``Problem`` refuses a code not in it, and
+the README's table of codes is generated from :data:`CODE_TABLE` by ``make generated``). Tools key on a code, which
+is stable, never on the wording of a message."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Code(StrEnum):
+    """A problem's stable code: ``area.what``."""
+
+    FILE_NOT_FOUND = "file.not-found"
+    FILE_DIRECTORY = "file.directory"
+    FILE_PERMISSION = "file.permission"
+    FILE_UNREADABLE = "file.unreadable"
+    FILE_NOT_REGULAR = "file.not-regular"
+    FILE_TOO_LARGE = "file.too-large"
+    FILE_EMPTY = "file.empty"
+    FILE_BINARY = "file.binary"
+    FILE_NOT_UTF8 = "file.not-utf8"
+    FILE_NAME_NOT_UTF8 = "file.name-not-utf8"
+    FILE_NAME_TOO_LONG = "file.name-too-long"
+    YAML_SYNTAX = "yaml.syntax"
+    YAML_TAB = "yaml.tab"
+    YAML_MULTIPLE_DOCUMENTS = "yaml.multiple-documents"
+    YAML_TAG = "yaml.tag"
+    YAML_MERGE_KEY = "yaml.merge-key"
+    YAML_KEY_NOT_TEXT = "yaml.key-not-text"
+    YAML_DUPLICATE_KEY = "yaml.duplicate-key"
+    YAML_TOO_MANY_VALUES = "yaml.too-many-values"
+    YAML_TOO_DEEP = "yaml.too-deep"
+    YAML_NUMBER_FORM = "yaml.number-form"
+    YAML_BOOLEAN_FORM = "yaml.boolean-form"
+    YAML_UNREADABLE_VALUE = "yaml.unreadable-value"
+    TEXT_SURROGATE = "text.surrogate"
+    TEXT_CONTROL_CHARACTER = "text.control-character"
+    TEXT_OUTSIDE_FONTS = "text.outside-fonts"
+    FORMAT_VERSION = "format.version"
+    SCHEMA_UNKNOWN_KEY = "schema.unknown-key"
+    SCHEMA_MISSING_KEY = "schema.missing-key"
+    SCHEMA_TYPE = "schema.type"
+    SCHEMA_ENUM = "schema.enum"
+    SCHEMA_MINIMUM = "schema.minimum"
+    SCHEMA_MAXIMUM = "schema.maximum"
+    SCHEMA_TOO_LONG = "schema.too-long"
+    SCHEMA_TOO_MANY = "schema.too-many"
+    NAME_BLANK = "name.blank"
+    ODDS_FLOAT = "odds.float"
+    ODDS_TYPE = "odds.type"
+    ODDS_UNREADABLE = "odds.unreadable"
+    ODDS_NEGATIVE = "odds.negative"
+    ODDS_ZERO_DENOMINATOR = "odds.zero-denominator"
+    ODDS_TOO_LARGE = "odds.too-large"
+    ODDS_FOR_BELOW_STAKE = "odds.for-below-stake"
+    ODDS_ZERO = "odds.zero"
+    ODDS_FOR_WORDING = "odds.for-wording"
+    PAYTABLE_RARER_PAYS_LESS = "paytable.rarer-pays-less"
+    STRATEGY_UNKNOWN = "strategy.unknown"
+    STRATEGY_INVALID = "strategy.invalid"
+    STRATEGY_NOT_A_HAND = "strategy.not-a-hand"
+    RULES_DEALER_QUALIFIER = "rules.dealer-qualifier"
+    RULES_NOT_A_HAND = "rules.not-a-hand"
+    TABLE_CURRENCY = "table.currency"
+    TABLE_CURRENCY_UNKNOWN = "table.currency-unknown"
+    TABLE_CURRENCY_NOT_MONEY = "table.currency-not-money"
+    TABLE_LOCALE = "table.locale"
+    TABLE_CHIPS_DUPLICATE = "table.chips-duplicate"
+    TABLE_CHIP_ZERO = "table.chip-zero"
+    TABLE_CHIP_BELOW_MINOR_UNIT = "table.chip-below-minor-unit"
+    TABLE_MAXIMUM_BELOW_MINIMUM = "table.maximum-below-minimum"
+    WAGERS_NONE = "wagers.none"
+    FORMAT_VERSION_FEATURE = "format.version-feature"
+    SIDE_BET_ID = "side-bet.id"
+    SIDE_BET_ID_CLASH = "side-bet.id-clash"
+    SIDE_BET_UNKNOWN_READING = "side-bet.unknown-reading"
+    SIDE_BET_UNKNOWN_OUTCOME = "side-bet.unknown-outcome"
+    SIDE_BET_NEVER_PAYS = "side-bet.never-pays"
+    SIDE_BET_STAKE_REQUIRED = "side-bet.stake-required"
+    SIDE_BET_STAKE_ZERO = "side-bet.stake-zero"
+    SIDE_BET_METER_WITHOUT_PROGRESSIVE = "side-bet.meter-without-progressive"
+    PROGRESSIVE_INCREMENT_RANGE = "progressive.increment-range"
+    PAY_AMOUNT = "pay.amount"
+    PAY_SHARE = "pay.share"
+    PAY_SHARE_TOO_LONG = "pay.share-too-long"
+    PAY_TYPE = "pay.type"
+    PAY_FLOAT = "pay.float"
+    PAY_NEGATIVE = "pay.negative"
+    PAY_METER_SHARE_RANGE = "pay.meter-share-range"
+    PAY_UNREADABLE = "pay.unreadable"
+    JSON_SYNTAX = "json.syntax"
+    JSON_TOO_DEEP = "json.too-deep"
+    JSON_DUPLICATE_KEY = "json.duplicate-key"
+    JSON_CONSTANT = "json.constant"
+    JSON_VALUE = "json.value"
+
+
+# Schema findings of other keywords are reported as schema.<keyword> (minItems: schema.min-items).
+SCHEMA_KEYWORD_PREFIX = "schema."
+
+# The README's table: each row's codes and what they mean.
+CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
+    ((Code.FILE_NOT_FOUND, Code.FILE_DIRECTORY, Code.FILE_PERMISSION, Code.FILE_UNREADABLE), "the file cannot be read"),
+    ((Code.FILE_NOT_REGULAR,), "a FIFO, device or socket: refused before it is opened (no hang, no endless read)"),
+    ((Code.FILE_TOO_LARGE,), "over 1 MiB (at most 1 MiB + 1 byte is ever read)"),
+    ((Code.FILE_EMPTY, Code.FILE_BINARY, Code.FILE_NOT_UTF8), "not a text paytable"),
+    ((Code.FILE_NAME_NOT_UTF8, Code.FILE_NAME_TOO_LONG), "the file's name cannot be printed or opened"),
+    ((Code.YAML_SYNTAX, Code.YAML_TAB, Code.YAML_MULTIPLE_DOCUMENTS), "not one well-formed YAML document"),
+    ((Code.YAML_TAG, Code.YAML_MERGE_KEY, Code.YAML_KEY_NOT_TEXT), "YAML features a paytable does not use"),
+    ((Code.YAML_DUPLICATE_KEY,), "a key given twice"),
+    ((Code.YAML_TOO_MANY_VALUES, Code.YAML_TOO_DEEP), "alias expansion or nesting beyond any paytable"),
+    (
+        (Code.YAML_NUMBER_FORM, Code.YAML_BOOLEAN_FORM),
+        "a YAML 1.1 number (`040`, `0x28`, `1_0`, `1:30`) or boolean (`yes`)",
+    ),
+    ((Code.YAML_UNREADABLE_VALUE,), "a value that cannot be converted (an integer of thousands of digits)"),
+    (
+        (Code.TEXT_SURROGATE, Code.TEXT_CONTROL_CHARACTER, Code.TEXT_OUTSIDE_FONTS),
+        "text that is not printable characters, or that trey's documents cannot print (a script its fonts lack:"
+        " Chinese, Armenian, an emoji), which a certificate could not read back",
+    ),
+    ((Code.FORMAT_VERSION,), "a `trey:` version this trey does not read"),
+    (
+        (
+            Code.SCHEMA_UNKNOWN_KEY,
+            Code.SCHEMA_MISSING_KEY,
+            Code.SCHEMA_TYPE,
+            Code.SCHEMA_ENUM,
+            Code.SCHEMA_MINIMUM,
+            Code.SCHEMA_MAXIMUM,
+            Code.SCHEMA_TOO_LONG,
+            Code.SCHEMA_TOO_MANY,
+        ),
+        "the JSON Schema's findings (other keywords: `schema.<keyword>`)",
+    ),
+    ((Code.NAME_BLANK,), "a blank game name"),
+    (
+        (
+            Code.ODDS_FLOAT,
+            Code.ODDS_TYPE,
+            Code.ODDS_UNREADABLE,
+            Code.ODDS_NEGATIVE,
+            Code.ODDS_ZERO_DENOMINATOR,
+            Code.ODDS_TOO_LARGE,
+            Code.ODDS_FOR_BELOW_STAKE,
+        ),
+        "odds that cannot be",
+    ),
+    ((Code.ODDS_ZERO, Code.ODDS_FOR_WORDING, Code.PAYTABLE_RARER_PAYS_LESS), "warnings"),
+    (
+        (
+            Code.STRATEGY_UNKNOWN,
+            Code.STRATEGY_INVALID,
+            Code.STRATEGY_NOT_A_HAND,
+            Code.RULES_DEALER_QUALIFIER,
+            Code.RULES_NOT_A_HAND,
+        ),
+        "a strategy or qualifier trey cannot read",
+    ),
+    (
+        (
+            Code.TABLE_CURRENCY,
+            Code.TABLE_CURRENCY_UNKNOWN,
+            Code.TABLE_CURRENCY_NOT_MONEY,
+            Code.TABLE_LOCALE,
+            Code.TABLE_CHIPS_DUPLICATE,
+            Code.TABLE_CHIP_ZERO,
+            Code.TABLE_CHIP_BELOW_MINOR_UNIT,
+            Code.TABLE_MAXIMUM_BELOW_MINIMUM,
+        ),
+        "the `table:` section (a currency or locale Babel's CLDR data does not know; XXX, XTS, gold and the "
+        "other ISO 4217 codes that are not money; a chip finer than the currency's smallest unit, such as 0.50 "
+        "JPY)",
+    ),
+    ((Code.WAGERS_NONE,), "no wager offered"),
+    ((Code.FORMAT_VERSION_FEATURE,), "`side_bets:` in a file that says `trey: 1`"),
+    (
+        (Code.SIDE_BET_ID, Code.SIDE_BET_ID_CLASH),
+        "a side bet id that is not lowercase letters, digits and `_`, or that names a preset or `ante_play`",
+    ),
+    (
+        (Code.SIDE_BET_UNKNOWN_READING, Code.SIDE_BET_UNKNOWN_OUTCOME),
+        "a reading trey does not have, an outcome its reading cannot produce",
+    ),
+    ((Code.SIDE_BET_NEVER_PAYS,), "a side bet none of whose listed outcomes wins anything"),
+    (
+        (Code.SIDE_BET_STAKE_REQUIRED, Code.SIDE_BET_STAKE_ZERO),
+        "amounts, meter shares or envy without a (positive) stake",
+    ),
+    (
+        (Code.SIDE_BET_METER_WITHOUT_PROGRESSIVE, Code.PROGRESSIVE_INCREMENT_RANGE),
+        "a meter share without a `progressive:` meter; an increment of 100% or more",
+    ),
+    (
+        (
+            Code.PAY_AMOUNT,
+            Code.PAY_SHARE,
+            Code.PAY_SHARE_TOO_LONG,
+            Code.PAY_TYPE,
+            Code.PAY_FLOAT,
+            Code.PAY_NEGATIVE,
+            Code.PAY_METER_SHARE_RANGE,
+            Code.PAY_UNREADABLE,
+        ),
+        "amounts and shares that cannot be (a share above 100%, a float, a negative reset)",
+    ),
+    (
+        (Code.JSON_SYNTAX, Code.JSON_TOO_DEEP, Code.JSON_DUPLICATE_KEY, Code.JSON_CONSTANT, Code.JSON_VALUE),
+        "a JSON document trey reads (a certificate, its embedded evidence) that is not strict JSON: a syntax "
+        "error, nesting beyond any certificate, a key given twice, NaN or Infinity, a number that cannot be "
+        "read",
+    ),
+)
+
+
+def is_known_code(code: str) -> bool:
+    """Whether ``code`` is one of :class:`Code`, or a schema keyword's ``schema.<keyword>``."""
+    return code in Code._value2member_map_ or (
+        code.startswith(SCHEMA_KEYWORD_PREFIX) and code[len(SCHEMA_KEYWORD_PREFIX) :].replace("-", "").isalpha()
+    )

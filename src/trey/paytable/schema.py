@@ -1,0 +1,96 @@
+"""The paytable's JSON Schema: the shipped file, whose parts that restate a registry are generated from it.
+
+The readings a side bet may read, each preset's outcomes with their words, the Ante Bonus rows, the names of
+the rules, qualifiers and strategies with their defaults, and the patterns of odds, amounts and shares are each
+stated once, in the registry or model that owns them; :func:`generated_parts` puts them into the schema.
+``make generated`` writes the result to ``schemas/paytable.schema.json`` (a test holds the shipped file equal to
+it), and the loader validates against :func:`paytable_schema`, so a reading registered at run time is accepted.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from trey.cards.readings import READINGS, Outcome
+from trey.core.jsonschemas import load_schema
+from trey.paytable.model import (
+    ANTE_BONUS_OUTCOMES,
+    NAMED_HIGH_CARD_QUALIFIERS,
+    PRESETS,
+    OnFold,
+    Rules,
+    Strategy,
+    StrategyKind,
+    Table,
+    Ties,
+)
+from trey.paytable.odds import ODDS_PATTERN
+from trey.paytable.pays import DECIMAL_PATTERN, FRACTION_PATTERN, PERCENT_PATTERN
+
+ODDS_ROW = "#/$defs/odds"
+PAY_ROW = "#/$defs/pay"
+
+
+def _row(outcome: Outcome, ref: str, prefix: str = "") -> dict[str, Any]:
+    return {"$ref": ref, "title": outcome.title, "description": prefix + outcome.description}
+
+
+def generated_parts() -> dict[str, Any]:
+    """The generated parts, by JSON pointer into the schema."""
+    rules, table = Rules(), Table()
+    player_hand = READINGS["player_hand"]
+    parts: dict[str, Any] = {
+        "/$defs/side_bet/properties/reads/enum": list(READINGS),
+        "/$defs/side_bet/properties/reads/description": "The cards the bet is paid on: "
+        + ", ".join(f"{name} ({reading.title})" for name, reading in READINGS.items())
+        + ".",
+        "/$defs/side_bet/properties/on_fold/enum": [str(v) for v in OnFold],
+        "/properties/rules/properties/pair_plus_on_fold/enum": [str(v) for v in OnFold],
+        "/properties/rules/properties/pair_plus_on_fold/default": str(rules.pair_plus_on_fold),
+        "/properties/rules/properties/ties/enum": [str(v) for v in Ties],
+        "/properties/rules/properties/ties/default": str(rules.ties),
+        "/properties/rules/properties/ante_bonus_requires_play/default": rules.ante_bonus_requires_play,
+        "/properties/rules/properties/dealer_qualifier/anyOf/0/enum": [*NAMED_HIGH_CARD_QUALIFIERS, "none", "pair"],
+        "/properties/rules/properties/dealer_qualifier/default": rules.dealer_qualifier.label,
+        "/properties/table/properties/currency/default": table.currency,
+        "/properties/table/properties/payout_cap_covers_progressive/default": table.payout_cap_covers_progressive,
+        "/properties/wagers/properties/ante_play/properties/strategy/default": str(Strategy().kind),
+        "/properties/wagers/properties/ante_play/properties/strategy/anyOf/0/enum": [
+            str(k) for k in StrategyKind if k is not StrategyKind.PLAY_AT_LEAST
+        ],
+        "/properties/wagers/properties/ante_play/properties/ante_bonus/properties": {
+            slug: _row(player_hand.outcome(slug), ODDS_ROW, "Ante Bonus odds. ") for slug in ANTE_BONUS_OUTCOMES
+        },
+        "/$defs/odds/anyOf/1/pattern": f"^{ODDS_PATTERN.pattern}$",
+        "/$defs/money/anyOf/1/pattern": f"^{DECIMAL_PATTERN.pattern}$",
+        "/$defs/share/pattern": f"^({PERCENT_PATTERN.pattern}|{FRACTION_PATTERN.pattern})$",
+    }
+    for preset in PRESETS.values():
+        reading = READINGS[preset.reads]
+        parts[f"/properties/wagers/properties/{preset.id}/properties"] = {
+            o.slug: _row(o, ODDS_ROW) for o in reading.outcomes
+        }
+    return parts
+
+
+def with_parts(schema: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``schema`` with the value at each JSON pointer of ``parts`` replaced (the place must exist)."""
+    result = copy.deepcopy(schema)
+    for pointer, value in parts.items():
+        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in pointer.lstrip("/").split("/")]
+        node: Any = result
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            if last not in node:
+                raise KeyError(f"the schema has no {pointer}")
+            node[last] = value
+    return result
+
+
+def paytable_schema() -> dict[str, Any]:
+    """The paytable schema as the registries state it now."""
+    return with_parts(load_schema("paytable"), generated_parts())
