@@ -9,21 +9,46 @@ to 7.28% house edge); :func:`compare` gives every figure they weigh, exact, for 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.core.numbers import decimal_text, fraction_text
 from trey.engine import analyze
-from trey.engine.results import AntePlayAnalysis
-from trey.engine.stats import Z_90
+from trey.figures.registry import (
+    AVERAGE_WAGER,
+    ELEMENT_OF_RISK,
+    HIT_FREQUENCY,
+    HOUSE_EDGE,
+    LONG_RUN_RTP,
+    RTP,
+    STD_DEV,
+    VARIANCE,
+    VOLATILITY_INDEX_90,
+    Figure,
+    Value,
+)
 from trey.figures.theo import theoretical_win
 from trey.paytable.model import GameSpec
 from trey.paytable.schema_errors import did_you_mean
 
 RANKED_BY = "house edge (a progressive's at the reset, for a lone bettor)"
+
+
+# The figures a comparison gives of each (file, wager), in the order of its JSON contract.
+COMPARED = (
+    HOUSE_EDGE,
+    RTP,
+    LONG_RUN_RTP,
+    HIT_FREQUENCY,
+    VARIANCE,
+    STD_DEV,
+    VOLATILITY_INDEX_90,
+    ELEMENT_OF_RISK,
+    AVERAGE_WAGER,
+)
 
 
 @dataclass(frozen=True)
@@ -32,23 +57,33 @@ class ComparisonRow:
     name: str
     wager: str
     title: str
-    house_edge: Fraction  # 1 - rtp: the figure the rows are ranked by
-    rtp: Fraction  # the wager's RTP (a progressive's at the reset, for a lone bettor)
-    long_run_rtp: Fraction | None  # a progressive's long-run RTP, for a lone bettor
-    hit_frequency: Fraction
-    variance: Fraction
-    element_of_risk: Fraction | None  # Ante & Play
-    average_wager: Fraction | None  # Ante & Play, in Antes
+    figures: Mapping[str, Value | None]  # the figures of COMPARED by name (None: it does not apply to the wager)
     theo_per_hour: Fraction
     edge_vs_first: Fraction | None  # house edge minus the first file's for the same wager (None: it has none)
 
     @property
-    def std_dev(self) -> float:
-        return float(sqrt_decimal(self.variance))
+    def house_edge(self) -> Fraction:
+        """1 - rtp: the figure the rows are ranked by (a progressive's at the reset, for a lone bettor)."""
+        edge = self.figures[HOUSE_EDGE.name]
+        assert isinstance(edge, Fraction)
+        return edge
 
     @property
-    def volatility_index_90(self) -> float:
-        return Z_90 * self.std_dev
+    def variance(self) -> Fraction:
+        variance = self.figures[VARIANCE.name]
+        assert isinstance(variance, Fraction)
+        return variance
+
+    def figure(self, figure: Figure) -> Value | None:
+        return self.figures[figure.name]
+
+
+def vs_first_text(row: ComparisonRow) -> str:
+    """The house edge's difference to the first file's, in percentage points ("—" when that file has no such
+    wager)."""
+    if row.edge_vs_first is None:
+        return "—"
+    return f"{decimal_text(row.edge_vs_first * 100, HOUSE_EDGE.places)} pt"
 
 
 def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list[ComparisonRow]:
@@ -62,21 +97,13 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
                 offered.append(wager_id)
             if wager is not None and wager_id != wager:
                 continue
-            ante = result if isinstance(result, AntePlayAnalysis) else None
-            rtp = result.stats.rtp
             rows.append(
                 ComparisonRow(
                     file=file,
                     name=spec.name,
                     wager=wager_id,
                     title=result.title,
-                    house_edge=1 - rtp,
-                    rtp=rtp,
-                    long_run_rtp=result.progressive.long_run_rtp if result.progressive is not None else None,
-                    hit_frequency=result.stats.hit_frequency,
-                    variance=result.stats.variance,
-                    element_of_risk=ante.element_of_risk if ante is not None else None,
-                    average_wager=ante.average_wager if ante is not None else None,
+                    figures={figure.name: figure.of(result) for figure in COMPARED},
                     theo_per_hour=theoretical_win(result, analysis).per_hour,
                     edge_vs_first=None,
                 )
@@ -96,9 +123,6 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
 def comparison_json(rows: list[ComparisonRow]) -> dict[str, Any]:
     """``trey compare --format json`` (schemas/comparison.schema.json)."""
 
-    def exact(value: Fraction | None) -> str | None:
-        return fraction_text(value) if value is not None else None
-
     return {
         "rows": [
             {
@@ -106,17 +130,9 @@ def comparison_json(rows: list[ComparisonRow]) -> dict[str, Any]:
                 "name": r.name,
                 "wager": r.wager,
                 "title": r.title,
-                "house_edge": fraction_text(r.house_edge),
-                "rtp": fraction_text(r.rtp),
-                "long_run_rtp": exact(r.long_run_rtp),
-                "hit_frequency": fraction_text(r.hit_frequency),
-                "variance": fraction_text(r.variance),
-                "std_dev": rounded_float(sqrt_decimal(r.variance), 4),
-                "volatility_index_90": rounded_float(sqrt_decimal(r.variance) * Decimal(str(Z_90)), 4),
-                "element_of_risk": exact(r.element_of_risk),
-                "average_wager": exact(r.average_wager),
+                **{figure.name: figure.json_of(r.figure(figure)) for figure in COMPARED},
                 "theoretical_win_per_hour": fraction_text(r.theo_per_hour),
-                "house_edge_vs_first": exact(r.edge_vs_first),
+                "house_edge_vs_first": fraction_text(r.edge_vs_first) if r.edge_vs_first is not None else None,
             }
             for r in rows
         ]

@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from trey.cards.readings import READINGS
-from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text
+from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text, sqrt_decimal
 from trey.documents.charts import (
     Share,
     Shares,
@@ -23,10 +23,23 @@ from trey.documents.charts import (
 from trey.documents.environment import render
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95, OutcomeRow, WagerStats
+from trey.engine.stats import OutcomeRow, WagerStats
+from trey.figures.registry import (
+    AVERAGE_WAGER,
+    CYCLE,
+    ELEMENT_OF_RISK,
+    HIT_FREQUENCY,
+    HOUSE_EDGE,
+    LARGEST_WIN,
+    RTP,
+    STD_DEV,
+    VARIANCE,
+    VOLATILITY_INDEX_90,
+    VOLATILITY_INDEX_95,
+)
 from trey.figures.theo import theo_sentence, theoretical_wins
 from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
-from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.odds import Odds
 from trey.paytable.pays import MeterShare, percent_text_exact
 from trey.present.labels import (
     HAND_ORDER,
@@ -228,24 +241,19 @@ def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateChart
 
 
 def _stats_text(stats: WagerStats) -> str:
-    return f"{percent_text(stats.hit_frequency, 4)} / {stats.std_dev:.4f} per unit staked"
+    sd = decimal_text(sqrt_decimal(stats.variance), STD_DEV.places)
+    return f"{percent_text(stats.hit_frequency, HIT_FREQUENCY.places)} / {sd} per unit staked"
 
 
 def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any]:
-    stats = result.stats
     rows = [_par_row(r, wager) for r in result.outcomes]
     at_reset = " at the reset, lone bettor" if result.progressive is not None else ""
-    figures = [
-        ("Cycle", f"{result.cycle:,} equally likely deals"),
-        (f"Return to player (RTP){at_reset}", with_fraction(stats.rtp)),
-        (f"House edge{at_reset}", with_fraction(stats.house_edge)),
-        ("Hit frequency", with_fraction(stats.hit_frequency)),
-        ("Variance", f"{decimal_text(stats.variance, 4)} ({fraction_text(stats.variance)})"),
-        ("Standard deviation", f"{stats.std_dev:.4f}"),
-        ("Volatility index, 90%", f"{stats.volatility_index(Z_90):.4f}"),
-        ("Volatility index, 95%", f"{stats.volatility_index(Z_95):.4f}"),
-        ("Largest win", net_odds_text(result.largest_win)),
-    ]
+    figures = [(CYCLE.document_title, f"{CYCLE.text(result)} equally likely deals")]
+    for figure in (RTP, HOUSE_EDGE, HIT_FREQUENCY, VARIANCE):
+        label = figure.document_title + (at_reset if figure in (RTP, HOUSE_EDGE) else "")
+        figures.append((label, f"{figure.text(result)} ({figure.exact_text(result)})"))
+    figures += [(f.document_title, f.text(result)) for f in (STD_DEV, VOLATILITY_INDEX_90, VOLATILITY_INDEX_95)]
+    figures.append((LARGEST_WIN.document_title, LARGEST_WIN.text(result)))
     unit = "per unit bet"
     if result.progressive is not None:
         reset = money_style(spec.table).money(result.progressive.reset)
@@ -260,8 +268,8 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: Certificat
             "Play: 2 Antes), the Ante Bonus rows are paid on top; contribution to RTP = probability × (1 + pays)"
         )
         figures += [
-            ("Average wager", f"{decimal_text(result.average_wager, 4)} Antes ({fraction_text(result.average_wager)})"),
-            ("Element of risk", with_fraction(result.element_of_risk)),
+            (AVERAGE_WAGER.document_title, f"{AVERAGE_WAGER.text(result)} Antes ({AVERAGE_WAGER.exact_text(result)})"),
+            (ELEMENT_OF_RISK.document_title, f"{ELEMENT_OF_RISK.text(result)} ({ELEMENT_OF_RISK.exact_text(result)})"),
             ("Strategy", f"{result.strategy.kind}: {result.strategy.rule}"),
             ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
         ]

@@ -5,25 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from trey import __version__
-from trey.choose.compare import RANKED_BY, ComparisonRow
-from trey.core.numbers import decimal_text, percent_text
+from trey.choose.compare import COMPARED, RANKED_BY, ComparisonRow, vs_first_text
+from trey.core.numbers import decimal_text, sqrt_decimal
 from trey.documents.charts import edge_against_sd_svg
 from trey.documents.environment import render
+from trey.figures.registry import ELEMENT_OF_RISK, LONG_RUN_RTP
 
 
 def _row(r: ComparisonRow) -> dict[str, str]:
     return {
         "file": r.file,
         "name": r.name,
-        "house_edge": percent_text(r.house_edge),
-        "vs_first": "—" if r.edge_vs_first is None else f"{decimal_text(r.edge_vs_first * 100, 4)} pt",
-        "rtp": percent_text(r.rtp),
-        "long_run_rtp": percent_text(r.long_run_rtp) if r.long_run_rtp is not None else "",
-        "hit_frequency": percent_text(r.hit_frequency),
-        "std_dev": f"{r.std_dev:.4f}",
-        "vi90": f"{r.volatility_index_90:.4f}",
-        "element_of_risk": percent_text(r.element_of_risk) if r.element_of_risk is not None else "",
-        "average_wager": decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
+        "vs_first": vs_first_text(r),
+        **{figure.name: figure.text_of(r.figure(figure)) for figure in COMPARED},
         "theo": decimal_text(r.theo_per_hour, 2),
     }
 
@@ -32,12 +26,12 @@ def render_comparison_html(rows: list[ComparisonRow], first_file: str) -> str:
     groups: list[dict[str, Any]] = []
     for wager in dict.fromkeys(r.wager for r in rows):
         group = [r for r in rows if r.wager == wager]
-        points = [(r.file, r.std_dev, float(r.house_edge * 100)) for r in group]
+        points = [(r.file, float(sqrt_decimal(r.variance)), float(r.house_edge * 100)) for r in group]
         groups.append(
             {
                 "title": group[0].title,
-                "ante": any(r.element_of_risk is not None for r in group),
-                "progressive": any(r.long_run_rtp is not None for r in group),
+                "ante": any(r.figure(ELEMENT_OF_RISK) is not None for r in group),
+                "progressive": any(r.figure(LONG_RUN_RTP) is not None for r in group),
                 "rows": [_row(r) for r in group],
                 "chart": edge_against_sd_svg(points, f"{group[0].title}: house edge against standard deviation"),
             }

@@ -49,18 +49,16 @@ class Figure:
     def of(self, result: WagerAnalysis) -> Value | None:
         return self.value(result)
 
-    def json(self, result: WagerAnalysis) -> str | float | int | None:
+    def json_of(self, value: Value | None) -> str | float | int | None:
         """As the JSON contracts give it: an int, a fraction in lowest terms, or an irrational figure rounded once."""
-        value = self.of(result)
         if value is None or isinstance(value, int):
             return value
         if isinstance(value, Fraction):
             return fraction_text(value)
         return rounded_float(value, self.places)
 
-    def text(self, result: WagerAnalysis) -> str:
-        """For people, rounded once: ``3.3730%``, ``1.6740``, ``22,100``."""
-        value = self.of(result)
+    def text_of(self, value: Value | None) -> str:
+        """For people, rounded once: ``3.3730%``, ``1.6740``, ``22,100``; empty when it does not apply."""
         if value is None:
             return ""
         if self.words is not None:
@@ -72,10 +70,29 @@ class Figure:
             return percent_text(value, self.places)
         return decimal_text(value, self.places)
 
+    def number_text_of(self, value: Value | None) -> str:
+        """For a CSV cell, rounded once: a share as a number of percent (``3.3730``), others as :meth:`text_of`."""
+        if value is None:
+            return ""
+        if isinstance(value, int):
+            return str(value)
+        return decimal_text(value * 100 if self.unit is Unit.SHARE else value, self.places)
+
+    def json(self, result: WagerAnalysis) -> str | float | int | None:
+        return self.json_of(self.of(result))
+
+    def text(self, result: WagerAnalysis) -> str:
+        return self.text_of(self.of(result))
+
     def exact_text(self, result: WagerAnalysis) -> str:
         """The exact value as a fraction (empty for an irrational figure or one that does not apply)."""
         value = self.of(result)
         return fraction_text(value) if isinstance(value, Fraction) else ""
+
+    @property
+    def csv_column(self) -> str:
+        """Its column in ``trey compare --format csv``: a share's says it is in percent."""
+        return f"{self.name}_percent" if self.unit is Unit.SHARE else self.name
 
     @property
     def heading(self) -> str:

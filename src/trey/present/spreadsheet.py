@@ -15,9 +15,23 @@ from decimal import Decimal
 from fractions import Fraction
 
 from trey.choose.compare import ComparisonRow
-from trey.core.numbers import decimal_text, fraction_text, sqrt_decimal
+from trey.core.numbers import decimal_text, fraction_text
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, OutcomeRow
+from trey.engine.stats import OutcomeRow
+from trey.figures.registry import (
+    AVERAGE_WAGER,
+    CYCLE,
+    ELEMENT_OF_RISK,
+    HIT_FREQUENCY,
+    HOUSE_EDGE,
+    LONG_RUN_RTP,
+    RTP,
+    STD_DEV,
+    VARIANCE,
+    VOLATILITY_INDEX_90,
+    Figure,
+    Unit,
+)
 from trey.figures.theo import theoretical_wins
 
 CSV_COLUMNS = (
@@ -89,7 +103,19 @@ def analysis_csv(analysis: GameAnalysis) -> str:
     return buffer.getvalue()
 
 
-def _number(value: Fraction) -> float | int:
+# The Summary sheet's figures, each a number cell and, when exact, its fraction beside it.
+WORKBOOK_FIGURES = (CYCLE, RTP, HOUSE_EDGE, LONG_RUN_RTP, HIT_FREQUENCY, VARIANCE, STD_DEV, ELEMENT_OF_RISK)
+
+
+def _has_exact(figure: Figure) -> bool:
+    return figure.exact and figure.unit is not Unit.DEALS
+
+
+def _number(value: Fraction | Decimal | int) -> float | int:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Decimal):
+        return float(value)
     return int(value) if value.denominator == 1 else float(value)
 
 
@@ -115,59 +141,25 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -
     assert summary is not None
     summary.title = "Summary"
     sheets = sheet_names(list(analysis.wagers))
-    header = [
-        "wager",
-        "sheet",
-        "title",
-        "cycle",
-        "RTP",
-        "RTP (exact)",
-        "house edge",
-        "house edge (exact)",
-        "long-run RTP",
-        "long-run RTP (exact)",
-        "hit frequency",
-        "hit frequency (exact)",
-        "variance",
-        "variance (exact)",
-        "standard deviation",
-        "element of risk",
-        "element of risk (exact)",
-        "theoretical win an hour",
-        "theoretical win an hour (exact)",
-    ]
+    header = ["wager", "sheet", "title"]
+    for figure in WORKBOOK_FIGURES:
+        header += [figure.heading, f"{figure.heading} (exact)"] if _has_exact(figure) else [figure.heading]
+    header += ["theoretical win an hour", "theoretical win an hour (exact)"]
     summary.append(header)
     theos = theoretical_wins(analysis)
     for (wager, result), sheet_name in zip(analysis.wagers.items(), sheets, strict=True):
-        stats = result.stats
-        long_run = result.progressive.long_run_rtp if result.progressive is not None else None
-        eor = result.element_of_risk if isinstance(result, AntePlayAnalysis) else None
-        summary.append(
-            [
-                wager,
-                sheet_name,
-                result.title,
-                result.cycle,
-                _number(stats.rtp),
-                fraction_text(stats.rtp),
-                _number(stats.house_edge),
-                fraction_text(stats.house_edge),
-                _number(long_run) if long_run is not None else None,
-                fraction_text(long_run) if long_run is not None else None,
-                _number(stats.hit_frequency),
-                fraction_text(stats.hit_frequency),
-                _number(stats.variance),
-                fraction_text(stats.variance),
-                stats.std_dev,
-                _number(eor) if eor is not None else None,
-                fraction_text(eor) if eor is not None else None,
-                _number(theos[wager].per_hour),
-                fraction_text(theos[wager].per_hour),
-            ]
-        )
+        line: list[object] = [wager, sheet_name, result.title]
+        for figure in WORKBOOK_FIGURES:
+            value = figure.of(result)
+            line.append(_number(value) if value is not None else None)
+            if _has_exact(figure):
+                line.append(figure.exact_text(result) or None)
+        line += [_number(theos[wager].per_hour), fraction_text(theos[wager].per_hour)]
+        summary.append(line)
+    percent = {figure.heading for figure in WORKBOOK_FIGURES if figure.unit is Unit.SHARE}
     for cells in summary.iter_rows(min_row=2):
         for cell, name in zip(cells, header, strict=True):
-            if name in ("RTP", "house edge", "long-run RTP", "hit frequency", "element of risk"):
+            if name in percent:
                 cell.number_format = "0.0000%"
     for result, sheet_name in zip(analysis.wagers.values(), sheets, strict=True):
         sheet = book.create_sheet(sheet_name)
@@ -229,19 +221,24 @@ def _pinned_zip(data: bytes, when: datetime) -> bytes:
     return out.getvalue()
 
 
+# trey compare --format csv: these figures (a share's column says it is in percent), then the theoretical win an
+# hour, the difference to the first file and the exact house edge.
+COMPARISON_CSV_FIGURES = (
+    HOUSE_EDGE,
+    RTP,
+    LONG_RUN_RTP,
+    HIT_FREQUENCY,
+    STD_DEV,
+    VOLATILITY_INDEX_90,
+    ELEMENT_OF_RISK,
+    AVERAGE_WAGER,
+)
 COMPARISON_CSV_COLUMNS = (
     "file",
     "name",
     "wager",
     "title",
-    "house_edge_percent",
-    "rtp_percent",
-    "long_run_rtp_percent",
-    "hit_frequency_percent",
-    "std_dev",
-    "volatility_index_90",
-    "element_of_risk_percent",
-    "average_wager",
+    *(figure.csv_column for figure in COMPARISON_CSV_FIGURES),
     "theoretical_win_per_hour",
     "house_edge_vs_first_points",
     "house_edge_exact",
@@ -249,33 +246,21 @@ COMPARISON_CSV_COLUMNS = (
 
 
 def comparison_csv(rows: list[ComparisonRow]) -> str:
-    """``trey compare --format csv``: the columns of :data:`COMPARISON_CSV_COLUMNS`, percentages to 4 decimals
-    (rounded once), the exact house edge as a fraction in the last column."""
-
-    def pct(value: Fraction | None) -> str:
-        return decimal_text(value * 100, 4) if value is not None else ""
-
+    """``trey compare --format csv``: the columns of :data:`COMPARISON_CSV_COLUMNS`, rounded once (4 decimals),
+    the exact house edge as a fraction in the last column."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COMPARISON_CSV_COLUMNS)
     for r in rows:
-        sd = sqrt_decimal(r.variance)
         writer.writerow(
             [
                 csv_text(r.file),
                 csv_text(r.name),
                 r.wager,
                 csv_text(r.title),
-                pct(r.house_edge),
-                pct(r.rtp),
-                pct(r.long_run_rtp),
-                pct(r.hit_frequency),
-                decimal_text(sd, 4),
-                decimal_text(sd * Decimal(str(Z_90)), 4),
-                pct(r.element_of_risk),
-                decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
+                *(figure.number_text_of(r.figure(figure)) for figure in COMPARISON_CSV_FIGURES),
                 decimal_text(r.theo_per_hour, 2),
-                pct(r.edge_vs_first),
+                HOUSE_EDGE.number_text_of(r.edge_vs_first),
                 fraction_text(r.house_edge),
             ]
         )

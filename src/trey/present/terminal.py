@@ -20,7 +20,19 @@ from trey.core.numbers import (
 from trey.core.text import printable
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95
+from trey.figures.registry import (
+    AVERAGE_WAGER,
+    ELEMENT_OF_RISK,
+    HIT_FREQUENCY,
+    HOUSE_EDGE,
+    LONG_RUN_RTP,
+    RTP,
+    STD_DEV,
+    VARIANCE,
+    VOLATILITY_INDEX_90,
+    VOLATILITY_INDEX_95,
+    Figure,
+)
 from trey.figures.theo import TheoreticalWin, theo_sentence, theoretical_wins
 from trey.paytable.model import money_style
 from trey.paytable.pays import percent_text_exact
@@ -51,6 +63,12 @@ def user_text(text: str) -> str:
 def _figure(value: Fraction, exact: bool) -> str:
     text = percent_text(value)
     return f"{text}  ({fraction_text(value)})" if exact else text
+
+
+def _shown(figure: Figure, result: WagerAnalysis, exact: bool) -> str:
+    """A figure rounded once, with its exact fraction after it when asked and when it has one."""
+    fraction = figure.exact_text(result) if exact else ""
+    return f"{figure.text(result)}  ({fraction})" if fraction else figure.text(result)
 
 
 def _outcome_name(name: str) -> str:
@@ -84,22 +102,16 @@ def wager_table(
             one_in_text(row.one_in).removeprefix("1 in "),
             _figure(row.contribution, exact),
         )
-    stats = result.stats
     summary = Table(show_header=False, box=None, pad_edge=False)
     summary.add_column(style="bold")
     summary.add_column()
     at_reset = " (at the reset, lone bettor)" if result.progressive is not None else ""
-    summary.add_row(f"RTP{at_reset}", _figure(stats.rtp, exact))
-    summary.add_row(f"House edge{at_reset}", _figure(stats.house_edge, exact))
-    summary.add_row("Hit frequency", _figure(stats.hit_frequency, exact))
-    summary.add_row(
-        "Variance",
-        decimal_text(stats.variance, 4) + (f"  ({fraction_text(stats.variance)})" if exact else ""),
-    )
-    summary.add_row("Standard deviation", f"{stats.std_dev:.4f}")
+    for figure in (RTP, HOUSE_EDGE, HIT_FREQUENCY, VARIANCE, STD_DEV):
+        label = figure.label + (at_reset if figure in (RTP, HOUSE_EDGE) else "")
+        summary.add_row(label, _shown(figure, result, exact))
     summary.add_row(
         "Volatility index",
-        f"{stats.volatility_index(Z_90):.4f} (90%), {stats.volatility_index(Z_95):.4f} (95%)",
+        f"{VOLATILITY_INDEX_90.text(result)} (90%), {VOLATILITY_INDEX_95.text(result)} (95%)",
     )
     if isinstance(result, AntePlayAnalysis):
         strategy = result.strategy
@@ -108,8 +120,8 @@ def wager_table(
             f"{strategy.kind}: {strategy.sentence} ({strategy.hands_played:,} hands played, "
             f"{strategy.hands_folded:,} folded)",
         )
-        summary.add_row("Average wager", decimal_text(result.average_wager, 4) + " Antes")
-        summary.add_row("Element of risk", _figure(result.element_of_risk, exact))
+        summary.add_row(AVERAGE_WAGER.label, AVERAGE_WAGER.text(result) + " Antes")
+        summary.add_row(ELEMENT_OF_RISK.label, _shown(ELEMENT_OF_RISK, result, exact))
     if theo is not None:
         summary.add_row("Theoretical win", theo_sentence(theo, style or MoneyStyle()))
     parts: list[object] = [outcomes, summary]
@@ -234,17 +246,17 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
 
 
 def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:
-    from trey.choose.compare import RANKED_BY
+    from trey.choose.compare import RANKED_BY, vs_first_text
 
     console = console or wide_console()
     for wager in dict.fromkeys(r.wager for r in rows):
         group = [r for r in rows if r.wager == wager]
-        progressive = any(r.long_run_rtp is not None for r in group)
+        progressive = any(r.figure(LONG_RUN_RTP) is not None for r in group)
         ranked_by = RANKED_BY if progressive else "house edge"
         table = Table(title=f"{user_text(group[0].title)}: ranked by {ranked_by}", title_justify="left")
         columns = ["file", "house edge", "vs first", "RTP", *(["long-run RTP"] if progressive else []), "hit freq."]
         columns += ["SD", "VI 90%"]
-        ante = any(r.element_of_risk is not None for r in group)
+        ante = any(r.figure(ELEMENT_OF_RISK) is not None for r in group)
         if ante:
             columns += ["EoR", "avg wager"]
         columns += ["theo/hour"]
@@ -253,19 +265,14 @@ def print_comparison(rows: list[ComparisonRow], console: Console | None = None) 
         for r in group:
             cells = [
                 user_text(r.file),
-                percent_text(r.house_edge),
-                "—" if r.edge_vs_first is None else f"{decimal_text(r.edge_vs_first * 100, 4)} pt",
-                percent_text(r.rtp),
-                *([percent_text(r.long_run_rtp) if r.long_run_rtp is not None else ""] if progressive else []),
-                percent_text(r.hit_frequency),
-                f"{r.std_dev:.4f}",
-                f"{r.volatility_index_90:.4f}",
+                HOUSE_EDGE.text_of(r.house_edge),
+                vs_first_text(r),
+                RTP.text_of(r.figure(RTP)),
+                *([LONG_RUN_RTP.text_of(r.figure(LONG_RUN_RTP))] if progressive else []),
+                *(f.text_of(r.figure(f)) for f in (HIT_FREQUENCY, STD_DEV, VOLATILITY_INDEX_90)),
             ]
             if ante:
-                cells += [
-                    percent_text(r.element_of_risk) if r.element_of_risk is not None else "",
-                    decimal_text(r.average_wager, 4) if r.average_wager is not None else "",
-                ]
+                cells += [f.text_of(r.figure(f)) for f in (ELEMENT_OF_RISK, AVERAGE_WAGER)]
             cells.append(decimal_text(r.theo_per_hour, 2))
             table.add_row(*cells)
         console.print(table)
