@@ -93,7 +93,7 @@ def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
         if row not in table.outcomes:
             raise TreyError(f"{wager} has no row {row!r}", hint=did_you_mean(row, table.outcomes))
         current = table.get(row)
-        if current is not None and not isinstance(current, Odds):
+        if current is not None and not current.scales_with_bet:
             raise TreyError(f"{wager}.{row} pays {current}, not odds", hint="solve works on rows paying odds")
     bet = spec.wagers.side_bet(wager) if wager != ANTE_PLAY else None
     if bet is not None and bet.stake is not None:

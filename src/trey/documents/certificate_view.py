@@ -40,7 +40,7 @@ from trey.figures.registry import (
 from trey.figures.theo import theo_sentence, theoretical_wins
 from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.odds import Odds
-from trey.paytable.pays import MeterShare, percent_text_exact
+from trey.paytable.pays import percent_text_exact
 from trey.present.labels import (
     HAND_ORDER,
     outcome_label,
@@ -180,9 +180,9 @@ def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateChart
         ("Reset (the meter at the start and after a 100% jackpot, seeded by the house)", money(p.reset)),
         ("Increment (share of every stake added to the meter)", percent_text_exact(p.increment)),
         *(
-            (f"Meter share: {outcome_label(o)}", f"{percent_text_exact(pay.share)} of the meter")
+            (f"Meter share: {outcome_label(o)}", pay.words(money))
             for o, pay in bet.pays
-            if isinstance(pay, MeterShare)
+            if pay.reads_meter
         ),
         *((f"Envy, when another bettor holds: {outcome_label(o)}", money(a)) for o, a in bet.envy),
         ("Other progressive bettors assumed", str(p.other_bettors)),

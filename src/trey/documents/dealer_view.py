@@ -17,7 +17,7 @@ from trey.documents.payoff_keys import payoff_key
 from trey.engine import GameAnalysis
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.odds import Odds, net_odds_text
-from trey.paytable.pays import Amount, MeterShare, Pay, percent_text_exact
+from trey.paytable.pays import Pay
 from trey.play.payouts import DEFAULT_BETS, Payout, PayRule, bet_columns
 from trey.play.settle import SettledWager, Settler, ante_play_parts
 from trey.present.labels import (
@@ -64,11 +64,11 @@ def _fixed_stake_row(label: str, pay: Pay, stake: Fraction, rule: PayRule, progr
         text = "CAP" if won.capped else rule.money(won.amount)
         cell = {"text": text, "capped": won.capped, "rounded": won.rounded}
         return {"label": label, "odds": pay.to_one_text, "table_says": "", "net": pay.net, "cells": [cell]}
-    if isinstance(pay, Amount):
-        won = rule.pay(stake, pay, progressive=progressive)
-        cell = {"text": "CAP" if won.capped else rule.money(won.amount), "capped": won.capped, "rounded": won.rounded}
+    if pay.reads_meter:  # its amount is the meter's, read when it is won
+        cell = {"text": pay.words(rule.money), "capped": False, "rounded": False}
         return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
-    cell = {"text": f"{percent_text_exact(pay.share)} of the meter", "capped": False, "rounded": False}
+    won = rule.pay(stake, pay, progressive=progressive)
+    cell = {"text": "CAP" if won.capped else rule.money(won.amount), "capped": won.capped, "rounded": won.rounded}
     return {"label": label, "odds": "", "table_says": "", "net": None, "cells": [cell]}
 
 
@@ -187,7 +187,7 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
                 # A fixed-stake bet: what the dealer pays on its stake, by the table's pay rule like every win.
                 pay = side_bet.pays.get(str(result.outcome))
                 reset = side_bet.progressive.reset if side_bet.progressive is not None else None
-                if isinstance(pay, MeterShare) and reset is not None:
+                if pay is not None and pay.reads_meter and reset is not None:
                     won = f" ({outcome_label(str(result.outcome)).lower()}: {pay} at {rule.money(reset)})"
                 if pay is None:
                     net = -side_bet.stake

@@ -27,7 +27,6 @@ from fractions import Fraction
 from trey.cards.readings import READINGS
 from trey.engine.stats import OutcomeRow, WagerStats, distribution_of_rows, stats_of
 from trey.paytable.model import MAX_OTHER_BETTORS, SideBet
-from trey.paytable.pays import MeterShare, returned
 
 
 @dataclass(frozen=True)
@@ -119,12 +118,12 @@ def analyze_progressive(bet: SideBet, rows: tuple[OutcomeRow, ...]) -> Progressi
     jackpot = Fraction(0)
     long_run: list[Fraction] = []
     for row, (_, pay) in zip(rows, bet.pays, strict=False):
-        if isinstance(pay, MeterShare):
-            coefficient += row.probability * pay.share / bet.stake
-            jackpot += row.probability if pay.resets else 0
-            own = meter.reset / bet.stake if pay.resets else Fraction(0)  # the house's reseed; the rest cancels
+        if pay.reads_meter:
+            coefficient += row.probability * pay.meter_share / bet.stake
+            jackpot += row.probability if pay.resets_meter else 0
+            own = meter.reset / bet.stake if pay.resets_meter else Fraction(0)  # the house's reseed; the rest cancels
         else:
-            own = returned(pay, stake=bet.stake, meter=meter.reset)
+            own = pay.returned(stake=bet.stake, meter=meter.reset)
             fixed += row.probability * own
         long_run.append(own + meter.increment - 1)
     long_run.append(meter.increment - 1)  # lose: the stake's increment still feeds the meter

@@ -26,7 +26,6 @@ from trey.engine.results import GameAnalysis
 from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, Paytable
 from trey.paytable.odds import Odds, net_odds_text
-from trey.paytable.pays import MeterShare
 from trey.play.payouts import Payout, PayRule, bet_columns
 from trey.play.settle import SettledWager, Settler, ante_play_parts
 from trey.rules.ante_play import AntePlayOutcome, Situation
@@ -96,7 +95,7 @@ def needed_features(
         for bet in spec.wagers.side_bets
         if bet.stake is None
         for row, pay in bet.pays
-        if isinstance(pay, Odds) and f"{bet.id}:{row}" in needed
+        if pay.scales_with_bet and f"{bet.id}:{row}" in needed
         for size in sizes[bet.id]
     ]
     if game is not None:
@@ -213,7 +212,7 @@ def answer_lines(
             assert pay is not None
             meter = side_bet.progressive.reset if side_bet.progressive is not None else None
             won = rule.pay(bet, pay, meter=meter, progressive=side_bet.progressive is not None)
-            if isinstance(pay, MeterShare):
+            if pay.reads_meter:
                 assert meter is not None
                 text = f"{label}: {pay} at {rule.money(meter)} = {rule.money(won.exact)} for the {rule.money(bet)} bet"
             else:

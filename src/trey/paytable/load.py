@@ -423,13 +423,13 @@ def _wins(raw: Any, stake: Any) -> bool:
     """Whether a pay as written can win anything (a meter share can: the meter grows)."""
     try:
         pay = parse_pay(raw)
-        if isinstance(pay, Odds):
-            return pay.net > 0
-        if isinstance(pay, MeterShare):
-            return True
-        return pay.amount > parse_money(stake)
     except OddsError:
         return False
+    try:
+        known: Fraction | None = parse_money(stake)
+    except OddsError:
+        known = None  # no stake, or one that cannot be read: reported on its own
+    return pay.can_win(known)
 
 
 def _paytable_problems(doc: YamlDocument, table_path: JsonPath, outcomes: tuple[str, ...]) -> Iterator[Problem]:

@@ -18,8 +18,7 @@ from trey.cards.card import ACE, rank_from_char, ranks_label
 from trey.cards.hands import ThreeCardCategory, high_card_key, lowest_key
 from trey.core.numbers import MoneyStyle
 from trey.paytable.odds import Odds
-from trey.paytable.pays import Amount, MeterShare, Pay, exact_number_text, percent_text_exact
-from trey.paytable.pays import net as pay_net
+from trey.paytable.pays import Pay, exact_number_text, percent_text_exact
 
 FORMAT_VERSION = 2  # the version canonical paytables are written in
 READABLE_VERSIONS = (1, 2)  # format 1 is format 2 without side_bets
@@ -153,10 +152,10 @@ class SideBet:
             raise ValueError(f"{self.id!r} is not a side bet id")
         if self.id in PRESETS and PRESETS[self.id].reads != self.reads:
             raise ValueError(f"{self.id} reads {PRESETS[self.id].reads}")
-        fixed_money = any(isinstance(pay, Amount | MeterShare) for _, pay in self.pays) or bool(self.envy)
+        fixed_money = any(not pay.scales_with_bet for _, pay in self.pays) or bool(self.envy)
         if fixed_money and (self.stake is None or self.stake <= 0):
             raise ValueError(f"{self.id} pays amounts: it needs a positive stake")
-        if any(isinstance(pay, MeterShare) for _, pay in self.pays) and self.progressive is None:
+        if any(pay.reads_meter for _, pay in self.pays) and self.progressive is None:
             raise ValueError(f"{self.id} pays meter shares: it needs its progressive meter")
 
     @property
@@ -166,13 +165,13 @@ class SideBet:
 
     @property
     def meter_rows(self) -> tuple[str, ...]:
-        return tuple(name for name, pay in self.pays if isinstance(pay, MeterShare))
+        return tuple(name for name, pay in self.pays if pay.reads_meter)
 
     def net(self, pay: Pay, meter: Fraction | None = None) -> Fraction:
         """The net result per unit staked of a row, a meter share valued at ``meter`` (default: the reset)."""
         if meter is None:
             meter = self.progressive.reset if self.progressive is not None else Fraction(0)
-        return pay_net(pay, stake=self.unit, meter=meter)
+        return pay.net_per_unit(stake=self.unit, meter=meter)
 
     @classmethod
     def of_preset(cls, preset_id: str, pays: Mapping[str, Pay], on_fold: OnFold | None = None) -> SideBet:

@@ -10,6 +10,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any, ClassVar
+
+from trey.paytable.pay_kind import Money, PayKind, pay_kind
 
 
 class OddsWording(StrEnum):
@@ -61,8 +64,17 @@ def net_odds_text(net: Fraction) -> str:
     return f"{net.numerator} to {net.denominator}"
 
 
+@pay_kind
 @dataclass(frozen=True)
-class Odds:
+class Odds(PayKind):
+    """A multiple of the bet: "N to M" (the stake returned besides) or "N for M" (the stake included)."""
+
+    key: ClassVar[str | None] = None
+    schema: ClassVar[dict[str, Any]] = {"$ref": "#/$defs/odds"}
+    example: ClassVar[str] = "'3 to 2'"
+    summary: ClassVar[str] = "odds (as elsewhere)"
+    scales_with_bet: ClassVar[bool] = True
+
     numerator: int
     denominator: int = 1
     wording: OddsWording = OddsWording.TO
@@ -108,6 +120,21 @@ class Odds:
         """What a winning unit bet gains, the stake aside."""
         ratio = Fraction(self.numerator, self.denominator)
         return ratio - 1 if self.wording is OddsWording.FOR else ratio
+
+    def returned(self, *, stake: Fraction, meter: Fraction) -> Fraction:  # noqa: ARG002  (odds read neither)
+        return 1 + self.net
+
+    def won(self, bet: Fraction | int, *, meter: Fraction | None) -> Fraction:  # noqa: ARG002
+        return bet * self.net
+
+    def can_win(self, stake: Fraction | None) -> bool:  # noqa: ARG002
+        return self.net > 0
+
+    def words(self, money: Money) -> str:  # noqa: ARG002
+        """As a regulator wants them: "X to 1" wording; a 'for' row is restated and flagged."""
+        if self.wording is OddsWording.FOR:
+            return f"{self.to_one_text} (written '{self}')"
+        return str(self)
 
     @property
     def to_one_text(self) -> str:

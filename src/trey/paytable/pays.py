@@ -1,4 +1,4 @@
-"""What a winning row pays: a small closed family, so that statistics and sheets need no special cases.
+"""The pay kinds trey ships (see :mod:`trey.paytable.pay_kind` for what a kind is, and its registry):
 
 - :class:`~trey.paytable.odds.Odds` — "40", "3 to 2", "1001 for 1": a multiple of the bet, the stake returned besides
   ("to") or included ("for");
@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, ClassVar
 
-from trey.paytable.odds import ODDS_HINT, Odds, OddsError, describe
+from trey.paytable.odds import ODDS_HINT, OddsError, describe
+from trey.paytable.pay_kind import PAY_KINDS, Money, PayKind, keyed_examples, keyed_forms, pay_kind
 
 PayError = OddsError  # what is wrong with a pay: message, hint and a stable code
 
@@ -28,15 +30,42 @@ PERCENT_PATTERN = re.compile(r"(0|[1-9][0-9]{0,2})(\.[0-9]{1,6})?%")
 FRACTION_PATTERN = re.compile(r"([0-9]{1,9})/([1-9][0-9]{0,8})")
 
 
+@pay_kind
 @dataclass(frozen=True)
-class Amount:
+class Amount(PayKind):
     """A fixed amount paid for the stake."""
+
+    key: ClassVar[str | None] = "amount"
+    schema: ClassVar[dict[str, Any]] = {
+        "$ref": "#/$defs/money",
+        "title": "Amount",
+        "description": "The amount paid for the stake.",
+    }
+    example: ClassVar[str] = "{amount: 500}"
+    summary: ClassVar[str] = "{amount: 500} (a fixed amount paid for the bet's stake, which is not returned besides)"
+    scales_with_bet: ClassVar[bool] = False
 
     amount: Fraction
 
     def __post_init__(self) -> None:
         if self.amount < 0 or self.amount > MAX_AMOUNT:
             raise PayError(f"amount {self.amount} is out of range", AMOUNT_HINT, code="pay.amount")
+
+    @classmethod
+    def parse(cls, value: object) -> Amount:
+        return cls(parse_money(value))
+
+    def returned(self, *, stake: Fraction, meter: Fraction) -> Fraction:  # noqa: ARG002
+        return self.amount / stake
+
+    def won(self, bet: Fraction | int, *, meter: Fraction | None) -> Fraction:  # noqa: ARG002
+        return self.amount
+
+    def can_win(self, stake: Fraction | None) -> bool:
+        return stake is not None and self.amount > stake
+
+    def words(self, money: Money) -> str:
+        return f"{money(self.amount)} for the bet"
 
     def canonical(self) -> dict[str, int | str]:
         return {"amount": exact_number_text(self.amount)}
@@ -45,9 +74,21 @@ class Amount:
         return str(exact_number_text(self.amount))
 
 
+@pay_kind
 @dataclass(frozen=True)
-class MeterShare:
+class MeterShare(PayKind):
     """A share of the progressive meter (1 = all of it: the meter is then reset)."""
+
+    key: ClassVar[str | None] = "meter"
+    schema: ClassVar[dict[str, Any]] = {
+        "$ref": "#/$defs/share",
+        "title": "Meter share",
+        "description": "The share of the meter paid: 100% pays it all and resets it; a smaller share leaves the rest "
+        "on it.",
+    }
+    example: ClassVar[str] = "{meter: '100%'}"
+    summary: ClassVar[str] = "{meter: '100%'} (a share of the progressive meter, paid for the stake)"
+    scales_with_bet: ClassVar[bool] = False
 
     share: Fraction
 
@@ -59,10 +100,27 @@ class MeterShare:
                 code="pay.meter-share-range",
             )
 
+    @classmethod
+    def parse(cls, value: object) -> MeterShare:
+        return cls(parse_share(value, "meter share"))
+
     @property
-    def resets(self) -> bool:
-        """Paying all of the meter resets it; a smaller share leaves the rest on it."""
-        return self.share == 1
+    def meter_share(self) -> Fraction:
+        return self.share
+
+    def returned(self, *, stake: Fraction, meter: Fraction) -> Fraction:
+        return self.share * meter / stake
+
+    def won(self, bet: Fraction | int, *, meter: Fraction | None) -> Fraction:  # noqa: ARG002
+        if meter is None:
+            raise ValueError("a meter share needs the meter's value")
+        return self.share * meter
+
+    def can_win(self, stake: Fraction | None) -> bool:  # noqa: ARG002
+        return True  # the meter grows with every stake
+
+    def words(self, money: Money) -> str:  # noqa: ARG002
+        return f"{percent_text_exact(self.share)} of the meter"
 
     def canonical(self) -> dict[str, str]:
         return {"meter": percent_text_exact(self.share)}
@@ -71,7 +129,7 @@ class MeterShare:
         return f"{percent_text_exact(self.share)} of the meter"
 
 
-Pay = Odds | Amount | MeterShare
+Pay = PayKind
 
 
 def exact_number_text(value: Fraction) -> int | str:
@@ -127,34 +185,21 @@ def parse_money(value: object, what: str = "amount") -> Fraction:
 
 
 def parse_pay(value: object) -> Pay:
-    """A pay as a file writes it: odds (``40``, ``"3 to 2"``), ``{amount: 500}`` or ``{meter: "100%"}``."""
+    """A pay as a file writes it: odds (``40``, ``"3 to 2"``), ``{amount: 500}`` or ``{meter: "100%"}`` — one
+    of :data:`~trey.paytable.pay_kind.PAY_KINDS`, told apart by the mapping's one key."""
+    keyed = [key for key in PAY_KINDS if key is not None]
     if isinstance(value, dict):
-        if set(value) == {"amount"}:
-            return Amount(parse_money(value["amount"]))
-        if set(value) == {"meter"}:
-            return MeterShare(parse_share(value["meter"], "meter share"))
+        if len(value) == 1 and next(iter(value)) in keyed:
+            key = next(iter(value))
+            return PAY_KINDS[key].parse(value[key])
         raise PayError(
-            f"a pay is odds, {{amount: ...}} or {{meter: ...}}, not a mapping of {sorted(value)}",
-            "write 40, '3 to 2', {amount: 500} or {meter: '100%'}",
+            f"a pay is odds, {keyed_forms()}, not a mapping of {sorted(value)}",
+            f"write 40, '3 to 2', {keyed_examples()}",
             code="pay.type",
         )
     try:
-        return Odds.parse(value)
+        return PAY_KINDS[None].parse(value)
     except OddsError as exc:
         if exc.code == "odds.type":
-            raise PayError(str(exc), ODDS_HINT + ", {amount: 500} or {meter: '100%'}", code="odds.type") from None
+            raise PayError(str(exc), f"{ODDS_HINT}, {keyed_examples()}", code="odds.type") from None
         raise
-
-
-def returned(pay: Pay, *, stake: Fraction, meter: Fraction) -> Fraction:
-    """What a winning bet hands back, per unit staked, stake included when it is returned."""
-    if isinstance(pay, Odds):
-        return 1 + pay.net
-    if isinstance(pay, Amount):
-        return pay.amount / stake
-    return pay.share * meter / stake
-
-
-def net(pay: Pay, *, stake: Fraction, meter: Fraction) -> Fraction:
-    """The net result of a winning bet per unit staked."""
-    return returned(pay, stake=stake, meter=meter) - 1

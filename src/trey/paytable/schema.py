@@ -26,6 +26,7 @@ from trey.paytable.model import (
     Ties,
 )
 from trey.paytable.odds import ODDS_PATTERN
+from trey.paytable.pay_kind import pay_description, pay_schema
 from trey.paytable.pays import DECIMAL_PATTERN, FRACTION_PATTERN, PERCENT_PATTERN
 
 ODDS_ROW = "#/$defs/odds"
@@ -65,6 +66,8 @@ def generated_parts() -> dict[str, Any]:
         "/$defs/odds/anyOf/1/pattern": f"^{ODDS_PATTERN.pattern}$",
         "/$defs/money/anyOf/1/pattern": f"^{DECIMAL_PATTERN.pattern}$",
         "/$defs/share/pattern": f"^({PERCENT_PATTERN.pattern}|{FRACTION_PATTERN.pattern})$",
+        "/$defs/pay/description": pay_description(),
+        "/$defs/pay/anyOf": pay_schema(),
     }
     for preset in PRESETS.values():
         reading = READINGS[preset.reads]

@@ -18,7 +18,8 @@ from fractions import Fraction
 from trey.core.numbers import MoneyStyle
 from trey.paytable.model import Table, money_style
 from trey.paytable.odds import Odds
-from trey.paytable.pays import Amount, MeterShare, Pay
+from trey.paytable.pay_kind import PayKind
+from trey.paytable.pays import Pay
 
 DEFAULT_BETS = (5, 10, 15, 25, 50, 100)
 # Bet sizes dealers commonly see, the commonest first: columns are taken in this order.
@@ -102,14 +103,7 @@ class PayRule:
         """What the dealer hands over on ``bet``: for odds the win (the stake is returned besides), for an amount
         or a meter share (``meter``: its value) that amount, paid for the stake. Rounded down to the smallest chip;
         held to the cap, a progressive's pays only when the house says so."""
-        if isinstance(pay, Amount):
-            exact = pay.amount
-        elif isinstance(pay, MeterShare):
-            if meter is None:
-                raise ValueError("a meter share needs the meter's value")
-            exact = pay.share * meter
-        else:
-            exact = bet * (pay.net if isinstance(pay, Odds) else pay)
+        exact = pay.won(bet, meter=meter) if isinstance(pay, PayKind) else bet * pay  # a Fraction: a net to pay
         exempt = progressive and not self.cap_covers_progressive
         return _paid(exact, chip=self.chip, cap=None if exempt else self.cap)
 
@@ -119,4 +113,4 @@ class PayRule:
         """The player's net result of a win: odds' win as paid; an amount or a share as paid, less the stake it
         was paid for."""
         paid = self.pay(bet, pay, meter=meter, progressive=progressive).amount
-        return paid if isinstance(pay, Odds) else paid - bet
+        return paid if pay.scales_with_bet else paid - bet

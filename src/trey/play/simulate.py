@@ -27,7 +27,6 @@ from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.paytable.model import GameSpec, SideBet, money_style
-from trey.paytable.pays import MeterShare
 from trey.play.chisquare import chi_square_sf
 from trey.play.settle import OutcomeTable, Settler
 
@@ -132,12 +131,11 @@ class MeterRun:
             self.meter += per_round * (at + 1 - self.through)
             self.through = at + 1
             pay = self.bet.pays.rows[row][1]
-            assert isinstance(pay, MeterShare)
-            won = self.meter if pay.resets else pay.share * self.meter // self.minor_unit * self.minor_unit
+            won = self.meter if pay.resets_meter else pay.meter_share * self.meter // self.minor_unit * self.minor_unit
             self.jackpots += 1
             self.paid += won
             self.largest = max(self.largest, won)
-            if pay.resets:
+            if pay.resets_meter:
                 self.reseeded += self.bet.progressive.reset
                 self.meter = self.bet.progressive.reset
             else:
@@ -274,7 +272,7 @@ def _meter_summary(run: MeterRun, table: OutcomeTable, counts: list[int], rounds
     assert run.bet.stake is not None
     fixed_paid = Fraction(0)
     for (_, pay), net, count in zip(run.bet.pays, table.nets, counts, strict=False):
-        if not isinstance(pay, MeterShare):
+        if not pay.reads_meter:
             fixed_paid += (net + 1) * run.bet.stake * count
     paid = fixed_paid + run.paid
     return MeterSummary(

@@ -7,8 +7,8 @@ from fractions import Fraction
 from trey.cards.card import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.core.numbers import MoneyStyle
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
-from trey.paytable.odds import Odds, net_odds_text
-from trey.paytable.pays import Amount, Pay, percent_text_exact
+from trey.paytable.odds import net_odds_text
+from trey.paytable.pays import Pay
 from trey.rules.ante_play import Resolution, Situation, resolution_table
 
 ANTE_PLAY_LABELS = {str(situation): situation.label for situation in Situation}  # its outcomes are its situations
@@ -28,20 +28,9 @@ def outcome_label(outcome: str, *, wager: str | None = None, bonus: bool = False
     return labels.get(outcome) or outcome.replace("_", " ").capitalize()
 
 
-def odds_label(odds: Odds) -> str:
-    """Odds as a regulator wants them: "X to 1" wording; a 'for' row is restated and flagged."""
-    if odds.wording.value == "for":
-        return f"{odds.to_one_text} (written '{odds}')"
-    return str(odds)
-
-
 def pay_label(pay: Pay, style: MoneyStyle) -> str:
-    """A pay in words: odds as :func:`odds_label`, ``$500 for the bet``, ``100% of the meter``."""
-    if isinstance(pay, Odds):
-        return odds_label(pay)
-    if isinstance(pay, Amount):
-        return f"{style.money(pay.amount)} for the bet"
-    return f"{percent_text_exact(pay.share)} of the meter"
+    """A pay in words (its kind's): odds in "X to 1" wording, ``$500 for the bet``, ``100% of the meter``."""
+    return pay.words(style.money)
 
 
 def qualifier_sentence(spec: GameSpec) -> str:
