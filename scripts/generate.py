@@ -36,6 +36,12 @@ def analysis_schema() -> str:
     return schema_text(analysis_schema())
 
 
+def profile_schema() -> str:
+    from trey.trust.compliance import profile_schema
+
+    return schema_text(profile_schema())
+
+
 def code_table() -> str:
     from trey.core.codes import CODE_TABLE
 
@@ -54,6 +60,7 @@ def readme() -> str:
 GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "paytable.schema.json": paytable_schema,
     SCHEMAS / "analysis.schema.json": analysis_schema,
+    SCHEMAS / "profile.schema.json": profile_schema,
     README: readme,
 }
 

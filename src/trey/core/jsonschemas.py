@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -50,3 +51,20 @@ def validator(name: str) -> Draft202012Validator:
         (f"{n}.schema.json", Resource.from_contents(load_schema(n), default_specification=DRAFT202012)) for n in NAMES
     )
     return strict_validator_class()(load_schema(name), registry=registry)
+
+
+def with_parts(schema: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``schema`` with the value at each JSON pointer of ``parts`` replaced (the place must exist)."""
+    result = copy.deepcopy(schema)
+    for pointer, value in parts.items():
+        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in pointer.lstrip("/").split("/")]
+        node: Any = result
+        for part in parents:
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        if isinstance(node, list):
+            node[int(last)] = value
+        else:
+            if last not in node:
+                raise KeyError(f"the schema has no {pointer}")
+            node[last] = value
+    return result

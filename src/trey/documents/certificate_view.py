@@ -179,11 +179,7 @@ def _progressive(result: WagerAnalysis, spec: GameSpec, charts: CertificateChart
         ("Wager (stake)", money(p.stake)),
         ("Reset (the meter at the start and after a 100% jackpot, seeded by the house)", money(p.reset)),
         ("Increment (share of every stake added to the meter)", percent_text_exact(p.increment)),
-        *(
-            (f"Meter share: {outcome_label(o)}", pay.words(money))
-            for o, pay in bet.pays
-            if pay.reads_meter
-        ),
+        *((f"Meter share: {outcome_label(o)}", pay.words(money)) for o, pay in bet.pays if pay.reads_meter),
         *((f"Envy, when another bettor holds: {outcome_label(o)}", money(a)) for o, a in bet.envy),
         ("Other progressive bettors assumed", str(p.other_bettors)),
     ]

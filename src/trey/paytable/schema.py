@@ -9,11 +9,10 @@ it), and the loader validates against :func:`paytable_schema`, so a reading regi
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from trey.cards.readings import READINGS, Outcome
-from trey.core.jsonschemas import load_schema
+from trey.core.jsonschemas import load_schema, with_parts
 from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     NAMED_HIGH_CARD_QUALIFIERS,
@@ -75,23 +74,6 @@ def generated_parts() -> dict[str, Any]:
             o.slug: _row(o, ODDS_ROW) for o in reading.outcomes
         }
     return parts
-
-
-def with_parts(schema: dict[str, Any], parts: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``schema`` with the value at each JSON pointer of ``parts`` replaced (the place must exist)."""
-    result = copy.deepcopy(schema)
-    for pointer, value in parts.items():
-        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in pointer.lstrip("/").split("/")]
-        node: Any = result
-        for part in parents:
-            node = node[int(part)] if isinstance(node, list) else node[part]
-        if isinstance(node, list):
-            node[int(last)] = value
-        else:
-            if last not in node:
-                raise KeyError(f"the schema has no {pointer}")
-            node[last] = value
-    return result
 
 
 def paytable_schema() -> dict[str, Any]:

@@ -215,11 +215,15 @@ def _by_keyword(doc: YamlDocument, path: JsonPath, value: Any, error: Validation
         yield doc.problem(f"schema.{kebab}", path, error.message)
 
 
-def schema_problems(doc: YamlDocument, schema: str = "paytable") -> Iterator[Problem]:
-    """Problems of a document against one of trey's schemas (a paytable's, or a profile's)."""
+def schema_problems(
+    doc: YamlDocument, schema: str = "paytable", root: dict[str, Any] | None = None
+) -> Iterator[Problem]:
+    """Problems of a document against one of trey's schemas (a paytable's, or a profile's): ``root``, else the
+    schema as the registries state it now (the paytable's) or as shipped."""
     from trey.paytable.schema import paytable_schema
 
-    root = paytable_schema() if schema == "paytable" else load_schema(schema)
+    if root is None:
+        root = paytable_schema() if schema == "paytable" else load_schema(schema)
     if not isinstance(doc.data, dict):
         hint = "start with 'trey: 2'" if schema == "paytable" else "start with 'name:'"
         yield doc.problem("schema.type", (), f"a {schema} file is a mapping of keys, got {describe(doc.data)}", hint)

@@ -9,32 +9,18 @@ problem located). Each check gives PASS or FAIL per wager with the figure it loo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from importlib import resources
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import decimal_text, one_in_text, percent_text
-from trey.engine.results import GameAnalysis, WagerAnalysis
-from trey.paytable.model import MAX_OTHER_BETTORS, GameSpec, Paytable
-from trey.paytable.odds import Odds, OddsWording, net_odds_text
+from trey.core.numbers import percent_text
+from trey.engine.results import GameAnalysis
+from trey.paytable.model import GameSpec, Paytable
+from trey.paytable.odds import Odds, net_odds_text
+from trey.trust.checks import CHECKS, Judging, ProgressiveBasis, Verdict, checks_schema, judged_rtp, named
 
-
-class Verdict(StrEnum):
-    PASS = "PASS"
-    FAIL = "FAIL"
-
-    @classmethod
-    def of(cls, passed: bool) -> Verdict:
-        return cls.PASS if passed else cls.FAIL
-
-
-class ProgressiveBasis(StrEnum):
-    """Which RTP of a progressive a floor judges. Both are a lone bettor's: envy never counts toward a floor."""
-
-    RESET = "reset"  # the RTP with the meter at its reset: the least a bettor can be offered (the default)
-    LONG_RUN = "long_run"  # the long-run RTP: the meter fed by the increment and reseeded by the house
+__all__ = ["ProgressiveBasis", "Verdict", "judged_rtp"]  # stated in trey.trust.checks, named here as well
 
 
 @dataclass(frozen=True)
@@ -80,6 +66,17 @@ class Finding:
     detail: str
 
 
+def profile_schema() -> dict[str, Any]:
+    """The profile schema, its ``checks`` generated from the registry of checks (:mod:`trey.trust.checks`)."""
+    from trey.core.jsonschemas import load_schema, with_parts
+
+    parts = {
+        "/properties/checks/properties": checks_schema(),
+        "/properties/progressive_rtp/enum": [str(basis) for basis in ProgressiveBasis],
+    }
+    return with_parts(load_schema("profile"), parts)
+
+
 def shipped_profiles() -> list[str]:
     folder = resources.files("trey.trust").joinpath("profiles")
     return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
@@ -114,7 +111,8 @@ def load_profile_file(path: str) -> Profile:
     name = display_name(path)
     doc = parse_yaml(name, read_bounded(path, limit=MAX_FILE_BYTES, what="a profile file"))
     refused = {p.path for p in doc.problems}
-    problems = list(doc.problems) + [p for p in schema_problems(doc, "profile") if p.path not in refused]
+    found = schema_problems(doc, "profile", profile_schema())  # checks as registered now, not only as shipped
+    problems = list(doc.problems) + [p for p in found if p.path not in refused]
     problems.sort(key=lambda p: (p.line or 0, p.column or 0))
     if problems:
         raise SpecError(problems)
@@ -169,72 +167,18 @@ def approval_sentence(found: Approval) -> str:
 
 
 def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
-    checks = profile.checks
+    """Every check the profile names (in the registry's order), then its approved tables and minimum RTPs, for
+    each wager."""
     results: list[Finding] = []
     for wager, result in analysis.wagers.items():
-        if "odds_wording" in checks:
-            worded_for = [
-                f"{name.replace('_', ' ')} '{pay}'"
-                for name, pay in analysis.spec.wagers.paytable(wager)
-                if isinstance(pay, Odds) and pay.wording is OddsWording.FOR
-            ]
-            results.append(
-                Finding(
-                    "odds_wording",
-                    "odds worded 'to', never 'for'",
-                    wager,
-                    Verdict.FAIL if worded_for else Verdict.PASS,
-                    ("'for' wording: " + ", ".join(worded_for)) if worded_for else "every row worded 'to'",
-                )
-            )
-        if "rarest_award_one_in_at_most" in checks:
-            limit = int(checks["rarest_award_one_in_at_most"])
-            rarest = result.rarest_win
-            if rarest is None:
-                verdict, detail = Verdict.PASS, "no award"
-            else:
-                assert rarest.one_in is not None
-                verdict = Verdict.PASS if rarest.one_in <= limit else Verdict.FAIL
-                detail = f"rarest award {rarest.outcome.replace('_', ' ')}: {one_in_text(rarest.one_in)}"
-            results.append(
-                Finding(
-                    "rarest_award_one_in_at_most",
-                    f"every award at least 1 in {limit:,}",
-                    wager,
-                    verdict,
-                    detail,
-                )
-            )
-        rtp, figure = judged_rtp(result, profile.progressive_rtp)
-        if checks.get("house_edge_positive"):
-            # What the house keeps of a progressive is its long-run edge, and its envy bonus pays each bettor for
-            # the other seats' hands: the edge must stay positive on the worst row of the envy table (0-6 others).
-            worst, worst_figure = max(
-                (judged_rtp(result, ProgressiveBasis.LONG_RUN, bettors=k) for k in range(MAX_OTHER_BETTORS + 1)),
-                key=lambda judged: judged[0],
-            )
-            edge = 1 - worst
-            results.append(
-                Finding(
-                    "house_edge_positive",
-                    "house edge above zero",
-                    wager,
-                    Verdict.PASS if edge > 0 else Verdict.FAIL,
-                    f"house edge {percent_text(edge)}{_named(worst_figure)}"
-                    + ("" if edge > 0 else " (player-favourable)"),
-                )
-            )
-        if "rtp_floor_percent" in checks:
-            floor = Fraction(int(checks["rtp_floor_percent"]), 100)
-            results.append(
-                Finding(
-                    "rtp_floor_percent",
-                    f"RTP at least {decimal_text(floor * 100, 0)}%",
-                    wager,
-                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
-                    f"RTP {percent_text(rtp)}{_named(figure)}",
-                )
-            )
+        on = Judging(result, analysis, profile.progressive_rtp)
+        for key, check in CHECKS.items():
+            if key not in profile.checks:
+                continue
+            value = profile.checks[key]
+            judged = check.judge(value, on)
+            if judged is not None:
+                results.append(Finding(key, check.requirement(value), wager, *judged))
         if profile.approved:
             found = approval(analysis.spec, profile, wager)
             results.append(
@@ -242,34 +186,23 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     "approved",
                     "paytable on the profile's approved list",
                     wager,
-                    Verdict.PASS if found is not None and found.approved else Verdict.FAIL,
+                    Verdict.of(found is not None and found.approved),
                     approval_sentence(found) if found is not None else "the profile approves no table for this wager",
                 )
             )
         if wager in profile.minimum_rtp:
             floor = Fraction(profile.minimum_rtp[wager].removesuffix("%")) / 100
+            rtp, figure = judged_rtp(result, profile.progressive_rtp)
             results.append(
                 Finding(
                     "minimum_rtp",
                     f"RTP at least {profile.minimum_rtp[wager]}",
                     wager,
-                    Verdict.PASS if rtp >= floor else Verdict.FAIL,
-                    f"RTP {percent_text(rtp)}{_named(figure)}",
+                    Verdict.of(rtp >= floor),
+                    f"RTP {percent_text(rtp)}{named(figure)}",
                 )
             )
     return results
-
-
-def judged_rtp(result: WagerAnalysis, basis: ProgressiveBasis, bettors: int = 0) -> tuple[Fraction, str | None]:
-    """The RTP a check judges, and for a progressive the words that name it: the wager's RTP, or a progressive's
-    at the reset or in the long run (``basis``), for a lone bettor or with ``bettors`` other bettors' envy."""
-    p = result.progressive
-    if p is None:
-        return result.stats.rtp, None
-    who = "a lone bettor" if bettors == 0 else f"{bettors} other bettors' envy included"
-    if basis is ProgressiveBasis.LONG_RUN:
-        return p.long_run_rtp_of(bettors), f"long run, {who}"
-    return p.rtp_at(p.reset, bettors), f"at the reset, {who}"
 
 
 def judged_figure_sentence(basis: ProgressiveBasis) -> str:
@@ -293,10 +226,6 @@ def _floor_sentence(basis: ProgressiveBasis) -> str:
         "any bettor is offered, whatever the meter shows. The envy bonus never counts toward a floor: a player "
         "alone at the table never receives it."
     )
-
-
-def _named(figure: str | None) -> str:
-    return f" ({figure})" if figure is not None else ""
 
 
 PROFILE_CHECKS = ("approved", "minimum_rtp")  # what `validate --profile` asks of a profile: its tables and floors
