@@ -35,13 +35,6 @@ class OutputFormat(StrEnum):
     JSON = "json"
 
 
-class AnalysisFormat(StrEnum):
-    TABLE = "table"
-    JSON = "json"
-    CSV = "csv"
-    XLSX = "xlsx"
-
-
 class Paper(StrEnum):
     A4 = "a4"
     LETTER = "letter"

@@ -13,7 +13,6 @@ from typing import Annotated
 import typer
 
 from trey.cli.app import (
-    AnalysisFormat,
     Force,
     OutputFormat,
     PaytableFile,
@@ -28,6 +27,12 @@ from trey.cli.app import (
     write_files,
 )
 from trey.core.errors import TreyError
+from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
+
+# --format's choices are the registry's formats.
+AnalysisFormat = StrEnum("AnalysisFormat", {name.upper(): name for name in ANALYSIS_FORMATS})  # type: ignore[misc]
+ANALYSIS_FORMAT_HELP = ", ".join(f"{f.name} ({f.help})" for f in ANALYSIS_FORMATS.values()) + "."
+TABLE = AnalysisFormat("table")
 
 
 @app.command()
@@ -87,16 +92,14 @@ def validate(
 @user_errors
 def analyze(
     file: PaytableFile,
-    output_format: Annotated[
-        AnalysisFormat, typer.Option("--format", help="table, json, csv, or xlsx (with --out FILE.xlsx).")
-    ] = AnalysisFormat.TABLE,
+    output_format: Annotated[AnalysisFormat, typer.Option("--format", help=ANALYSIS_FORMAT_HELP)] = TABLE,
     exact: Annotated[bool, typer.Option("--exact", help="Show exact fractions beside percentages.")] = False,
     meter: Annotated[
         str | None,
         typer.Option("--meter", help="Evaluate progressives' RTP at this meter, e.g. 25000.", show_default=False),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="The workbook to write (--format xlsx).", show_default=False)
+        Path | None, typer.Option("--out", help="The file to write (--format xlsx).", show_default=False)
     ] = None,
     force: Force = False,
 ) -> None:
@@ -104,11 +107,12 @@ def analyze(
     from trey.engine import analyze as run_analysis
     from trey.paytable.load import load_spec
 
+    chosen = ANALYSIS_FORMATS[output_format.value]
     at_meter = _parse_meter(meter)
-    if (output_format is AnalysisFormat.XLSX) != (out is not None):
-        raise typer.BadParameter("--format xlsx writes the workbook given with --out FILE.xlsx (and only it)")
-    if out is not None and out.suffix.lower() != ".xlsx":
-        raise typer.BadParameter(f"{out.name!r} is not a workbook's name: give --out FILE.xlsx")
+    if (chosen.suffix is not None) != (out is not None):
+        raise typer.BadParameter(f"{file_format_rule()} (and only it)")
+    if out is not None and chosen.suffix is not None and out.suffix.lower() != chosen.suffix:
+        raise typer.BadParameter(f"{out.name!r} is not a {chosen.noun}'s name: give --out FILE{chosen.suffix}")
     if out is not None:
         from trey.core.outputs import refuse_existing
 
@@ -116,23 +120,16 @@ def analyze(
     analysis = run_analysis(load_spec(file))
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
-    if output_format is AnalysisFormat.JSON:
-        from trey.figures.export import analysis_json
-
-        print(json.dumps(analysis_json(analysis, meter=at_meter), indent=2))
-    elif output_format is AnalysisFormat.CSV:
-        from trey.present.spreadsheet import analysis_csv
-
-        sys.stdout.write(analysis_csv(analysis))
-    elif out is not None:
-        from trey.present.spreadsheet import analysis_workbook
-
-        for path in write_files(out.parent, {out.name: lambda: analysis_workbook(analysis)}, force=force):
+    options = FormatOptions(exact=exact, meter=at_meter)
+    if out is not None:
+        made = chosen.make(analysis, options)
+        assert isinstance(made, bytes)
+        for path in write_files(out.parent, {out.name: lambda: made}, force=force):
             say_error(f"wrote {path}")
-    else:
-        from trey.present.terminal import print_analysis
-
-        print_analysis(analysis, exact=exact, meter=at_meter)
+        return
+    text = chosen.make(analysis, options)
+    if text is not None:
+        sys.stdout.write(text if isinstance(text, str) else text.decode())
 
 
 def _parse_meter(value: str | None) -> Fraction | None:
