@@ -287,7 +287,7 @@ def test_the_library_makes_the_sheet_and_the_drill_the_commands_write(tmp_path: 
 
     spec = load_spec(STANDARD)
     sheet = trey.dealer_sheet(spec, "standard", effective=date(2026, 1, 1))
-    practice = trey.payout_drill(spec, "standard", seed=3, effective=date(2026, 1, 1))
+    practice = trey.drill(spec, "standard", seed=3, effective=date(2026, 1, 1))
     assert run_cli("cheatsheet", STANDARD, "--out", tmp_path, "--date", DATE).exit_code == 0
     assert run_cli("drill", STANDARD, "--out", tmp_path, "--seed", "3", "--date", DATE).exit_code == 0
     for name, content in {**sheet, **practice}.items():

@@ -1,54 +1,57 @@
 """trey: exact mathematics, certificates and dealer sheets for Three Card Poker paytables.
 
-The library is the product; the ``trey`` command is a thin layer over these calls::
+The library is the product; each ``trey`` command parses its options, makes one of these calls and writes what it
+returns::
 
     import trey
     spec = trey.load_spec("paytables/standard.yaml")
     analysis = trey.analyze(spec)
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
+    trey.verify(Path("standard.certificate.pdf"))
+
+The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` → ``rules``
+→ ``engine`` → ``figures`` → ``play``, ``choose`` → ``trust``, ``floor`` → ``present`` → ``documents`` → ``cli``.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.3.0"
 
 if TYPE_CHECKING:
-    from trey.documents.make import certify, dealer_sheet, payout_drill
+    from trey.choose.compare import compare
+    from trey.choose.solve import grid, solve
+    from trey.documents.make import certify, dealer_sheet, drill
     from trey.documents.verify import verify
     from trey.engine import GameAnalysis, analyze
     from trey.paytable.load import check_file, load_spec
+    from trey.play.simulate import simulate
+    from trey.trust.validation import validate
 
-__all__ = [
-    "GameAnalysis",
-    "__version__",
-    "analyze",
-    "certify",
-    "check_file",
-    "dealer_sheet",
-    "load_spec",
-    "payout_drill",
-    "verify",
-]
+# Each name of the API and the module that states it. Imported when first used, so that `import trey` (and so
+# every start of the command) does not pay for numpy, jsonschema or WeasyPrint it may not use.
+_API = {
+    "GameAnalysis": "trey.engine",
+    "analyze": "trey.engine",
+    "certify": "trey.documents.make",
+    "check_file": "trey.paytable.load",
+    "compare": "trey.choose.compare",
+    "dealer_sheet": "trey.documents.make",
+    "drill": "trey.documents.make",
+    "grid": "trey.choose.solve",
+    "load_spec": "trey.paytable.load",
+    "simulate": "trey.play.simulate",
+    "solve": "trey.choose.solve",
+    "validate": "trey.trust.validation",
+    "verify": "trey.documents.verify",
+}
+
+__all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy, so that `import trey` (and so every CLI start) does not pay for numpy or jsonschema it may not use.
-    if name in ("analyze", "GameAnalysis"):
-        from trey import engine
-
-        return getattr(engine, name)
-    if name in ("load_spec", "check_file"):
-        from trey.paytable import load as loader
-
-        return getattr(loader, name)
-    if name in ("certify", "dealer_sheet", "payout_drill"):  # trey.floor.drill is the module that chooses the hands
-        from trey.documents import make as documents
-
-        return getattr(documents, name)
-    if name == "verify":
-        from trey.documents import verify as verification
-
-        return verification.verify
+    if name in _API:
+        return getattr(import_module(_API[name]), name)
     raise AttributeError(f"module 'trey' has no attribute {name!r}")

@@ -93,7 +93,7 @@ def drill(
 ) -> None:
     """Write a payout drill for dealer training: FILE-stem.drill.html and .pdf, the answer key on its own page."""
     from trey.core.outputs import refuse_existing
-    from trey.documents.make import payout_drill
+    from trey.documents.make import drill
     from trey.paytable.load import load_spec
     from trey.trust.certificate import default_issue_date
 
@@ -101,7 +101,7 @@ def drill(
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
     files = made(
-        lambda: payout_drill(
+        lambda: drill(
             spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when
         )
     )

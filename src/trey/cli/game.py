@@ -51,40 +51,19 @@ def validate(
     ] = None,
 ) -> None:
     """Check paytable files: YAML, the JSON Schema, then the game's own rules. Exit 1 if any is invalid."""
-    from trey.core.files import display_name
-    from trey.paytable.load import check_file, validation_json
+    from trey.trust.compliance import load_profile
+    from trey.trust.validation import validate as run_validation
 
-    chosen = None
-    if profile is not None:
-        from trey.trust.compliance import load_profile
-
-        chosen = load_profile(profile)
-    results = [(display_name(path), check_file(path)) for path in files]
-    failed = any(bool(r.errors) or (strict and bool(r.warnings)) for _, r in results)
-    verdicts: dict[str, list[dict[str, str]]] = {}
-    if chosen is not None:
-        from trey.trust.compliance import Verdict, finding_json, profile_findings
-
-        for name, result in results:
-            if result.spec is not None:
-                findings = profile_findings(chosen, result.spec)
-                verdicts[name] = [finding_json(f) for f in findings]
-                failed = failed or any(f.verdict is Verdict.FAIL for f in findings)
+    found = run_validation(files, strict=strict, profile=load_profile(profile) if profile is not None else None)
     if output_format is OutputFormat.JSON:
-        report = validation_json(results, strict=strict, profile_checks=verdicts if chosen is not None else None)
-        print(json.dumps(report, indent=2, ensure_ascii=True))
+        print(json.dumps(found.json(), indent=2, ensure_ascii=True))
     else:
-        for name, result in results:
-            for problem in result.problems:
-                say_error(one_line(str(problem)))
-            bad = bool(result.errors) or (strict and bool(result.warnings))
-            if result.spec is not None and not bad:
-                wagers = ", ".join(result.spec.wagers.titles)
-                note = f", {len(result.warnings)} warning(s)" if result.warnings else ""
-                say(f"{name}: valid ({wagers}{note})")
-            for verdict in verdicts.get(name, []):
-                say(f"{name}: {verdict['wager']}: {verdict['result']}: {verdict['detail']}")
-    if failed:
+        out, errors = found.lines()
+        for line in errors:
+            say_error(one_line(line))
+        for line in out:
+            say(line)
+    if not found.passed:
         raise typer.Exit(1)
 
 

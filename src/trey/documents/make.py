@@ -106,7 +106,7 @@ def dealer_sheet(
     }
 
 
-def payout_drill(
+def drill(
     spec: GameSpec,
     stem: str,
     *,
