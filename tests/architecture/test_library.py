@@ -16,6 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_every_name_of_the_api_resolves() -> None:
+    assert sorted(trey.__all__) == sorted(["__version__", *trey._API])
     for name in trey.__all__:
         assert getattr(trey, name) is not None, name
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):

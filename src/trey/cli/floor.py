@@ -101,9 +101,7 @@ def drill(
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
     files = made(
-        lambda: drill(
-            spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when
-        )
+        lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)
     )
     for path in write_files(out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force):
         say(str(path))
