@@ -18,6 +18,9 @@ SCHEMAS = REPO / "src" / "trey" / "schemas"
 README = REPO / "README.md"
 CODES_START = "<!-- problem codes: generated from trey.core.codes by `make generated` -->"
 CODES_END = "<!-- end of problem codes -->"
+EXAMPLE_START = "<!-- the module, copied by `make generated` -->"
+EXAMPLE_END = "<!-- end of the module -->"
+EXAMPLE = REPO / "src" / "trey" / "cards" / "readings" / "bad_beat.py"
 
 
 def schema_text(schema: dict[str, Any]) -> str:
@@ -50,11 +53,16 @@ def code_table() -> str:
     return "\n".join(rows)
 
 
+def _between(text: str, start: str, end: str, content: str) -> str:
+    before, rest = text.split(start + "\n", 1)
+    _, after = rest.split(end, 1)
+    return f"{before}{start}\n{content}\n{end}{after}"
+
+
 def readme() -> str:
-    text = README.read_text(encoding="utf-8")
-    before, rest = text.split(CODES_START + "\n", 1)
-    _, after = rest.split(CODES_END, 1)
-    return f"{before}{CODES_START}\n{code_table()}\n{CODES_END}{after}"
+    text = _between(README.read_text(encoding="utf-8"), CODES_START, CODES_END, code_table())
+    module = EXAMPLE.read_text(encoding="utf-8")
+    return _between(text, EXAMPLE_START, EXAMPLE_END, f"```python\n{module}```")
 
 
 GENERATED: dict[Path, Callable[[], str]] = {

@@ -4,14 +4,18 @@ and a paytable paying on it is loaded, analysed and settled like any other."""
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
+from datetime import date
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+from pypdf import PdfReader
 
+import trey
 from every_deal import deal_blocks, pattern_sizes, representatives
 from trey.cards.hand_table import DEALER_HANDS, HANDS, hand_table
 from trey.cards.readings import READINGS, Deals
@@ -97,9 +101,9 @@ side_bets:
     title: Bad Beat Bonus
     reads: bad_beat
     pays:
-      straight_flush_beaten: 5000
-      three_of_a_kind_beaten: 500
-      straight_beaten: 20
+      straight_flush_beaten: 50000
+      three_of_a_kind_beaten: 10000
+      straight_beaten: 1000
 """
 
 
@@ -112,9 +116,33 @@ def test_a_paytable_paying_on_it_is_analysed_and_settled() -> None:
         "straight_beaten": 270_504,
         "lose": 406_895_616,
     }
-    assert result.stats.rtp == Fraction(968 * 5001 + 3_312 * 501 + 270_504 * 21, 407_170_400)
+    assert result.stats.rtp == Fraction(968 * 50_001 + 3_312 * 10_001 + 270_504 * 1_001, 407_170_400)
     settler = Settler(spec)
     beaten = settler.settle_round((44, 40, 36), (49, 45, 41))["bad_beat_bonus"]  # K-Q-J of clubs, A-K-Q of diamonds
-    assert (str(beaten.outcome), beaten.net) == ("straight_flush_beaten", 5000)
+    assert (str(beaten.outcome), beaten.net) == ("straight_flush_beaten", 50_000)
     tie = settler.settle_round((48, 44, 40), (49, 45, 41))["bad_beat_bonus"]  # A-K-Q of clubs and of diamonds
     assert (str(tie.outcome), tie.net) == ("lose", -1)  # a tie is no beat
+
+
+def test_the_readmes_worked_example_is_this_module_and_paytable() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Extending trey") : readme.index("## Licence")]
+    code = section[section.index("```python\n") + 10 :]
+    assert code[: code.index("```")] == MODULE.read_text(encoding="utf-8")
+    yaml = section[section.index("```yaml\n") + 8 :]
+    assert yaml[: yaml.index("```")].encode() == PAYTABLE
+
+
+def test_a_bet_on_it_is_simulated_certified_and_drilled_like_any_other() -> None:
+    spec = load_spec_bytes(PAYTABLE, "bad-beat.yaml")
+    assert trey.simulate(spec, 300_000, 5).wagers["bad_beat_bonus"].passed
+    made = trey.certify(PAYTABLE, "bad-beat.yaml", issue_date=date(2026, 1, 1))
+    text = " ".join(
+        " ".join(page.extract_text().split())
+        for page in PdfReader(io.BytesIO(made.files["bad-beat.certificate.pdf"])).pages
+    )
+    assert "Paid on the player's straight or better against a higher dealer hand (bad_beat)" in text
+    assert "Bad Beat Bonus counts the player's straight or better against a higher dealer hand over all" in text
+    drill = trey.drill(spec, "bad-beat", level="full", effective=date(2026, 1, 1))
+    html = drill["bad-beat.drill.html"].decode()
+    assert "Bad Beat Bonus" in html and "straight beaten" in html

@@ -62,5 +62,10 @@ class BadBeat(Reading):
         counts[NOTHING] = self.cycle - sum(counts)
         return tuple(counts)
 
+    def showcase_deals(self, rng: np.random.Generator) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:  # noqa: ARG002
+        """A deal of each beaten hand, which random deals rarely show (a card is rank * 4 + suit, a deuce 0):
+        K-Q-J of clubs against A-K-Q of diamonds, three deuces against three threes, 2-3-4 against 5-6-7."""
+        return [((44, 40, 36), (49, 45, 41)), ((0, 1, 2), (4, 5, 6)), ((0, 5, 10), (12, 17, 22))]
+
 
 BAD_BEAT = BadBeat()
