@@ -1,8 +1,9 @@
 """Cards: ranks, suits, colours, and parsing of text such as ``"Ah Kd 2c"``.
 
-A card is an ``int`` from 0 to 51: ``rank * 4 + suit``, with rank 0 the deuce and 12 the ace, and suits in the
-order clubs, diamonds, hearts, spades. Plain integers keep the engine's numpy arrays and the single-hand code on
-one representation.
+A card is a number from 0 to 51: ``rank * 4 + suit``, with rank 0 the deuce and 12 the ace, and suits in the
+order clubs, diamonds, hearts, spades. The vectorised engine keeps them as plain ints in numpy arrays; the
+single-hand and report APIs hand out :class:`Card`, a small typed value that *is* that int (so it goes into an
+array as it is) and knows its :class:`Rank`, :class:`Suit`, colour and text.
 """
 
 from __future__ import annotations
@@ -22,10 +23,87 @@ class Colour(IntEnum):
     RED = 1
 
 
-def card(rank: int, suit: int) -> int:
-    if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise ValueError(f"no such card: rank {rank}, suit {suit}")
-    return rank * 4 + suit
+class Rank(IntEnum):
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    @property
+    def char(self) -> str:
+        return RANK_CHARS[self]
+
+
+class Suit(IntEnum):
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def char(self) -> str:
+        return SUIT_CHARS[self]
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self]
+
+
+class Card(int):
+    """One card: the int ``rank * 4 + suit`` with its rank, suit, colour and text (``Card.parse("Ah")``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= value < DECK_SIZE:
+            raise ValueError(f"no such card: {value}")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        if not (0 <= rank < 13 and 0 <= suit < 4):
+            raise ValueError(f"no such card: rank {rank}, suit {suit}")
+        return cls(rank * 4 + suit)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        return parse_card(text)
+
+    @property
+    def rank(self) -> Rank:
+        return Rank(self // 4)
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self % 4)
+
+    @property
+    def colour(self) -> Colour:
+        return colour_of(self)
+
+    def __str__(self) -> str:
+        return self.rank.char + self.suit.char
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+def card(rank: int, suit: int) -> Card:
+    return Card.of(rank, suit)
+
+
+def cards_of(values: Iterable[int]) -> tuple[Card, ...]:
+    """Plain ints (a row of the engine's arrays) as cards."""
+    return tuple(Card(int(v)) for v in values)
 
 
 def rank_of(c: int) -> int:
@@ -53,7 +131,7 @@ def rank_from_char(text: str) -> int:
     return RANK_CHARS.index(t)
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: str) -> Card:
     t = text.strip()
     if len(t) < 2:
         raise ValueError(f"not a card: {text!r} (write rank then suit, e.g. 'Ah' or '10d')")
@@ -63,7 +141,7 @@ def parse_card(text: str) -> int:
     return card(rank_from_char(t[:-1]), SUIT_CHARS.index(suit))
 
 
-def parse_cards(text: str) -> tuple[int, ...]:
+def parse_cards(text: str) -> tuple[Card, ...]:
     """Parse ``"Ah Kd 2c"`` (spaces or commas between cards); a repeated card is an error."""
     cards = tuple(parse_card(part) for part in text.replace(",", " ").split())
     if len(set(cards)) != len(cards):
@@ -72,7 +150,7 @@ def parse_cards(text: str) -> tuple[int, ...]:
 
 
 def card_text(c: int) -> str:
-    return RANK_CHARS[rank_of(c)] + SUIT_CHARS[suit_of(c)]
+    return str(Card(c))
 
 
 def cards_text(cards: Iterable[int]) -> str:

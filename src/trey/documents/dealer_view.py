@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from trey.cards.card import card_text
+from trey.cards.card import Card, cards_of
 from trey.core.errors import TreyError
 from trey.documents.environment import render
 from trey.documents.payoff_keys import payoff_key
@@ -117,7 +117,7 @@ def _payout_tables(spec: GameSpec, bets: tuple[int, ...], rule: PayRule) -> list
     return tables
 
 
-def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
     """Deal with a fixed seed and keep the first hand of each kind worth showing, so the examples are varied."""
     from trey.play.simulate import deal
 
@@ -144,8 +144,7 @@ def _pick_worked_hands(settler: Settler, count: int = 3) -> list[tuple[tuple[int
             if row not in chosen_rows and want(settler.settled(outcomes, row)):
                 chosen_rows.append(row)
                 break
-    chosen = [(tuple(cards[r, :3].tolist()), tuple(cards[r, 3:].tolist())) for r in chosen_rows]
-    return chosen
+    return [(cards_of(cards[r, :3]), cards_of(cards[r, 3:])) for r in chosen_rows]
 
 
 def _progressive_cap_note(spec: GameSpec, rule: PayRule) -> str:
@@ -198,8 +197,8 @@ def _worked_hands(spec: GameSpec, settler: Settler, bet: int, rule: PayRule) -> 
                 lines.append((side_bet.title, f"{text}{won}"))
         hands.append(
             {
-                "player": card_faces(" ".join(card_text(c) for c in player)),
-                "dealer": card_faces(" ".join(card_text(c) for c in dealer)),
+                "player": card_faces(" ".join(map(str, player))),
+                "dealer": card_faces(" ".join(map(str, dealer))),
                 "decision": decision,
                 "lines": lines,
             }

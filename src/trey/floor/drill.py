@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from trey.cards.card import Card, cards_of
 from trey.cards.hand_table import hand_indexes
 from trey.cards.readings import PLAYER_HAND, READINGS
 from trey.engine.results import GameAnalysis
@@ -49,8 +50,8 @@ class Line:
 @dataclass(frozen=True)
 class DrillHand:
     number: int
-    player: tuple[int, ...]
-    dealer: tuple[int, ...]
+    player: tuple[Card, ...]
+    dealer: tuple[Card, ...]
     plays: bool | None  # the player's decision (None without Ante & Play)
     bets: tuple[tuple[str, Fraction], ...]  # (title, amount bet) per wager, the Ante for Ante & Play
     lines: tuple[Line, ...]  # the answer key
@@ -252,7 +253,7 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
     built = _built_deals(spec, rng)
 
     def cards(row: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        return tuple(int(x) for x in pool[row, :3]), tuple(int(x) for x in pool[row, 3:])
+        return cards_of(pool[row, :3]), cards_of(pool[row, 3:])
 
     def bets_for(k: int) -> dict[str, Fraction]:
         return {w: sizes[w][(k * 7 + i) % len(sizes[w])] for i, w in enumerate(spec.wagers.ids)}
@@ -317,8 +318,8 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
         drill_hands.append(
             DrillHand(
                 number,
-                player,
-                dealer,
+                cards_of(player),
+                cards_of(dealer),
                 bool(plays[index]) if plays is not None else None,
                 tuple((spec.wagers.title(w), bets[w]) for w in spec.wagers.ids),
                 tuple(answer_lines(spec, settled, bets, rule)),
