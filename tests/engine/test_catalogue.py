@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import PAYTABLES, run_cli
+from conftest import DATA, PAYTABLES, run_cli
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.paytable.load import load_spec
@@ -107,7 +107,7 @@ def test_a_side_bet_is_certified_verified_and_printed(tmp_path: Path) -> None:
     assert "When the player folds: Pair Plus is lost with the Ante; Dealer Bonus stands (settled on its own)." in sheet
 
 
-RELEASE_0_1 = sorted((Path(__file__).parent / "data" / "release-0.1-analysis").glob("*.json"))
+RELEASE_0_1 = sorted((DATA / "release-0.1-analysis").glob("*.json"))
 
 
 @pytest.mark.parametrize("reference", RELEASE_0_1, ids=lambda p: p.stem)
