@@ -18,6 +18,7 @@ PAdES signature over the whole file. Verification checks, cheapest first and eve
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -131,8 +132,23 @@ def _page_texts(reader: Any, path: Path) -> list[str]:
     return texts
 
 
+# The fresh renderings of the last few certificates verified in this process, by their verified data: rendering is
+# a pure function of that data (the same bytes every time), and it is most of a PDF's verification (about 2 s).
+_FRESH: dict[tuple[str, str], list[str]] = {}
+FRESH_KEPT = 4
+
+
 def _fresh_page_texts(cert: Certificate, json_name: str) -> list[str]:
     """The pages of the certificate rendered afresh from its verified data, as certify renders them."""
+    key = (json.dumps(cert.data, sort_keys=True, ensure_ascii=False), json_name)
+    if key not in _FRESH:
+        if len(_FRESH) >= FRESH_KEPT:
+            del _FRESH[next(iter(_FRESH))]
+        _FRESH[key] = _rendered_page_texts(cert, json_name)
+    return list(_FRESH[key])
+
+
+def _rendered_page_texts(cert: Certificate, json_name: str) -> list[str]:
     from pypdf import PdfReader
 
     from trey.documents.certificate_view import render_certificate_html
