@@ -21,6 +21,7 @@ from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     ANTE_PLAY,
     PRESETS,
+    SIDE_BET_ON_FOLD,
     AntePlay,
     DealerQualifier,
     GameSpec,
@@ -492,25 +493,33 @@ def _progressive(data: dict[str, Any] | None) -> Progressive | None:
     return Progressive(parse_money(data["reset"]), parse_share(data["increment"]), data.get("other_bettors", 0))
 
 
+# The defaults of what a file leaves out: the model's (the schema's defaults are generated from the same).
+DEFAULT_RULES, DEFAULT_TABLE = Rules(), Table()
+
+
 def _build_spec(data: dict[str, Any]) -> GameSpec:
     """Build the model from data that passed every check."""
     rules_data = data.get("rules", {})
     rules = Rules(
-        dealer_qualifier=DealerQualifier.parse(rules_data.get("dealer_qualifier", "Q-high")),
-        ties=Ties(rules_data.get("ties", "push")),
-        ante_bonus_requires_play=rules_data.get("ante_bonus_requires_play", True),
-        pair_plus_on_fold=OnFold(rules_data.get("pair_plus_on_fold", "lost")),
+        dealer_qualifier=DealerQualifier.parse(
+            rules_data.get("dealer_qualifier", DEFAULT_RULES.dealer_qualifier.label)
+        ),
+        ties=Ties(rules_data.get("ties", DEFAULT_RULES.ties)),
+        ante_bonus_requires_play=rules_data.get("ante_bonus_requires_play", DEFAULT_RULES.ante_bonus_requires_play),
+        pair_plus_on_fold=OnFold(rules_data.get("pair_plus_on_fold", DEFAULT_RULES.pair_plus_on_fold)),
     )
     table = None
     if "table" in data:
         t = data["table"]
         table = Table(
-            currency=t.get("currency", "USD"),
+            currency=t.get("currency", DEFAULT_TABLE.currency),
             minimum=t.get("minimum"),
             maximum=t.get("maximum"),
             chips=tuple(sorted(parse_money(chip) for chip in t.get("chips", ()))),
             payout_cap=t.get("payout_cap"),
-            payout_cap_covers_progressive=t.get("payout_cap_covers_progressive", False),
+            payout_cap_covers_progressive=t.get(
+                "payout_cap_covers_progressive", DEFAULT_TABLE.payout_cap_covers_progressive
+            ),
             decisions_per_hour=t.get("decisions_per_hour"),
             average_bet=parse_money(t["average_bet"]) if "average_bet" in t else None,
             locale=t.get("locale"),
@@ -519,7 +528,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
     ante_play = None
     if "ante_play" in w:
         ap = w["ante_play"] or {}
-        raw_strategy = ap.get("strategy", "optimal")
+        raw_strategy = ap.get("strategy", str(Strategy().kind))
         if isinstance(raw_strategy, dict):
             strategy = Strategy(StrategyKind.PLAY_AT_LEAST, parse_high_card_hand(raw_strategy["play_at_least"]))
         else:
@@ -544,7 +553,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
                 bet.get("title", default_title(bet_id)),
                 reading.name,
                 _paytable(reading.outcome_slugs, bet["pays"]),
-                OnFold(bet.get("on_fold", "stands")) if ante_play is not None else OnFold.STANDS,
+                OnFold(bet.get("on_fold", SIDE_BET_ON_FOLD)) if ante_play is not None else OnFold.STANDS,
                 stake=parse_money(bet["stake"]) if "stake" in bet else None,
                 envy=tuple((o, parse_money(envy[o])) for o in reading.outcome_slugs if o in envy),
                 progressive=_progressive(bet.get("progressive")),

@@ -38,6 +38,9 @@ class OnFold(StrEnum):
     LOST = "lost"  # lost with the Ante
 
 
+SIDE_BET_ON_FOLD = OnFold.STANDS  # a side bet of the file's own stands unless it says otherwise
+
+
 @dataclass(frozen=True)
 class Preset:
     """A side bet every table knows by name: written under ``wagers:`` with its pays alone."""
@@ -141,7 +144,7 @@ class SideBet:
     title: str
     reads: str  # the name of a reading in trey.cards.readings
     pays: Paytable
-    on_fold: OnFold = OnFold.STANDS
+    on_fold: OnFold = SIDE_BET_ON_FOLD
     stake: Fraction | None = None  # the fixed wager, when a pay is an amount or a meter share
     # Amounts paid to this bettor when ANOTHER bettor's hand is the outcome (rarest listed), in the reading's order.
     envy: tuple[tuple[str, Fraction], ...] = ()

@@ -17,6 +17,7 @@ from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     NAMED_HIGH_CARD_QUALIFIERS,
     PRESETS,
+    SIDE_BET_ON_FOLD,
     OnFold,
     Rules,
     Strategy,
@@ -46,6 +47,7 @@ def generated_parts() -> dict[str, Any]:
         + ", ".join(f"{name} ({reading.title})" for name, reading in READINGS.items())
         + ".",
         "/$defs/side_bet/properties/on_fold/enum": [str(v) for v in OnFold],
+        "/$defs/side_bet/properties/on_fold/default": str(SIDE_BET_ON_FOLD),
         "/properties/rules/properties/pair_plus_on_fold/enum": [str(v) for v in OnFold],
         "/properties/rules/properties/pair_plus_on_fold/default": str(rules.pair_plus_on_fold),
         "/properties/rules/properties/ties/enum": [str(v) for v in Ties],
