@@ -10,7 +10,8 @@ returns::
     trey.verify(Path("standard.certificate.pdf"))
 
 The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` → ``rules``
-→ ``engine`` → ``figures`` → ``play``, ``choose`` → ``trust``, ``floor`` → ``present`` → ``documents`` → ``cli``.
+→ ``engine`` → ``figures`` → ``play``, ``choose``, ``protect`` → ``trust``, ``floor`` → ``present`` →
+``documents`` → ``cli``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
+    from trey.protect.protection import protect
     from trey.trust.validation import validate
 
 # Each name of the API and the module that states it. Imported when first used, so that `import trey` (and so
@@ -42,6 +44,7 @@ _API = {
     "drill": "trey.documents.make",
     "grid": "trey.choose.solve",
     "load_spec": "trey.paytable.load",
+    "protect": "trey.protect.protection",
     "simulate": "trey.play.simulate",
     "solve": "trey.choose.solve",
     "validate": "trey.trust.validation",
@@ -59,6 +62,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "drill",
     "grid",
     "load_spec",
+    "protect",
     "simulate",
     "solve",
     "validate",

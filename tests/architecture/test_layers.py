@@ -18,7 +18,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("rules",),
     ("engine",),
     ("figures",),
-    ("play", "choose"),
+    ("play", "choose", "protect"),
     ("trust", "floor"),
     ("present",),
     ("documents",),

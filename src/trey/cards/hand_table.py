@@ -47,6 +47,41 @@ class HandTable:
         count -= (self.keys < t).astype(np.int64)
         return count
 
+    def dealer_hands_holding_below(self, seen: tuple[int, ...], thresholds: IntArray) -> IntArray:
+        """For each player hand i, how many dealer hands holding the ``seen`` card (one or two of them) and
+        disjoint from the player's hand have a key < thresholds[i] (0 for a player hand that holds a seen card).
+
+        The same inclusion-exclusion, among the hands that hold the seen cards: for one card s, the hands with s
+        less those with s and a player card plus the one with s and two player cards; for two cards s and u, the
+        hands with both less the three that also hold a player card."""
+        a, b, c = self.cards[:, 0], self.cards[:, 1], self.cards[:, 2]
+        t = thresholds.astype(np.int64)
+        holds_seen: npt.NDArray[np.bool_] = np.asarray(np.isin(self.cards, seen).any(axis=1), dtype=bool)
+        if len(seen) == 1:
+            (s,) = seen
+            count = self._group_below(self._by_card, np.full(HANDS, s), t)
+            for x in (a, b, c):
+                count -= self._group_below(self._by_pair, _PAIR_INDEX[np.minimum(s, x), np.maximum(s, x)], t)
+            for x, y in ((a, b), (a, c), (b, c)):
+                count += self._key_of_hand((np.full(HANDS, s), x, y), holds_seen) < t
+        elif len(seen) == 2:
+            s, u = sorted(seen)
+            count = self._group_below(self._by_pair, np.full(HANDS, _PAIR_INDEX[s, u]), t)
+            for x in (a, b, c):
+                count -= self._key_of_hand((np.full(HANDS, s), np.full(HANDS, u), x), holds_seen) < t
+        else:
+            raise ValueError("a player sees one or two of the dealer's cards")
+        count[holds_seen] = 0
+        return count
+
+    def _key_of_hand(self, cards: tuple[IntArray, IntArray, IntArray], skip: npt.NDArray[np.bool_]) -> IntArray:
+        """The key of each hand made of the three given cards (rows flagged in ``skip`` get a key no threshold
+        reaches: they share a card and make no hand)."""
+        rows = np.sort(np.stack(cards, axis=1), axis=1)
+        rows[skip] = (0, 1, 2)  # any hand: the result is discarded
+        keys = self.keys[hand_indexes(rows)]
+        return np.where(skip, np.int64(_SPAN), keys)
+
     @staticmethod
     def _group_below(sorted_groups: IntArray, group: IntArray, t: IntArray) -> IntArray:
         base = group * _SPAN

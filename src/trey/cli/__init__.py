@@ -6,6 +6,7 @@ become a message and exit 1 (see :mod:`trey.cli.app`)."""
 from trey.cli import game  # noqa: F401
 from trey.cli import trust  # noqa: F401
 from trey.cli import floor  # noqa: F401
+from trey.cli import protect  # noqa: F401
 
 # isort: on
 from trey.cli.app import app, main

@@ -1,0 +1,192 @@
+"""``trey protect`` as a library call: the informed player's figures under each kind of information, and what it
+does to each side bet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from trey import __version__
+from trey.cards.card import RANK_CHARS, rank_from_char
+from trey.cards.hands import describe_key
+from trey.cards.readings import READINGS, Seat
+from trey.core.errors import TreyError
+from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.engine import analyze
+from trey.engine.results import GameAnalysis
+from trey.paytable.model import GameSpec, OnFold
+from trey.protect.informed import Informed, InformedPlay, evaluate
+from trey.protect.scenarios import BUILT_IN_CLASSES, CardClasses, card_classes, one_card, two_cards
+
+MAX_CLASS_PARTITIONS = 8  # --classes given at most this many times
+
+
+@dataclass(frozen=True)
+class SideBetEffect:
+    """What information about the dealer's cards does to a side bet placed before it is known."""
+
+    wager: str
+    title: str
+    rtp: Fraction  # the bet's RTP under normal play
+    informed_rtp: Fraction | None  # under the informed decisions of the one-card scenario (None: not computed)
+    why: str
+
+
+@dataclass(frozen=True)
+class Protection:
+    spec: GameSpec
+    analysis: GameAnalysis
+    scenarios: tuple[InformedPlay, ...]
+    side_bets: tuple[SideBetEffect, ...]
+
+
+def parse_classes(text: str) -> CardClasses:
+    """``"A,K,Q|J,10,9,8|7,6,5,4,3,2"`` (or a built-in name): a partition of the thirteen ranks."""
+    if text in BUILT_IN_CLASSES:
+        return BUILT_IN_CLASSES[text]
+    hint = "give every rank once, classes split by |, e.g. 'A,K,Q|J,10,9,8|7,6,5,4,3,2', or ace-face-other, high-low"
+    if len(text) > 200:
+        raise TreyError("the card classes are longer than any partition of thirteen ranks", hint=hint)
+    try:
+        classes = tuple(
+            tuple(sorted((rank_from_char(r) for r in part.split(",")), reverse=True)) for part in text.split("|")
+        )
+    except ValueError as exc:
+        raise TreyError(f"cannot read the card classes {text!r}: {exc}", hint=hint) from None
+    ranks = [r for ranks in classes for r in ranks]
+    if sorted(ranks) != list(range(13)) or len(classes) < 2:
+        missing = "".join(RANK_CHARS[r] for r in range(13) if r not in ranks)
+        said = f" (missing {missing})" if missing else " (a rank twice)" if len(ranks) > 13 else ""
+        raise TreyError(f"{text!r} is not a partition of the thirteen ranks into two or more classes{said}", hint=hint)
+    return CardClasses(text, classes)
+
+
+def protect(
+    spec: GameSpec, *, classes: tuple[CardClasses, ...] = (), two: bool = True, analysis: GameAnalysis | None = None
+) -> Protection:
+    """The informed player's figures: one dealer card seen, two (with ``two``), the built-in card classes and
+    ``classes``; and each side bet's return, which information changes only through the decisions."""
+    game = spec.wagers.ante_play
+    if game is None:
+        raise TreyError(
+            "the game has no Ante & Play: information about the dealer's cards changes no decision",
+            hint="game protection studies the Ante & Play decision",
+        )
+    if len(classes) > MAX_CLASS_PARTITIONS:
+        raise TreyError(f"at most {MAX_CLASS_PARTITIONS} --classes", hint="give fewer partitions")
+    analysis = analysis or analyze(spec)
+    ante = analysis.ante_play
+    assert ante is not None
+    informed = Informed(game, spec.rules)
+    q = spec.rules.dealer_qualifier.minimum_key
+    results = [evaluate("one dealer card", informed, one_card(q), ante.plays, ante.stats)]
+    if two:
+        results.append(evaluate("two dealer cards", informed, two_cards(q), ante.plays, ante.stats))
+    for partition in (*BUILT_IN_CLASSES.values(), *(c for c in classes if c.name not in BUILT_IN_CLASSES)):
+        name = f"the class of one dealer card ({partition.name})"
+        results.append(evaluate(name, informed, card_classes(q, partition), ante.plays, ante.stats))
+    return Protection(spec, analysis, tuple(results), _side_bets(spec, analysis, results[0]))
+
+
+def _side_bets(spec: GameSpec, analysis: GameAnalysis, one: InformedPlay) -> tuple[SideBetEffect, ...]:
+    effects = []
+    for bet in spec.wagers.side_bets:
+        result = analysis.wagers[bet.id]
+        rtp = result.stats.rtp
+        if bet.on_fold is OnFold.STANDS:
+            effects.append(SideBetEffect(bet.id, bet.title, rtp, rtp, "settled whatever the player decides: unchanged"))
+            continue
+        reading = READINGS[bet.reads]
+        if reading.seat is not Seat.PLAYER or bet.stake is not None:
+            why = "lost on a fold, so it changes with the decisions (not computed for a bet reading the dealer's cards)"
+            effects.append(SideBetEffect(bet.id, bet.title, rtp, None, why))
+            continue
+        # Paid on the player's hand alone, lost when the informed player folds it.
+        from trey.cards.readings.player_hand import class_of_hand
+
+        paid = reading.paid_by(bet.pays.listed)
+        returned = [Fraction(0) if row is None else bet.net(bet.pays.rows[row][1]) + 1 for row in paid]
+        classes = class_of_hand()
+        total = int(one.hand_deals.sum())
+        back = sum(
+            (returned[int(c)] * int(n) for c, n in zip(classes.tolist(), one.hand_played.tolist(), strict=True) if n),
+            Fraction(0),
+        )
+        why = "lost on a fold: the informed player folds other hands (one dealer card seen)"
+        effects.append(SideBetEffect(bet.id, bet.title, rtp, back / total, why))
+    return tuple(effects)
+
+
+def _stats_json(play: InformedPlay) -> dict[str, Any]:
+    stats = play.stats
+    return {
+        "deals": stats.cycle,
+        "player_edge": fraction_text(stats.mean),
+        "rtp": fraction_text(stats.rtp),
+        "gain": fraction_text(play.gain),
+        "hit_frequency": fraction_text(stats.hit_frequency),
+        "variance": fraction_text(stats.variance),
+        "std_dev": rounded_float(sqrt_decimal(stats.variance), 4),
+        "average_wager": fraction_text(play.average_wager),
+    }
+
+
+def protection_json(protection: Protection) -> dict[str, Any]:
+    """``trey protect --format json`` (schemas/protection.schema.json)."""
+    ante = protection.analysis.ante_play
+    assert ante is not None
+    normal = ante.stats
+    scenarios = []
+    for play in protection.scenarios:
+        deals = play.stats.cycle
+        scenarios.append(
+            {
+                "scenario": play.scenario,
+                "exact": True,
+                **_stats_json(play),
+                "chart": [
+                    {
+                        "seen": c.seen,
+                        "weakest_played": describe_key(c.weakest_played) if c.weakest_played is not None else None,
+                        "folded_at_or_above": c.folded_above,
+                        "played_below": c.played_below,
+                    }
+                    for c in play.chart
+                ],
+                "tells": [
+                    {
+                        "seen": t.seen,
+                        "plays_below_normal": fraction_text(Fraction(t.plays_below, deals)),
+                        "folds_above_normal": fraction_text(Fraction(t.folds_above, deals)),
+                        "plays_below_per_1000": rounded_float(Fraction(t.plays_below * 1000, deals), 4),
+                        "folds_above_per_1000": rounded_float(Fraction(t.folds_above * 1000, deals), 4),
+                    }
+                    for t in play.tells
+                ],
+            }
+        )
+    return {
+        "trey_version": __version__,
+        "spec_sha256": protection.spec.sha256,
+        "name": protection.spec.name,
+        "normal": {
+            "player_edge": fraction_text(normal.mean),
+            "rtp": fraction_text(normal.rtp),
+            "hit_frequency": fraction_text(normal.hit_frequency),
+            "std_dev": rounded_float(sqrt_decimal(normal.variance), 4),
+            "average_wager": fraction_text(ante.average_wager),
+        },
+        "scenarios": scenarios,
+        "side_bets": [
+            {
+                "wager": b.wager,
+                "title": b.title,
+                "rtp": fraction_text(b.rtp),
+                "informed_rtp": fraction_text(b.informed_rtp) if b.informed_rtp is not None else None,
+                "changes": b.informed_rtp != b.rtp,
+                "why": b.why,
+            }
+            for b in protection.side_bets
+        ],
+    }

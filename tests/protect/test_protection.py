@@ -1,0 +1,164 @@
+"""Game protection: the informed player's figures equal the published ones for the standard game, and every
+count and decision equals a brute force written here, apart from the module, under rule variants too."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from conftest import STANDARD, run_cli
+from trey.cards.hand_table import HANDS, hand_table
+from trey.cards.hands import describe_key
+from trey.core.errors import TreyError
+from trey.core.jsonschemas import validator
+from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
+from trey.paytable.load import load_spec
+from trey.paytable.model import DealerQualifier, Rules, Ties
+from trey.protect.informed import ContextCounts, Informed, seen_counts
+from trey.protect.protection import parse_classes, protect, protection_json
+
+SPEC = load_spec(STANDARD)
+STANDARD_PROTECTION = protect(SPEC, two=False)
+
+
+def _scenario(name: str) -> object:
+    return next(s for s in STANDARD_PROTECTION.scenarios if s.scenario == name)
+
+
+def test_one_seen_card_gives_the_published_figures() -> None:
+    """Jacobson, "Hole-Card Play: Update #1" (apheat.net, 2015): +3.4829%, 54.2203%, 1.7417; the Wizard of Odds
+    (2003): raise Q/K/A-9-2 or better on a seen Q, K or A, always raise on a J or lower."""
+    one = _scenario("one dealer card")
+    assert percent_text(one.stats.mean) == "3.4829%"  # type: ignore[attr-defined]
+    assert percent_text(one.stats.hit_frequency) == "54.2203%"  # type: ignore[attr-defined]
+    assert decimal_text(sqrt_decimal(one.stats.variance), 4) == "1.7417"  # type: ignore[attr-defined]
+    chart = {line.seen: line for line in one.chart}  # type: ignore[attr-defined]
+    assert [describe_key(chart[r].weakest_played) for r in ("A", "K", "Q", "J", "2")] == [
+        "A-9-2",
+        "K-9-2",
+        "Q-9-2",
+        "5-3-2",
+        "5-3-2",
+    ]
+    assert all(line.folded_above == line.played_below == 0 for line in chart.values())
+
+
+def test_the_class_of_one_card_gives_the_published_figures() -> None:
+    """Wizard of Odds (2003): ace / face / other known for one card, +2.41%; apheat.net, "Edge-sorting Three Card
+    Poker" (2013): one card known high (Q, K, A) or low, +1.837% (the exact 1.83781% to three decimals, cut)."""
+    afo = _scenario("the class of one dealer card (ace-face-other)")
+    high_low = _scenario("the class of one dealer card (high-low)")
+    assert percent_text(afo.stats.mean, 2) == "2.41%"  # type: ignore[attr-defined]
+    assert high_low.stats.mean == Fraction(467689, 25448150)  # type: ignore[attr-defined]
+    assert percent_text(high_low.stats.mean, 5) == "1.83781%"  # type: ignore[attr-defined]
+
+
+# --- a brute force written apart from trey's counting ----------------------------------------------------------
+
+
+def _strength(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """Three Card Poker's order: straight flush, trips, straight, flush, pair, high card; A-2-3 the lowest
+    straight (card = rank * 4 + suit, rank 0 a deuce)."""
+    ranks = sorted((c // 4 for c in cards), reverse=True)
+    suited = len({c % 4 for c in cards}) == 1
+    wheel = ranks == [12, 1, 0]
+    straight = wheel or (ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1)
+    top = [1] if wheel else ranks[:1]
+    if straight and suited:
+        return (5, *top)
+    if ranks[0] == ranks[2]:
+        return (4, ranks[0])
+    if straight:
+        return (3, *top)
+    if suited:
+        return (2, *ranks)
+    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+        return (1, ranks[1], ranks[2] if ranks[0] == ranks[1] else ranks[0])
+    return (0, *ranks)
+
+
+def _brute_counts(player: tuple[int, ...], seen: tuple[int, ...], qualifier: tuple[int, ...]) -> list[int]:
+    """(dealer does not qualify, player higher, tie, dealer higher) over every dealer hand holding ``seen``."""
+    rest = [c for c in range(52) if c not in player and c not in seen]
+    mine = _strength(player)
+    counts = [0, 0, 0, 0]
+    for others in combinations(rest, 3 - len(seen)):
+        theirs = _strength(tuple(seen) + others)
+        if theirs < qualifier:
+            counts[0] += 1
+        elif mine > theirs:
+            counts[1] += 1
+        elif mine == theirs:
+            counts[2] += 1
+        else:
+            counts[3] += 1
+    return counts
+
+
+# Each variant's rules and, written apart, the weakest dealer hand that qualifies as _strength orders hands.
+VARIANTS = {
+    "standard": (SPEC.rules, (0, 10, 1, 0)),  # Q-3-2
+    "Q-6-4, ties to the player": (Rules(DealerQualifier.parse("Q-6-4"), Ties.PLAYER_WINS), (0, 10, 4, 2)),
+    "pair, bonus on a fold": (Rules(DealerQualifier.parse("pair"), Ties.PUSH, False), (1, 0)),
+}
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_counts_and_decisions_equal_a_brute_force(variant: str) -> None:
+    rules, lowest = VARIANTS[variant]
+    table = hand_table()
+    rng = random.Random(variant)
+    informed = Informed(SPEC.wagers.ante_play, rules)  # type: ignore[arg-type]
+    q = rules.dealer_qualifier.minimum_key
+    for _ in range(6):
+        seen = tuple(sorted(rng.sample(range(52), rng.choice((1, 2)))))
+        counts = seen_counts(seen, q)
+        for hand in rng.sample(range(HANDS), 3):
+            player = tuple(int(c) for c in table.cards[hand])
+            if set(player) & set(seen):
+                assert counts[hand].sum() == 0
+                continue
+            brute = _brute_counts(player, seen, lowest)
+            assert counts[hand].tolist() == brute, (seen, player)
+            # The decision, from the brute force's counts and the rules written out here.
+            tie = 1 if rules.ties is Ties.PLAYER_WINS else 0
+            nets = (1, 2, 2 * tie, -2)  # Ante + Play: dealer does not qualify, player higher, tie, dealer higher
+            column = informed.columns[hand]
+            bonus = informed.bonus[column]
+            play = sum(n * c for n, c in zip(nets, brute, strict=True)) + bonus * sum(brute)
+            fold = (-1 + (0 if rules.ante_bonus_requires_play else bonus)) * sum(brute)
+            batch = ContextCounts(counts[None, :, :], counts.sum(axis=1)[None, :])
+            assert bool(informed.decide(batch).plays[0, hand]) == (play > fold), (variant, seen, player)
+
+
+def test_a_partition_is_read_or_refused_with_its_reason() -> None:
+    assert parse_classes("A,K,Q|J,10,9,8|7,6,5,4,3,2").classes == ((12, 11, 10), (9, 8, 7, 6), (5, 4, 3, 2, 1, 0))
+    with pytest.raises(
+        Exception, match="not a partition of the thirteen ranks into two or more classes \\(missing 2\\)"
+    ):
+        parse_classes("A,K,Q|J,10,9,8|7,6,5,4,3")
+    with pytest.raises(TreyError, match="not a rank: 'X'"):
+        parse_classes("A,X|K")
+
+
+def test_the_json_follows_its_schema_and_the_command_prints_the_same_figures() -> None:
+    data = protection_json(STANDARD_PROTECTION)
+    assert list(validator("protection").iter_errors(data)) == []
+    result = run_cli("protect", STANDARD, "--no-two-cards", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == data
+    table = run_cli("protect", STANDARD, "--no-two-cards")
+    assert "│ one dealer card" in table.stdout and "3.4829%" in table.stdout and "6.8558 pt" in table.stdout
+
+
+def test_a_game_without_ante_and_play_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "pp.yaml"
+    path.write_text("trey: 2\nname: PP alone\nwagers:\n  pair_plus: {pair: 1}\n")
+    result = run_cli("protect", path)
+    assert result.exit_code == 1
+    assert "the game has no Ante & Play" in result.stderr and "Traceback" not in result.stderr
