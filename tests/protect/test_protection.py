@@ -9,10 +9,11 @@ from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import STANDARD, run_cli
-from trey.cards.hand_table import HANDS, hand_table
+from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import describe_key
 from trey.core.errors import TreyError
 from trey.core.jsonschemas import validator
@@ -139,7 +140,7 @@ def test_counts_and_decisions_equal_a_brute_force(variant: str) -> None:
 def test_a_partition_is_read_or_refused_with_its_reason() -> None:
     assert parse_classes("A,K,Q|J,10,9,8|7,6,5,4,3,2").classes == ((12, 11, 10), (9, 8, 7, 6), (5, 4, 3, 2, 1, 0))
     with pytest.raises(
-        Exception, match="not a partition of the thirteen ranks into two or more classes \\(missing 2\\)"
+        TreyError, match=r"not a partition of the thirteen ranks into two or more classes \(missing 2\)"
     ):
         parse_classes("A,K,Q|J,10,9,8|7,6,5,4,3")
     with pytest.raises(TreyError, match="not a rank: 'X'"):
@@ -154,6 +155,12 @@ def test_the_json_follows_its_schema_and_the_command_prints_the_same_figures() -
     assert json.loads(result.stdout) == data
     table = run_cli("protect", STANDARD, "--no-two-cards")
     assert "│ one dealer card" in table.stdout and "3.4829%" in table.stdout and "6.8558 pt" in table.stdout
+    sampled = run_cli("protect", STANDARD, "--no-two-cards", "--colluders", "1", "--samples", "300", "--format", "json")
+    data = json.loads(sampled.stdout)
+    assert list(validator("protection").iter_errors(data)) == []
+    assert data["scenarios"][-1]["scenario"] == "1 colluding seat's hands" and data["scenarios"][-1]["exact"] is False
+    refused = run_cli("protect", STANDARD, "--colluders", "7")
+    assert refused.exit_code == 2 and "7 is not in the range 1<=x<=6" in refused.stderr
 
 
 def test_a_game_without_ante_and_play_is_refused_clearly(tmp_path: Path) -> None:
@@ -162,3 +169,33 @@ def test_a_game_without_ante_and_play_is_refused_clearly(tmp_path: Path) -> None
     result = run_cli("protect", path)
     assert result.exit_code == 1
     assert "the game has no Ante & Play" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_colluders_sample_reproducibly_with_the_exact_expectation_inside_each_sample() -> None:
+    from trey.protect.colluders import colluders, sample_figures
+
+    ante = STANDARD_PROTECTION.analysis.ante_play
+    assert ante is not None
+    game = SPEC.wagers.ante_play
+    assert game is not None
+    first = colluders(game, SPEC.rules, ante.plays, ante.stats.mean, colluders=2, samples=600, seed=9)
+    again = colluders(game, SPEC.rules, ante.plays, ante.stats.mean, colluders=2, samples=600, seed=9)
+    assert first == again and first.gain_error < 0.01
+    # Inside a sample, against every dealer hand the cards left make, by the brute force written above.
+    informed = Informed(game, SPEC.rules)
+    rng = random.Random(3)
+    rows = [rng.sample(range(52), 9) for _ in range(3)]  # the player's three, two colluders' six
+    figures = sample_figures(informed, ante.plays, np.array(rows))
+    for row, expected in zip(rows, figures.informed.tolist(), strict=True):
+        player, known = tuple(row[:3]), set(row)
+        rest = [c for c in range(52) if c not in known]
+        mine = _strength(player)
+        play_total = 0.0
+        hands = list(combinations(rest, 3))
+        column = informed.columns[int(hand_indexes(np.array([sorted(player)]))[0])]
+        bonus = float(informed.bonus[column])
+        for dealer in hands:
+            theirs = _strength(dealer)
+            net = 1 if theirs < (0, 10, 1, 0) else 2 if mine > theirs else 0 if mine == theirs else -2
+            play_total += net + bonus
+        assert abs(max(play_total / len(hands), -1.0) - expected) < 1e-12

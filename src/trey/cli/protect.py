@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trey.cli.app import OutputFormat, PaytableFile, app, user_errors
+from trey.cli.app import OutputFormat, PaytableFile, Seed, app, user_errors
 
 
 @app.command()
@@ -25,6 +25,20 @@ def protect(
         ),
     ] = None,
     two: Annotated[bool, typer.Option("--two-cards/--no-two-cards", help="Also two dealer cards seen (20 s).")] = True,
+    colluders: Annotated[
+        int | None,
+        typer.Option(
+            "--colluders",
+            min=1,
+            max=6,
+            help="Also K other seats' hands known (seeded Monte Carlo).",
+            show_default=False,
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option("--samples", min=1, max=1_000_000, help="Samples of the colluders' deals.")
+    ] = 20_000,
+    seed: Seed = 1,
 ) -> None:
     """What a player gains from a seen dealer card, two, or the class of one: exact figures, the informed
     strategy and the decisions that give it away."""
@@ -33,7 +47,9 @@ def protect(
     from trey.protect.protection import protect as run_protection
 
     partitions = tuple(parse_classes(text) for text in classes or ())
-    found = run_protection(load_spec(file), classes=partitions, two=two)
+    found = run_protection(
+        load_spec(file), classes=partitions, two=two, colluders=colluders, samples=samples, seed=seed
+    )
     if output_format is OutputFormat.JSON:
         print(json.dumps(protection_json(found), indent=2))
     else:

@@ -34,6 +34,15 @@ def print_protection(protection: Protection, console: Console | None = None) -> 
             decimal_text(sqrt_decimal(play.stats.variance), 4),
             decimal_text(play.average_wager, 4),
         )
+    for c in protection.sampled:
+        summary.add_row(
+            f"{c.scenario} (±{100 * c.gain_error:.4f} pt; {c.samples:,} samples, seed {c.seed})",
+            f"{100 * c.edge:.4f}%",
+            f"{100 * c.gain:.4f} pt",
+            f"{100 * c.hit_frequency:.4f}%",
+            f"{c.std_dev:.4f}",
+            f"{c.average_wager:.4f}",
+        )
     console.print(summary)
     for play in protection.scenarios:
         deals = play.stats.cycle

@@ -16,6 +16,8 @@ from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.paytable.model import GameSpec, OnFold
+from trey.protect.colluders import MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay
+from trey.protect.colluders import colluders as sample_colluders
 from trey.protect.informed import Informed, InformedPlay, evaluate
 from trey.protect.scenarios import BUILT_IN_CLASSES, CardClasses, card_classes, one_card, two_cards
 
@@ -39,6 +41,7 @@ class Protection:
     analysis: GameAnalysis
     scenarios: tuple[InformedPlay, ...]
     side_bets: tuple[SideBetEffect, ...]
+    sampled: tuple[ColluderPlay, ...] = ()  # colluding seats: seeded Monte Carlo
 
 
 def parse_classes(text: str) -> CardClasses:
@@ -63,10 +66,18 @@ def parse_classes(text: str) -> CardClasses:
 
 
 def protect(
-    spec: GameSpec, *, classes: tuple[CardClasses, ...] = (), two: bool = True, analysis: GameAnalysis | None = None
+    spec: GameSpec,
+    *,
+    classes: tuple[CardClasses, ...] = (),
+    two: bool = True,
+    colluders: int | None = None,
+    samples: int = 20_000,
+    seed: int = 1,
+    analysis: GameAnalysis | None = None,
 ) -> Protection:
     """The informed player's figures: one dealer card seen, two (with ``two``), the built-in card classes and
-    ``classes``; and each side bet's return, which information changes only through the decisions."""
+    ``classes``, and ``colluders`` other seats' hands (``samples`` seeded samples); and each side bet's return,
+    which information changes only through the decisions."""
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError(
@@ -86,7 +97,19 @@ def protect(
     for partition in (*BUILT_IN_CLASSES.values(), *(c for c in classes if c.name not in BUILT_IN_CLASSES)):
         name = f"the class of one dealer card ({partition.name})"
         results.append(evaluate(name, informed, card_classes(q, partition), ante.plays, ante.stats))
-    return Protection(spec, analysis, tuple(results), _side_bets(spec, analysis, results[0]))
+    sampled: tuple[ColluderPlay, ...] = ()
+    if colluders is not None:
+        if not 1 <= colluders <= MAX_COLLUDERS or not 1 <= samples <= MAX_SAMPLES:
+            raise TreyError(
+                f"{colluders} colluders and {samples:,} samples",
+                hint=f"give 1 to {MAX_COLLUDERS} colluders and 1 to {MAX_SAMPLES:,} samples",
+            )
+        sampled = (
+            sample_colluders(
+                game, spec.rules, ante.plays, ante.stats.mean, colluders=colluders, samples=samples, seed=seed
+            ),
+        )
+    return Protection(spec, analysis, tuple(results), _side_bets(spec, analysis, results[0]), sampled)
 
 
 def _side_bets(spec: GameSpec, analysis: GameAnalysis, one: InformedPlay) -> tuple[SideBetEffect, ...]:
@@ -177,7 +200,23 @@ def protection_json(protection: Protection) -> dict[str, Any]:
             "std_dev": rounded_float(sqrt_decimal(normal.variance), 4),
             "average_wager": fraction_text(ante.average_wager),
         },
-        "scenarios": scenarios,
+        "scenarios": scenarios
+        + [
+            {
+                "scenario": c.scenario,
+                "exact": False,
+                "samples": c.samples,
+                "seed": c.seed,
+                "player_edge": rounded_float(Fraction(c.edge), 6),
+                "player_edge_standard_error": rounded_float(Fraction(c.edge_error), 6),
+                "gain": rounded_float(Fraction(c.gain), 6),
+                "gain_standard_error": rounded_float(Fraction(c.gain_error), 6),
+                "hit_frequency": rounded_float(Fraction(c.hit_frequency), 6),
+                "std_dev": rounded_float(Fraction(c.std_dev), 4),
+                "average_wager": rounded_float(Fraction(c.average_wager), 6),
+            }
+            for c in protection.sampled
+        ],
         "side_bets": [
             {
                 "wager": b.wager,
