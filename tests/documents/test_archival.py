@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import REPO, STANDARD, embedded_fonts, run_cli
+from trey import __version__
 from trey.trust.certificate import content_id
 
 SCHEMAS = REPO / "src" / "trey" / "schemas"
@@ -71,7 +72,7 @@ def test_a_certificate_from_an_earlier_version_verifies_when_every_figure_agrees
 
 def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None:
     def newer(data: dict[str, object]) -> None:
-        data["certificate_format"] = 3
+        data["certificate_format"] = 4
         data["trey_version"] = "9.0.0"
         data["something_new"] = {"the": "future"}
 
@@ -79,7 +80,8 @@ def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None
     result = run_cli("verify", path)
     assert result.exit_code == 1
     assert result.stderr == (
-        f"error: {path}: the certificate is of format 3 (written by trey 9.0.0); this trey 0.3.0 reads format 2 "
+        f"error: {path}: the certificate is of format 4 (written by trey 9.0.0); this trey {__version__} reads formats "
+        "2 and 3 "
         "(verify it with the trey that issued it, or a newer one)\n"
     )
 
@@ -93,7 +95,8 @@ def test_a_certificate_of_the_format_before_the_progressive_names_is_refused_wit
     result = run_cli("verify", path)
     assert result.exit_code == 1
     assert result.stderr == (
-        f"error: {path}: the certificate is of format 1 (written by trey 0.2.0); this trey 0.3.0 reads format 2 "
+        f"error: {path}: the certificate is of format 1 (written by trey 0.2.0); this trey {__version__} reads formats "
+        "2 and 3 "
         "(format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
         "..._with_envy with the assumed bettors) and judges a floor on the RTP at the reset: verify it with the trey "
         "that issued it, or certify the paytable again)\n"

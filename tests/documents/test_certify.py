@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import PAYTABLES, REPO, STANDARD, run_cli
+from trey import __version__
 from trey.core.jsonschemas import validator
 from trey.core.numbers import percent_text
 from trey.engine import analyze
@@ -136,10 +137,8 @@ def test_verify_an_untouched_certificate(standard_dir: Path) -> None:
     result = run_cli("verify", cert, "--paytable", STANDARD)
     cert_id = json.loads(cert.read_text())["certificate_id"]
     assert result.exit_code == 0, result.stderr
-    assert (
-        result.stdout
-        == f"{cert} and {STANDARD}: verified; certificate {cert_id}, overall PASS, issued by trey 0.3.0; not signed\n"
-    )
+    issued = f"certificate {cert_id}, overall PASS, issued by trey {__version__}; not signed"
+    assert result.stdout == f"{cert} and {STANDARD}: verified; {issued}\n"
 
 
 def tamper(source: Path, target: Path, change: object) -> Path:

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trey.cli.app import OutputFormat, PaytableFile, Seed, app, user_errors
+from trey.cli.app import (
+    DateOption,
+    Force,
+    OutputFormat,
+    Paper,
+    PaytableFile,
+    Seed,
+    app,
+    made,
+    parse_date,
+    say_error,
+    user_errors,
+    write_files,
+)
 
 
 @app.command()
@@ -39,6 +54,13 @@ def protect(
         int, typer.Option("--samples", min=1, max=1_000_000, help="Samples of the colluders' deals.")
     ] = 20_000,
     seed: Seed = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the one-page surveillance sheet (HTML, PDF) here.", show_default=False),
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the sheet.")] = Paper.LETTER,
+    effective: DateOption = None,
+    force: Force = False,
 ) -> None:
     """What a player gains from a seen dealer card, two, or the class of one: exact figures, the informed
     strategy and the decisions that give it away."""
@@ -47,9 +69,23 @@ def protect(
     from trey.protect.protection import protect as run_protection
 
     partitions = tuple(parse_classes(text) for text in classes or ())
+    if out is not None:
+        from trey.core.outputs import refuse_existing
+
+        refuse_existing(out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force)
     found = run_protection(
         load_spec(file), classes=partitions, two=two, colluders=colluders, samples=samples, seed=seed
     )
+    if out is not None:
+        from trey.documents.make import surveillance_sheet
+        from trey.trust.certificate import default_issue_date
+
+        when = parse_date(effective) or default_issue_date()
+        files = made(lambda: surveillance_sheet(found, file.stem, paper=paper.value, effective=when))
+        for path in write_files(
+            out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force
+        ):
+            say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
         print(json.dumps(protection_json(found), indent=2))
     else:

@@ -58,6 +58,9 @@ def certify(
             "--sign-cert", help="The key's certificate (and its CA's), when not in the key file.", show_default=False
         ),
     ] = None,
+    protection: Annotated[
+        bool, typer.Option("--protection", help="Add a game protection section (trey protect's exact figures).")
+    ] = False,
 ) -> None:
     """Write a regulator-style certificate: FILE-stem.certificate.html, .pdf and .json in DIR."""
     from trey.core.outputs import refuse_existing
@@ -86,6 +89,7 @@ def certify(
             simulation=simulation,
             signer=signer,
             source=str(file),
+            protection=protection,
         )
     )
     files = documents.files

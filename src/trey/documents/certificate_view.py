@@ -49,6 +49,7 @@ from trey.present.labels import (
     resolution_rows,
     variant_rows,
 )
+from trey.protect.protection import strategy_words
 from trey.trust.certificate import Certificate, python_version
 from trey.trust.compliance import Verdict, judged_figure_sentence
 
@@ -487,9 +488,45 @@ def certificate_context(
             for c in cert.checks
         ],
         "simulation": _simulation(cert),
+        "protection": _protection(cert),
         "disclosure": _disclosure(cert),
         "canonical_yaml": yaml.safe_dump(data["paytable"]["canonical"], sort_keys=False, allow_unicode=True, width=100),
         "python_version": python_version(),
+    }
+
+
+def _protection(cert: Certificate) -> dict[str, Any] | None:
+    """The game protection section (certify --protection), from the certificate's data."""
+    found = cert.protection
+    if found is None:
+        return None
+    ante = cert.analysis.ante_play
+    assert ante is not None
+    one = found.scenarios[0]
+    by_rank: dict[str, list[str]] = {}
+    for line in one.chart:
+        by_rank.setdefault(strategy_words(line.weakest_played), []).append(line.seen)
+    chart = "; ".join(f"{rule} on a seen {', '.join(ranks)}" for rule, ranks in by_rank.items())
+    bets = "; ".join(
+        f"{b.title} {percent_text(b.rtp, 2)}"
+        + ("" if b.informed_rtp == b.rtp else f", informed {percent_text(b.informed_rtp, 2)}" if b.informed_rtp else "")
+        + f" ({b.why})"
+        for b in found.side_bets
+    )
+    return {
+        "normal": f"player edge {percent_text(ante.stats.mean, 4)}",
+        "scenarios": [
+            {
+                "knows": play.scenario,
+                "edge": percent_text(play.stats.mean, 4),
+                "gain": f"{decimal_text(play.gain * 100, 4)} pt",
+                "hit": percent_text(play.stats.hit_frequency, 4),
+                "sd": decimal_text(sqrt_decimal(play.stats.variance), 4),
+            }
+            for play in found.scenarios
+        ],
+        "chart": chart,
+        "side_bets": bets,
     }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
+from trey.protect.protection import Protection
 from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
 from trey.trust.signing import Signer
 
@@ -35,6 +36,7 @@ def certify(
     simulation: SimulationOptions | None = None,
     signer: Signer | None = None,
     source: str | None = None,
+    protection: bool = False,
 ) -> CertificateDocuments:
     """The certificate of the paytable file ``raw`` (named ``file_name``): its JSON, its HTML and its PDF/A-3b with
     the JSON and the paytable embedded, the PDF signed as PAdES and the JSON signed when ``signer`` is given.
@@ -60,6 +62,7 @@ def certify(
             simulation=simulation,
             paper=paper,
             signer=signer,
+            protection=protection,
         )
         charts.send(chart_inputs(cert))
         load_weasyprint()
@@ -125,3 +128,14 @@ def drill(
     practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
     html = render_drill_html(practice, paper=paper, day=effective)
     return {f"{stem}.drill.html": html.encode(), f"{stem}.drill.pdf": html_to_pdf(html, effective)}
+
+
+def surveillance_sheet(
+    protection: Protection, stem: str, *, paper: str = "letter", effective: date
+) -> dict[str, bytes]:
+    """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``."""
+    from trey.documents.pdf import html_to_pdf
+    from trey.documents.surveillance_view import render_surveillance_html
+
+    html = render_surveillance_html(protection, paper=paper, day=effective)
+    return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}

@@ -9,6 +9,7 @@ from typing import Any
 
 from trey import __version__
 from trey.cards.card import RANK_CHARS, rank_from_char
+from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
 from trey.cards.readings import READINGS, Seat
 from trey.core.errors import TreyError
@@ -229,3 +230,19 @@ def protection_json(protection: Protection) -> dict[str, Any]:
             for b in protection.side_bets
         ],
     }
+
+
+def certified_protection_json(protection: Protection) -> dict[str, Any]:
+    """The certificate's ``protection`` section: the exact scenarios and the side bets (no sampled figure: a
+    certificate states what every deal gives)."""
+    data = protection_json(protection)
+    return {"scenarios": [s for s in data["scenarios"] if s["exact"]], "side_bets": data["side_bets"]}
+
+
+def strategy_words(weakest: int | None) -> str:
+    """The informed player's rule for one seen card, in words: "Q-9-2 or better", "every hand", "nothing"."""
+    if weakest is None:
+        return "nothing"
+    if weakest == int(hand_table().keys.min()):
+        return "every hand"
+    return f"{describe_key(weakest)} or better"

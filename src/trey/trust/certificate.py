@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trey import __version__
 from trey.core.errors import SpecError, TreyError, VerificationError, json_path
@@ -30,12 +30,19 @@ from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate, simulatio
 from trey.trust.compliance import Finding, Profile, Verdict, load_profile, overall, run_checks
 from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
 
+if TYPE_CHECKING:
+    from trey.protect.protection import Protection
+
 REVISION = 1
 ID_DIGITS = 12
 # The layout of the certificate JSON. Verification recomputes every figure with the running trey and accepts a
 # certificate issued by an earlier version when every figure agrees (the version that issued it is stated, never
 # compared); a certificate of a newer format than this trey reads is refused before anything else.
 CERTIFICATE_FORMAT = 2
+# Format 3 is format 2 with a "protection" section (certify --protection); a certificate without one is still
+# written as format 2, so that trey 0.3 verifies it.
+PROTECTION_FORMAT = 3
+READ_FORMATS = (CERTIFICATE_FORMAT, PROTECTION_FORMAT)
 # What changed since each earlier format, for the message that refuses it.
 FORMAT_CHANGES = {
     1: "format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
@@ -63,6 +70,7 @@ class Certificate:
     simulation: SimulationResult | None
     issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
     signature: SignatureCheck | None = None  # set by verification
+    protection: Protection | None = None  # certify --protection
 
     @property
     def certificate_id(self) -> str:
@@ -106,7 +114,10 @@ def build_certificate(
     simulation: SimulationOptions | None = None,
     paper: str = "a4",
     signer: Signer | None = None,
+    protection: bool = False,
 ) -> Certificate:
+    """The certificate's data and what it was computed from; with ``protection``, its game protection section
+    (the exact figures of one seen dealer card and of the built-in card classes: about 1.5 s more)."""
     profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
     analysis = analyze(spec)
     checks = run_checks(profile, analysis)
@@ -116,7 +127,7 @@ def build_certificate(
     verdicts = [overall(checks)]
     data: dict[str, Any] = {
         "certificate_id": "",
-        "certificate_format": CERTIFICATE_FORMAT,
+        "certificate_format": PROTECTION_FORMAT if protection else CERTIFICATE_FORMAT,
         "revision": REVISION,
         "issue_date": issue_date.isoformat(),
         "trey_version": __version__,
@@ -136,12 +147,18 @@ def build_certificate(
         sim = simulation_json(simulated, spec)
         data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
         verdicts.append(Verdict.of(simulated.passed))
+    guarded = None
+    if protection:
+        from trey.protect.protection import certified_protection_json, protect
+
+        guarded = protect(spec, two=False, analysis=analysis)
+        data["protection"] = certified_protection_json(guarded)
     data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
     data["certificate_id"] = content_id(data)
     if signer is not None:
         block = unsigned_block(signer)
         data["signature"] = {**block, "value": base64.b64encode(signer.sign(signed_bytes(data, block))).decode()}
-    return Certificate(data, spec, analysis, profile, checks, simulated)
+    return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded)
 
 
 def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
@@ -202,15 +219,15 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
         field = json_path(exc.path) if exc.path is not None else None
         raise _refused(path, f"not a certificate: {exc}", field, hint=_JSON_HINT) from None
     found = data.get("certificate_format") if isinstance(data, dict) else None
-    if isinstance(found, int) and not isinstance(found, bool) and found != CERTIFICATE_FORMAT:
+    if isinstance(found, int) and not isinstance(found, bool) and found not in READ_FORMATS:
         issued = data.get("trey_version")
         raise _refused(
             path,
             f"the certificate is of format {found} (written by trey {printable(str(issued))}); this trey "
-            f"{__version__} reads format {CERTIFICATE_FORMAT}",
+            f"{__version__} reads formats {CERTIFICATE_FORMAT} and {PROTECTION_FORMAT}",
             "$.certificate_format",
             hint="verify it with the trey that issued it, or a newer one"
-            if found > CERTIFICATE_FORMAT
+            if found > PROTECTION_FORMAT
             else FORMAT_CHANGES.get(found, "verify it with the trey that issued it"),
         )
     errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
@@ -331,6 +348,7 @@ def verify_certificate_data(
         profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
         simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
         paper=stored["paper"],
+        protection="protection" in stored,
     )
     compared = {k: v for k, v in stored.items() if k != "signature"}
     if not id_matches:  # the simulation was not re-run: compare everything else
