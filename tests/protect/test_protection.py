@@ -18,7 +18,7 @@ from trey.cards.hands import describe_key
 from trey.core.errors import TreyError
 from trey.core.jsonschemas import validator
 from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
-from trey.paytable.load import load_spec
+from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import DealerQualifier, Rules, Ties
 from trey.protect.informed import ContextCounts, Informed, seen_counts
 from trey.protect.protection import parse_classes, protect, protection_json
@@ -199,3 +199,39 @@ def test_colluders_sample_reproducibly_with_the_exact_expectation_inside_each_sa
             net = 1 if theirs < (0, 10, 1, 0) else 2 if mine > theirs else 0 if mine == theirs else -2
             play_total += net + bonus
         assert abs(max(play_total / len(hands), -1.0) - expected) < 1e-12
+
+
+DEALER_BONUS_LOST = b"""trey: 2
+name: Dealer Bonus lost on a fold
+wagers:
+  ante_play:
+    ante_bonus: {straight_flush: 5, three_of_a_kind: 4, straight: 1}
+side_bets:
+  dealer_bonus:
+    reads: dealer_hand
+    on_fold: lost
+    pays: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}
+"""
+
+
+def test_a_side_bet_on_the_dealers_hand_lost_on_a_fold_follows_the_informed_decisions() -> None:
+    """Counted another way: for each seen card, the dealer hands holding it that the informed player plays
+    against, by a matrix product of the played pairs with what each dealer hand returns."""
+    spec = load_spec_bytes(DEALER_BONUS_LOST, "dealer-bonus.yaml")
+    found = protect(spec, two=False)
+    (effect,) = found.side_bets
+    one = found.scenarios[0]
+    assert one.plays is not None
+    table = hand_table()
+    masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), table.cards.astype(np.int64)), axis=1)
+    pays = {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": 1}
+    strength = [_strength(tuple(int(c) for c in row)) for row in table.cards]
+    category = ["straight_flush", "three_of_a_kind", "straight", "flush", "pair", None]
+    returned = np.array([pays[category[5 - s[0]]] + 1 if category[5 - s[0]] else 0 for s in strength], dtype=np.int64)
+    back = 0
+    for (card,), plays in zip(one.seen, one.plays, strict=True):
+        holding = np.flatnonzero((masks >> card) & 1)
+        ok = (masks[:, None] & masks[holding][None, :]) == 0  # (player hands, dealer hands holding the card)
+        back += int((ok[plays].astype(np.int64) @ returned[holding]).sum())
+    assert effect.informed_rtp == Fraction(back, one.stats.cycle)
+    assert effect.informed_rtp > effect.rtp  # the informed player folds less: the bet is lost less often

@@ -41,6 +41,7 @@ class ContextCounts:
 
     counts: IntArray  # (contexts, 22100, 4)
     totals: IntArray  # (contexts, 22100)
+    seen: tuple[tuple[int, ...], ...] = ()  # each context's seen cards (empty: a class, no one card)
 
 
 def situation_split(below: Callable[[IntArray], IntArray], table: HandTable, qualifier_key: int) -> IntArray:
@@ -142,10 +143,12 @@ class InformedPlay:
     normal: WagerStats  # the game's own figures, for the gain
     tells: tuple[Tell, ...]
     chart: tuple[Chart, ...]
-    # Per player hand, over every context: the deals counted, and those on which the informed player plays (what a
-    # bet on the player's hand that is lost on a fold returns).
+    # Per player hand, over every context: the deals counted, and those on which the informed player plays.
     hand_deals: IntArray
     hand_played: IntArray
+    # The decisions of every context of seen cards (what a side bet lost on a fold returns follows from them).
+    seen: tuple[tuple[int, ...], ...] = ()
+    plays: BoolArray | None = None
 
     @property
     def gain(self) -> Fraction:
@@ -168,6 +171,8 @@ def evaluate(
     tells, charts = [], []
     hand_deals = np.zeros(HANDS, dtype=np.int64)
     hand_played = np.zeros(HANDS, dtype=np.int64)
+    seen: list[tuple[int, ...]] = []
+    all_plays: list[BoolArray] = []
     for label, batch in batches:
         decisions = informed.decide(batch)
         pairs += decisions.pairs
@@ -177,6 +182,9 @@ def evaluate(
         plays, weight = decisions.plays, batch.totals
         hand_deals += weight.sum(axis=0)
         hand_played += np.where(plays, weight, 0).sum(axis=0)
+        if batch.seen:
+            seen += batch.seen
+            all_plays.append(plays)
         tells.append(
             Tell(
                 label,
@@ -191,4 +199,16 @@ def evaluate(
         )
     stats = stats_of(net_distribution(pairs))
     average = 1 + Fraction(played, total)
-    return InformedPlay(scenario, stats, average, normal, tuple(tells), tuple(charts), hand_deals, hand_played)
+    decisions_kept = np.concatenate(all_plays) if all_plays else None
+    return InformedPlay(
+        scenario,
+        stats,
+        average,
+        normal,
+        tuple(tells),
+        tuple(charts),
+        hand_deals,
+        hand_played,
+        tuple(seen),
+        decisions_kept,
+    )

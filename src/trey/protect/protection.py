@@ -7,16 +7,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from trey import __version__
 from trey.cards.card import RANK_CHARS, rank_from_char
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
-from trey.cards.readings import READINGS, Seat
+from trey.cards.readings import READINGS, Deals, Seat
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
-from trey.paytable.model import GameSpec, OnFold
+from trey.paytable.model import GameSpec, OnFold, SideBet
 from trey.protect.colluders import MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay
 from trey.protect.colluders import colluders as sample_colluders
 from trey.protect.informed import Informed, InformedPlay, evaluate
@@ -116,30 +118,55 @@ def protect(
 def _side_bets(spec: GameSpec, analysis: GameAnalysis, one: InformedPlay) -> tuple[SideBetEffect, ...]:
     effects = []
     for bet in spec.wagers.side_bets:
-        result = analysis.wagers[bet.id]
-        rtp = result.stats.rtp
+        rtp = analysis.wagers[bet.id].stats.rtp
         if bet.on_fold is OnFold.STANDS:
             effects.append(SideBetEffect(bet.id, bet.title, rtp, rtp, "settled whatever the player decides: unchanged"))
             continue
-        reading = READINGS[bet.reads]
-        if reading.seat is not Seat.PLAYER or bet.stake is not None:
-            why = "lost on a fold, so it changes with the decisions (not computed for a bet reading the dealer's cards)"
-            effects.append(SideBetEffect(bet.id, bet.title, rtp, None, why))
-            continue
-        # Paid on the player's hand alone, lost when the informed player folds it.
-        from trey.cards.readings.player_hand import class_of_hand
-
-        paid = reading.paid_by(bet.pays.listed)
-        returned = [Fraction(0) if row is None else bet.net(bet.pays.rows[row][1]) + 1 for row in paid]
-        classes = class_of_hand()
-        total = int(one.hand_deals.sum())
-        back = sum(
-            (returned[int(c)] * int(n) for c, n in zip(classes.tolist(), one.hand_played.tolist(), strict=True) if n),
-            Fraction(0),
-        )
-        why = "lost on a fold: the informed player folds other hands (one dealer card seen)"
-        effects.append(SideBetEffect(bet.id, bet.title, rtp, back / total, why))
+        why = "lost on a fold: it follows the informed decisions (one dealer card seen)"
+        effects.append(SideBetEffect(bet.id, bet.title, rtp, _lost_on_a_fold(bet, one), why))
     return tuple(effects)
+
+
+FOLDED_PAIRS_A_STEP = 2_000_000  # (player hand, dealer hand) pairs classified at a time
+
+
+def _lost_on_a_fold(bet: SideBet, one: InformedPlay) -> Fraction:
+    """The RTP of a bet lost on a fold when the player sees one dealer card: what the bet returns over every deal
+    (its reading's exact counts, as if it stood), less what it would have returned on the deals the informed player
+    folds. Those are classified by the bet's reading (the folded hands of each seen card against every dealer hand
+    that holds it)."""
+    assert one.plays is not None
+    table = hand_table()
+    masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), table.cards.astype(np.int64)), axis=1)
+    reading = READINGS[bet.reads]
+    paid = reading.paid_by(bet.pays.listed)
+    returned = [Fraction(0) if row is None else bet.net(bet.pays.rows[row][1]) + 1 for row in paid]
+    counts = reading.class_counts()
+    standing = sum((r * n for r, n in zip(returned, counts, strict=True)), Fraction(0)) / reading.cycle
+    total = int(one.hand_deals.sum())  # every deal, once per seen card: three times the game's cycle
+    if reading.seat is Seat.PLAYER:  # paid on the player's hand alone: its deals played are counted per hand
+        classes = reading.classify(Deals(table.cards, table.cards)).tolist()
+        back = sum((returned[c] * int(n) for c, n in zip(classes, one.hand_played.tolist(), strict=True)), Fraction(0))
+        return back / total
+    folded_classes = np.zeros(len(reading.classes), dtype=np.int64)
+    dealer_classes = reading.classify(Deals(table.cards, table.cards)) if reading.seat is Seat.DEALER else None
+    for (card,), plays in zip(one.seen, one.plays, strict=True):
+        holding = np.flatnonzero((masks >> card) & 1)
+        folded = np.flatnonzero(~plays & (((masks >> card) & 1) == 0))
+        if dealer_classes is not None:  # paid on the dealer's hand alone: each folded hand's dealer hands, by class
+            one_hot = np.eye(len(reading.classes), dtype=np.int64)[dealer_classes[holding]]
+            ok = (masks[folded][:, None] & masks[holding][None, :]) == 0
+            folded_classes += (ok.astype(np.int64) @ one_hot).sum(axis=0)
+            continue
+        step = max(1, FOLDED_PAIRS_A_STEP // len(holding))
+        for start in range(0, len(folded), step):
+            players = folded[start : start + step]
+            ok = (masks[players][:, None] & masks[holding][None, :]) == 0
+            rows, columns = np.nonzero(ok)
+            deals = Deals(table.cards[players[rows]], table.cards[holding[columns]])
+            folded_classes += np.bincount(reading.classify(deals), minlength=len(reading.classes))
+    lost = sum((returned[c] * int(n) for c, n in enumerate(folded_classes.tolist())), Fraction(0))
+    return standing - lost / total
 
 
 def _stats_json(play: InformedPlay) -> dict[str, Any]:

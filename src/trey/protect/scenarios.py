@@ -39,15 +39,16 @@ def _one_card(card: int, qualifier_key: int) -> IntArray:
     return counts
 
 
-def _batch(counts: list[IntArray]) -> ContextCounts:
+def _batch(counts: list[IntArray], seen: tuple[tuple[int, ...], ...] = ()) -> ContextCounts:
     stacked = np.stack(counts)
-    return ContextCounts(stacked, stacked.sum(axis=2))
+    return ContextCounts(stacked, stacked.sum(axis=2), seen)
 
 
 def one_card(qualifier_key: int) -> Iterator[tuple[str, ContextCounts]]:
     """One dealer card seen exactly: a batch per rank (its four suits)."""
     for rank in RANKS_HIGH_FIRST:
-        yield rank_label(rank), _batch([_one_card(Card.of(rank, suit), qualifier_key) for suit in range(4)])
+        cards = [Card.of(rank, suit) for suit in range(4)]
+        yield rank_label(rank), _batch([_one_card(c, qualifier_key) for c in cards], tuple((c,) for c in cards))
 
 
 def card_classes(qualifier_key: int, partition: CardClasses) -> Iterator[tuple[str, ContextCounts]]:
@@ -71,4 +72,4 @@ def two_cards(qualifier_key: int) -> Iterator[tuple[str, ContextCounts]]:
                     if (s == u) == suited and (high != low or s < u)
                 ]
                 label = f"{rank_label(high)}-{rank_label(low)}{words}"
-                yield label, _batch([seen_counts(pair, qualifier_key) for pair in seen])
+                yield label, _batch([seen_counts(pair, qualifier_key) for pair in seen], tuple(seen))
