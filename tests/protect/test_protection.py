@@ -19,7 +19,8 @@ from trey.core.errors import TreyError
 from trey.core.jsonschemas import validator
 from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
 from trey.paytable.load import load_spec, load_spec_bytes
-from trey.paytable.model import DealerQualifier, Rules, Ties
+from trey.paytable.model import ANTE_BONUS_OUTCOMES, AntePlay, DealerQualifier, Paytable, Rules, Ties
+from trey.paytable.odds import Odds
 from trey.protect.informed import ContextCounts, Informed, seen_counts
 from trey.protect.protection import parse_classes, protect, protection_json
 
@@ -101,20 +102,32 @@ def _brute_counts(player: tuple[int, ...], seen: tuple[int, ...], qualifier: tup
     return counts
 
 
-# Each variant's rules and, written apart, the weakest dealer hand that qualifies as _strength orders hands.
+STANDARD_BONUS = {5: 5, 4: 4, 3: 1}  # Ante Bonus by _strength's category: straight flush, trips, straight
+# Each variant's rules, its Ante Bonus and, written apart, the weakest dealer hand that qualifies as _strength
+# orders hands.
 VARIANTS = {
-    "standard": (SPEC.rules, (0, 10, 1, 0)),  # Q-3-2
-    "Q-6-4, ties to the player": (Rules(DealerQualifier.parse("Q-6-4"), Ties.PLAYER_WINS), (0, 10, 4, 2)),
-    "pair, bonus on a fold": (Rules(DealerQualifier.parse("pair"), Ties.PUSH, False), (1, 0)),
+    "standard": (SPEC.rules, STANDARD_BONUS, (0, 10, 1, 0)),  # Q-3-2
+    "Q-6-4, ties to the player": (
+        Rules(DealerQualifier.parse("Q-6-4"), Ties.PLAYER_WINS),
+        STANDARD_BONUS,
+        (0, 10, 4, 2),
+    ),
+    "pair, bonus on a fold": (Rules(DealerQualifier.parse("pair"), Ties.PUSH, False), STANDARD_BONUS, (1, 0)),
+    "Ante Bonus 4-3-1": (SPEC.rules, {5: 4, 4: 3, 3: 1}, (0, 10, 1, 0)),
 }
+
+
+def _ante_play(bonus: dict[int, int]) -> AntePlay:
+    names = {5: "straight_flush", 4: "three_of_a_kind", 3: "straight"}
+    return AntePlay(Paytable.from_mapping(ANTE_BONUS_OUTCOMES, {names[c]: Odds(pay) for c, pay in bonus.items()}))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_counts_and_decisions_equal_a_brute_force(variant: str) -> None:
-    rules, lowest = VARIANTS[variant]
+    rules, ante_bonus, lowest = VARIANTS[variant]
     table = hand_table()
     rng = random.Random(variant)
-    informed = Informed(SPEC.wagers.ante_play, rules)  # type: ignore[arg-type]
+    informed = Informed(_ante_play(ante_bonus), rules)
     q = rules.dealer_qualifier.minimum_key
     for _ in range(6):
         seen = tuple(sorted(rng.sample(range(52), rng.choice((1, 2)))))
@@ -129,8 +142,7 @@ def test_counts_and_decisions_equal_a_brute_force(variant: str) -> None:
             # The decision, from the brute force's counts and the rules written out here.
             tie = 1 if rules.ties is Ties.PLAYER_WINS else 0
             nets = (1, 2, 2 * tie, -2)  # Ante + Play: dealer does not qualify, player higher, tie, dealer higher
-            column = informed.columns[hand]
-            bonus = informed.bonus[column]
+            bonus = ante_bonus.get(_strength(player)[0], 0)
             play = sum(n * c for n, c in zip(nets, brute, strict=True)) + bonus * sum(brute)
             fold = (-1 + (0 if rules.ante_bonus_requires_play else bonus)) * sum(brute)
             batch = ContextCounts(counts[None, :, :], counts.sum(axis=1)[None, :])
