@@ -17,6 +17,7 @@ from pypdf import PdfReader
 
 import trey
 from every_deal import deal_blocks, pattern_sizes, representatives
+from plain_hands import strength
 from trey.cards.hand_table import DEALER_HANDS, HANDS, hand_table
 from trey.cards.readings import READINGS, Deals
 from trey.cards.readings.bad_beat import BAD_BEAT, CLASSES
@@ -49,29 +50,6 @@ def test_classify_over_every_deal_equals_the_closed_form() -> None:
 
 
 # --- a brute force written apart from trey's hand keys ----------------------------------------------------------
-
-
-def strength(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """A three-card hand's strength as Three Card Poker orders hands: straight flush, three of a kind, straight,
-    flush, pair, high card; A-2-3 is the lowest straight (card = rank * 4 + suit, rank 0 a deuce, 12 an ace)."""
-    ranks = sorted((c // 4 for c in cards), reverse=True)
-    suited = len({c % 4 for c in cards}) == 1
-    wheel = ranks == [12, 1, 0]
-    straight = wheel or (ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1)
-    top = [1] if wheel else ranks[:1]  # A-2-3 ranks by its three
-    if straight and suited:
-        return (5, *top)
-    if ranks[0] == ranks[2]:
-        return (4, ranks[0])
-    if straight:
-        return (3, *top)
-    if suited:
-        return (2, *ranks)
-    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
-        pair = ranks[1]
-        kicker = ranks[2] if ranks[0] == ranks[1] else ranks[0]
-        return (1, pair, kicker)
-    return (0, *ranks)
 
 
 def brute_class(player: tuple[int, ...], dealer: tuple[int, ...]) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import STANDARD, run_cli
+from plain_hands import strength
 from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import describe_key
 from trey.core.errors import TreyError
@@ -63,34 +64,13 @@ def test_the_class_of_one_card_gives_the_published_figures() -> None:
 # --- a brute force written apart from trey's counting ----------------------------------------------------------
 
 
-def _strength(cards: tuple[int, ...]) -> tuple[int, ...]:
-    """Three Card Poker's order: straight flush, trips, straight, flush, pair, high card; A-2-3 the lowest
-    straight (card = rank * 4 + suit, rank 0 a deuce)."""
-    ranks = sorted((c // 4 for c in cards), reverse=True)
-    suited = len({c % 4 for c in cards}) == 1
-    wheel = ranks == [12, 1, 0]
-    straight = wheel or (ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1)
-    top = [1] if wheel else ranks[:1]
-    if straight and suited:
-        return (5, *top)
-    if ranks[0] == ranks[2]:
-        return (4, ranks[0])
-    if straight:
-        return (3, *top)
-    if suited:
-        return (2, *ranks)
-    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
-        return (1, ranks[1], ranks[2] if ranks[0] == ranks[1] else ranks[0])
-    return (0, *ranks)
-
-
 def _brute_counts(player: tuple[int, ...], seen: tuple[int, ...], qualifier: tuple[int, ...]) -> list[int]:
     """(dealer does not qualify, player higher, tie, dealer higher) over every dealer hand holding ``seen``."""
     rest = [c for c in range(52) if c not in player and c not in seen]
-    mine = _strength(player)
+    mine = strength(player)
     counts = [0, 0, 0, 0]
     for others in combinations(rest, 3 - len(seen)):
-        theirs = _strength(tuple(seen) + others)
+        theirs = strength(tuple(seen) + others)
         if theirs < qualifier:
             counts[0] += 1
         elif mine > theirs:
@@ -142,7 +122,7 @@ def test_counts_and_decisions_equal_a_brute_force(variant: str) -> None:
             # The decision, from the brute force's counts and the rules written out here.
             tie = 1 if rules.ties is Ties.PLAYER_WINS else 0
             nets = (1, 2, 2 * tie, -2)  # Ante + Play: dealer does not qualify, player higher, tie, dealer higher
-            bonus = ante_bonus.get(_strength(player)[0], 0)
+            bonus = ante_bonus.get(strength(player)[0], 0)
             play = sum(n * c for n, c in zip(nets, brute, strict=True)) + bonus * sum(brute)
             fold = (-1 + (0 if rules.ante_bonus_requires_play else bonus)) * sum(brute)
             batch = ContextCounts(counts[None, :, :], counts.sum(axis=1)[None, :])
@@ -201,13 +181,13 @@ def test_colluders_sample_reproducibly_with_the_exact_expectation_inside_each_sa
     for row, expected in zip(rows, figures.informed.tolist(), strict=True):
         player, known = tuple(row[:3]), set(row)
         rest = [c for c in range(52) if c not in known]
-        mine = _strength(player)
+        mine = strength(player)
         play_total = 0.0
         hands = list(combinations(rest, 3))
         column = informed.columns[int(hand_indexes(np.array([sorted(player)]))[0])]
         bonus = float(informed.bonus[column])
         for dealer in hands:
-            theirs = _strength(dealer)
+            theirs = strength(dealer)
             net = 1 if theirs < (0, 10, 1, 0) else 2 if mine > theirs else 0 if mine == theirs else -2
             play_total += net + bonus
         assert abs(max(play_total / len(hands), -1.0) - expected) < 1e-12
@@ -237,9 +217,9 @@ def test_a_side_bet_on_the_dealers_hand_lost_on_a_fold_follows_the_informed_deci
     table = hand_table()
     masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), table.cards.astype(np.int64)), axis=1)
     pays = {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": 1}
-    strength = [_strength(tuple(int(c) for c in row)) for row in table.cards]
+    strengths = [strength(tuple(int(c) for c in row)) for row in table.cards]
     category = ["straight_flush", "three_of_a_kind", "straight", "flush", "pair", None]
-    returned = np.array([pays[category[5 - s[0]]] + 1 if category[5 - s[0]] else 0 for s in strength], dtype=np.int64)
+    returned = np.array([pays[category[5 - s[0]]] + 1 if category[5 - s[0]] else 0 for s in strengths], dtype=np.int64)
     back = 0
     for (card,), plays in zip(one.seen, one.plays, strict=True):
         holding = np.flatnonzero((masks >> card) & 1)
