@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("figures",),
     ("play", "choose", "protect"),
     ("trust", "floor"),
+    ("audit",),
     ("present",),
     ("documents",),
     ("cli",),

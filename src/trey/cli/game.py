@@ -272,11 +272,30 @@ def simulate(
     seed: Seed = 1,
     workers: Workers = 1,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            "--log",
+            help="Instead, write the rounds (at most 1,000,000) as a hand history for trey audit (JSON Lines).",
+            show_default=False,
+        ),
+    ] = None,
+    force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
     from trey.paytable.load import load_spec
     from trey.play.simulate import simulate as run_simulation
 
+    if log is not None:
+        from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log
+        from trey.core.outputs import refuse_existing, write_lines
+
+        if rounds > MAX_LOGGED_ROUNDS:
+            raise typer.BadParameter(f"--log writes at most {MAX_LOGGED_ROUNDS:,} rounds")
+        refuse_existing(log.parent, [log.name], force=force)
+        spec = load_spec(file)
+        say_error(f"wrote {write_lines(log, simulated_log(spec, rounds, seed), force=force)}")
+        return
     spec = load_spec(file)
     with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
         result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)

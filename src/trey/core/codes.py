@@ -88,6 +88,16 @@ class Code(StrEnum):
     PAY_NEGATIVE = "pay.negative"
     PAY_METER_SHARE_RANGE = "pay.meter-share-range"
     PAY_UNREADABLE = "pay.unreadable"
+    LOG_NOT_JSON = "log.not-json"
+    LOG_FIELD = "log.field"
+    LOG_CARD = "log.card"
+    LOG_CARD_TWICE = "log.card-twice"
+    LOG_WAGER = "log.wager"
+    LOG_AMOUNT = "log.amount"
+    LOG_BET_LIMITS = "log.bet-limits"
+    LOG_DUPLICATE_ROUND = "log.duplicate-round"
+    LOG_LINE_TOO_LONG = "log.line-too-long"
+    LOG_TOO_MANY = "log.too-many"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
     JSON_DUPLICATE_KEY = "json.duplicate-key"
@@ -209,6 +219,20 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
         "a JSON document trey reads (a certificate, its embedded evidence) that is not strict JSON: a syntax "
         "error, nesting beyond any certificate, a key given twice, NaN or Infinity, a number that cannot be "
         "read",
+    ),
+    (
+        (Code.LOG_NOT_JSON, Code.LOG_LINE_TOO_LONG, Code.LOG_TOO_MANY),
+        "a line of a hand history that is not one strict JSON round (not UTF-8, NaN, a key twice, nesting too "
+        "deep), longer than 16 KiB, or beyond 100,000,000 lines",
+    ),
+    (
+        (Code.LOG_FIELD, Code.LOG_CARD, Code.LOG_CARD_TWICE, Code.LOG_WAGER, Code.LOG_AMOUNT),
+        "a round without its id, decision, bets or nets, a card that does not exist or is dealt twice, a wager "
+        "the paytable does not offer, an amount that is not exact",
+    ),
+    (
+        (Code.LOG_BET_LIMITS, Code.LOG_DUPLICATE_ROUND),
+        "a bet outside the table's limits; a round id logged twice",
     ),
 )
 

@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from trey.core.errors import Problem, SpecError
 from trey.core.text import lone_surrogate, printable
@@ -27,10 +28,10 @@ def display_name(path: str | Path) -> str:
     return printable(os.fspath(path))
 
 
-def read_bounded(path: str | Path, *, limit: int, what: str = "a paytable file", hint: str | None = None) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes, or a :class:`SpecError` saying plainly why not.
-
-    At most ``limit + 1`` bytes are read, and a file that is not regular is refused before it is opened."""
+def open_regular(path: str | Path, *, what: str = "a paytable file", hint: str | None = None) -> BinaryIO:
+    """A regular file opened for reading, or a :class:`SpecError` saying plainly why not: a file that is not
+    regular (a FIFO, a device such as /dev/zero) is refused before it is opened, so that no input hangs or reads
+    without end."""
     name = display_name(path)
 
     def refuse(code: str, message: str, hint: str | None = None) -> SpecError:
@@ -54,12 +55,22 @@ def read_bounded(path: str | Path, *, limit: int, what: str = "a paytable file",
         if exc.errno == errno.ENAMETOOLONG:
             raise refuse("file.name-too-long", "the file name is too long for the file system") from None
         raise refuse("file.unreadable", f"cannot read the file: {exc.strerror}") from None
-    with os.fdopen(descriptor, "rb") as stream:
-        opened = os.fstat(stream.fileno())
-        if not stat.S_ISREG(opened.st_mode):  # replaced between the check and the open
-            raise refuse("file.not-regular", "is not a regular file", f"give {what}")
-        if opened.st_size > limit:
-            raise _too_large(name, opened.st_size, limit, what)
+    stream = os.fdopen(descriptor, "rb")
+    if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):  # replaced between the check and the open
+        stream.close()
+        raise refuse("file.not-regular", "is not a regular file", f"give {what}")
+    return stream
+
+
+def read_bounded(path: str | Path, *, limit: int, what: str = "a paytable file", hint: str | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or a :class:`SpecError` saying plainly why not.
+
+    At most ``limit + 1`` bytes are read, and a file that is not regular is refused before it is opened."""
+    name = display_name(path)
+    with open_regular(path, what=what, hint=hint) as stream:
+        size = os.fstat(stream.fileno()).st_size
+        if size > limit:
+            raise _too_large(name, size, limit, what)
         chunks = []
         size = 0
         while size <= limit:

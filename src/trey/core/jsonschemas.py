@@ -10,7 +10,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-NAMES = ("paytable", "analysis", "simulation", "profile", "certificate", "validation", "comparison", "protection")
+NAMES = (
+    "paytable",
+    "analysis",
+    "simulation",
+    "profile",
+    "certificate",
+    "validation",
+    "comparison",
+    "protection",
+    "audit",
+    "hand-history",
+)
 
 
 @cache

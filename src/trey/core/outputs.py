@@ -16,7 +16,7 @@ import os
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import FrameType
 
@@ -161,3 +161,32 @@ def os_error_message(exc: OSError) -> OutputError:
     if exc.errno == errno.ENAMETOOLONG:
         return OutputError(f"cannot write {where}: a name is too long for the file system", hint="use shorter names")
     return OutputError(f"cannot write {where}: {exc.strerror}", hint="check the directory and its permissions")
+
+
+def write_lines(path: Path, lines: Iterable[str], *, force: bool) -> Path:
+    """Write a stream of text lines to ``path`` as one file, or nothing: the lines go to a temporary file beside it
+    (constant memory, however many), which takes the name only when every line is written."""
+    directory = path.parent
+    refuse_existing(directory, [path.name], force=force)
+    with _signals_raise():
+        created = _make_directories(directory)
+        handle, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+        temporary = Path(temp_name)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                for line in lines:
+                    stream.write(line + "\n")
+            os.chmod(temp_name, 0o666 & ~_umask())
+            if force:
+                os.replace(temporary, path)
+            else:
+                _claim(temporary, path)
+            return path
+        except BaseException as exc:
+            temporary.unlink(missing_ok=True)
+            for folder in created:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            if isinstance(exc, Interrupted):
+                raise SystemExit(128 + exc.signum) from None
+            raise

@@ -110,13 +110,16 @@ class Settler:
                 rows.append(str(situation))
         return OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(values), tuple(staked), tuple(rows))
 
-    def settle(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> dict[str, IntArray]:
+    def settle(
+        self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer], played: BoolArray | None = None
+    ) -> dict[str, IntArray]:
         """Outcome index (into ``self.tables[wager].outcomes``) of every wager for ``(n, 3)`` player and dealer
-        cards."""
+        cards; ``played``: each round's decision as it was taken (an audit), else the strategy's."""
         table = hand_table()
         deals = Deals(player, dealer)
         player_index = deals.player_hands
-        played = self.plays[player_index] if self.plays is not None else None
+        if played is None:
+            played = self.plays[player_index] if self.plays is not None else None
         result: dict[str, IntArray] = {}
         game = self.spec.wagers.ante_play
         if game is not None:

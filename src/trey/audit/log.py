@@ -1,0 +1,176 @@
+"""Hand histories: JSON Lines, one played round a line (schemas/hand-history.schema.json), read as a stream.
+
+Every line is read strictly (the JSON reader that refuses duplicate keys, NaN and deep nesting), at most
+:data:`MAX_LINE_BYTES` of it, and checked: the cards exist and none is dealt twice, the wagers are the paytable's,
+the bets within the table's limits, the round id not seen before. A line that fails is a :class:`LogProblem`
+(its line number, its round id when it has one, a code and the reason) and the reading goes on; the file itself
+must be a regular file (a FIFO or /dev/zero is refused before it is opened).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from trey.cards.card import Card
+from trey.core.codes import is_known_code
+from trey.core.files import display_name, open_regular
+from trey.core.jsonread import JsonInputError, loads_strict
+from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.pays import PayError, parse_money
+
+MAX_LINE_BYTES = 16_384  # far beyond any round's line
+MAX_ROUNDS = 100_000_000  # lines read from one log at most
+MAX_ID_CHARACTERS = 64
+DECISIONS = {"play": True, "fold": False}
+
+
+@dataclass(frozen=True)
+class LoggedRound:
+    line: int
+    round: str
+    table: str | None
+    seat: int | None
+    player: tuple[Card, ...]
+    dealer: tuple[Card, ...]
+    plays: bool | None  # the logged decision (None without Ante & Play)
+    bets: dict[str, Fraction]  # the initial bets, by wager id (the Play equals the Ante)
+    net: dict[str, Fraction]  # what the player won (+) or lost (-), by wager id
+
+
+@dataclass(frozen=True)
+class LogProblem:
+    file: str
+    line: int
+    round: str | None
+    code: str
+    message: str
+
+    def __post_init__(self) -> None:
+        if not is_known_code(self.code):
+            raise ValueError(f"problem code {self.code!r} is not in trey.core.codes.Code")
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}"
+        return f"{where}: round {self.round}: {self.message}" if self.round else f"{where}: {self.message}"
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _amounts(value: Any, what: str, wagers: tuple[str, ...], *, signed: bool) -> dict[str, Fraction]:
+    if not isinstance(value, dict) or not value:
+        raise _Refused("log.field", f"{what} must be a mapping of wager ids to amounts")
+    amounts = {}
+    for wager, raw in value.items():
+        if wager not in wagers:
+            raise _Refused("log.wager", f"the paytable offers no wager {str(wager)[:40]!r} ({what})")
+        negative = signed and isinstance(raw, int | str) and str(raw).startswith("-")
+        try:
+            amount = parse_money(str(raw)[1:] if negative else raw, f"{what} amount")
+        except PayError as exc:
+            raise _Refused("log.amount", f"{what}.{wager}: {exc}") from None
+        amounts[wager] = -amount if negative else amount
+    return amounts
+
+
+def _round(data: Any, spec: GameSpec) -> LoggedRound:
+    if not isinstance(data, dict):
+        raise _Refused("log.field", "a round is a JSON object")
+    round_id = data.get("round")
+    if not isinstance(round_id, str) or not 0 < len(round_id) <= MAX_ID_CHARACTERS:
+        raise _Refused("log.field", f"a round needs its id: text of 1 to {MAX_ID_CHARACTERS} characters")
+    cards = []
+    for seat in ("player", "dealer"):
+        given = data.get(seat)
+        if not isinstance(given, list) or len(given) != 3 or not all(isinstance(c, str) and len(c) <= 3 for c in given):
+            raise _Refused("log.card", f'{seat} must be three cards such as ["Qd", "3s", "2d"]')
+        try:
+            cards.append(tuple(Card.parse(c) for c in given))
+        except ValueError as exc:
+            raise _Refused("log.card", f"{seat}: {exc}") from None
+    player, dealer = cards
+    if len(set(player) | set(dealer)) != 6:
+        twice = sorted({str(c) for c in player + dealer if (player + dealer).count(c) > 1})
+        raise _Refused("log.card-twice", f"a card is dealt twice in the round: {', '.join(twice)}")
+    wagers = spec.wagers.ids
+    bets = _amounts(data.get("bets"), "bets", wagers, signed=False)
+    net = _amounts(data.get("net"), "net", wagers, signed=True)
+    if set(net) != set(bets):
+        raise _Refused("log.field", "net must name exactly the wagers bet")
+    table = spec.table
+    if table is not None:
+        for wager, bet in bets.items():
+            low, high = table.minimum, table.maximum
+            if (low is not None and bet < low) or (high is not None and bet > high):
+                raise _Refused("log.bet-limits", f"the {wager} bet of {bet} is outside the table's limits")
+    plays = None
+    if ANTE_PLAY in bets:
+        decision = data.get("decision")
+        if decision not in DECISIONS:
+            raise _Refused("log.field", 'a round with Ante & Play needs its decision: "play" or "fold"')
+        plays = DECISIONS[decision]
+    seat_number = data.get("seat")
+    return LoggedRound(
+        0,
+        round_id,
+        str(data["table"])[:MAX_ID_CHARACTERS] if isinstance(data.get("table"), str) else None,
+        seat_number if isinstance(seat_number, int) and not isinstance(seat_number, bool) else None,
+        player,
+        dealer,
+        plays,
+        bets,
+        net,
+    )
+
+
+def read_log(path: Path, spec: GameSpec) -> Iterator[LoggedRound | LogProblem]:
+    """Each line of a hand history as a round, or the problem that keeps it out of the audit."""
+    name = display_name(path)
+    seen: set[bytes] = set()  # 8-byte digests of the round ids met, to find one logged twice
+    with open_regular(path, what="a hand history (JSON Lines)") as stream:
+        for number in range(1, MAX_ROUNDS + 2):
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            if number > MAX_ROUNDS:
+                yield LogProblem(
+                    name, number, None, "log.too-many", f"more than {MAX_ROUNDS:,} lines: the rest is not read"
+                )
+                return
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the line, a bounded piece at a time
+                    raw = stream.readline(MAX_LINE_BYTES + 1)
+                yield LogProblem(
+                    name, number, None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes"
+                )
+                continue
+            if not raw.strip():
+                continue
+            try:
+                data = loads_strict(raw.decode("utf-8"))
+                logged = _round(data, spec)
+            except UnicodeDecodeError as exc:
+                yield LogProblem(name, number, None, "log.not-json", f"not UTF-8 at byte {exc.start}")
+                continue
+            except JsonInputError as exc:
+                yield LogProblem(name, number, None, "log.not-json", f"not a JSON round: {exc}")
+                continue
+            except _Refused as exc:
+                round_id = data.get("round") if isinstance(data, dict) else None
+                shown = round_id[:MAX_ID_CHARACTERS] if isinstance(round_id, str) else None
+                yield LogProblem(name, number, shown, exc.code, str(exc))
+                continue
+            digest = hashlib.blake2b(logged.round.encode(), digest_size=8).digest()
+            if digest in seen:
+                yield LogProblem(name, number, logged.round, "log.duplicate-round", "the round id is logged twice")
+                continue
+            seen.add(digest)
+            yield LoggedRound(number, *list(logged.__dict__.values())[1:])

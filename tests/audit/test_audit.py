@@ -1,0 +1,103 @@
+"""Audits: a simulated hand history audits clean, chosen mis-paid rounds are listed exactly, and hostile logs are
+located line by line or refused as every other input is."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import STANDARD, run_cli
+from trey.audit.audit import audit, audit_json
+from trey.audit.simulated import simulated_log
+from trey.core.jsonschemas import validator
+from trey.paytable.load import load_spec
+
+SPEC = load_spec(STANDARD)
+LINES = list(simulated_log(SPEC, 600, 11))
+
+
+def _log(tmp_path: Path, lines: list[str], name: str = "log.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_simulated_log_audits_clean_and_follows_its_schemas(tmp_path: Path) -> None:
+    assert all(list(validator("hand-history").iter_errors(json.loads(line))) == [] for line in LINES)
+    found = audit(SPEC, [_log(tmp_path, LINES)])
+    assert (found.rounds, found.problem_count, found.mispaid_count, found.clean) == (600, 0, 0, True)
+    data = audit_json(found)
+    assert list(validator("audit").iter_errors(data)) == []
+    logged = sum(int(json.loads(line)["net"]["pair_plus"]) for line in LINES)
+    assert data["returns"][1]["wager"] == "pair_plus" and data["returns"][1]["net"] == str(logged)
+    result = run_cli("audit", STANDARD, tmp_path / "log.jsonl")
+    assert result.exit_code == 0 and "PASS: every line read and every round paid as due" in result.stdout
+
+
+def test_chosen_mis_paid_rounds_are_listed_exactly(tmp_path: Path) -> None:
+    lines = list(LINES)
+    chosen = {3: 5, 77: -5, 400: 25}  # line number: what is added to the logged pair_plus net
+    for number, change in chosen.items():
+        data = json.loads(lines[number - 1])
+        data["net"]["pair_plus"] = int(data["net"]["pair_plus"]) + change
+        lines[number - 1] = json.dumps(data)
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    assert [(m.line, m.wager, m.logged - m.due) for m in found.mispaid] == [
+        (n, "pair_plus", c) for n, c in chosen.items()
+    ]
+    assert (found.overpaid, found.underpaid) == (30, 5)
+    first = json.loads(lines[2])
+    assert found.mispaid[0].round == first["round"] and found.mispaid[0].reason.startswith("Pair Plus: ")
+    assert run_cli("audit", STANDARD, tmp_path / "log.jsonl").exit_code == 1
+
+
+def test_each_bad_line_is_located_and_the_audit_goes_on(tmp_path: Path) -> None:
+    good = json.loads(LINES[0])
+    twice = {**good, "round": "R-twice", "dealer": [good["player"][0], *good["dealer"][1:]]}
+    unknown = {**good, "round": "R-wager", "bets": {**good["bets"], "bad_beat": 5}}
+    bad = [
+        "{not json",
+        '{"round": "R-nan", "x": NaN}',
+        '{"round": "R-dup", "round": "R-dup2"}',
+        "[" * 200 + "]" * 200,
+        json.dumps({**good, "round": "R-card", "player": ["Zz", "3s", "2d"]}),
+        json.dumps(twice),
+        json.dumps(unknown),
+        LINES[1],
+        LINES[1],  # the same round again
+        "x" * 20_000,
+    ]
+    path = _log(tmp_path, bad)
+    with open(path, "ab") as stream:
+        stream.write(b"\xff\xfe not utf-8\n")
+    found = audit(SPEC, [path])
+    codes = [(p.line, p.code) for p in found.problems]
+    assert codes == [
+        (1, "log.not-json"),
+        (2, "log.not-json"),
+        (3, "log.not-json"),
+        (4, "log.not-json"),
+        (5, "log.card"),
+        (6, "log.card-twice"),
+        (7, "log.wager"),
+        (9, "log.duplicate-round"),
+        (10, "log.line-too-long"),
+        (11, "log.not-json"),
+    ]
+    assert found.rounds == 1 and found.mispaid_count == 0
+    said = f"{path}:6: round R-twice: a card is dealt twice in the round: {good['player'][0]}"
+    assert str(found.problems[5]) == said
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_log_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path: Path, kind: str) -> None:
+    if kind == "fifo":
+        target = tmp_path / "pipe.jsonl"
+        os.mkfifo(target)
+    else:
+        target = Path("/dev/zero")
+    result = run_cli("audit", STANDARD, target)
+    assert result.exit_code == 1 and "not a regular file" in result.stderr and "Traceback" not in result.stderr
