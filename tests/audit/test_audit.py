@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,64 @@ def test_a_log_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path:
         target = Path("/dev/zero")
     result = run_cli("audit", STANDARD, target)
     assert result.exit_code == 1 and "not a regular file" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_deck_missing_a_card_is_flagged_by_the_card_tests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    import trey.audit.simulated as simulated
+
+    ace_of_spades = 51
+
+    def short_deck(rng: np.random.Generator, rounds: int) -> np.ndarray:
+        deck = np.array([c for c in range(52) if c != ace_of_spades])
+        return np.array([rng.permutation(deck)[:6] for _ in range(rounds)], dtype=np.int8)
+
+    monkeypatch.setattr(simulated, "deal", short_deck)
+    found = audit(SPEC, [_log(tmp_path, list(simulated.simulated_log(SPEC, 1500, 4)))])
+    assert found.clean  # every round is paid as due: only the cards give the deck away
+    flagged = {t.name for t in found.card_tests if t.flagged}
+    assert "cards, overall" in flagged and "suits, overall" not in flagged
+    assert not any(t.flagged for t in audit(SPEC, [_log(tmp_path, LINES, "fair.jsonl")]).card_tests)
+
+
+def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) -> None:
+    """Seat 2 sees the dealer's first card and plays as trey protect says; seat 1 plays normally."""
+    import numpy as np
+
+    from trey.cards.card import Card
+    from trey.cards.hand_table import hand_indexes
+    from trey.engine import analyze
+    from trey.floor.drill import answer_lines
+    from trey.play.payouts import PayRule
+    from trey.play.settle import Settler
+    from trey.protect.protection import protect
+
+    one = protect(SPEC, two=False).scenarios[0]
+    assert one.plays is not None
+    informed = {seen: row for seen, row in zip(one.seen, one.plays, strict=True)}
+    settler = Settler(SPEC, analyze(SPEC).ante_play.plays)  # type: ignore[union-attr]
+    rule = PayRule.of(SPEC.table)
+    lines = []
+    for line in simulated_log(SPEC, 2000, 21, table="T9"):
+        data = json.loads(line)
+        player = [Card.parse(c) for c in data["player"]]
+        dealer = [Card.parse(c) for c in data["dealer"]]
+        hand = int(hand_indexes(np.array([sorted(player)]))[0])
+        plays = bool(informed[(dealer[0],)][hand])
+        outcomes = settler.settle(np.array([player]), np.array([dealer]), np.array([plays]))
+        bets = {w: Fraction(v) for w, v in data["bets"].items()}
+        key = answer_lines(SPEC, settler.settled(outcomes, 0), bets, rule)
+        data["seat"] = 2
+        data["decision"] = "play" if plays else "fold"
+        data["net"]["ante_play"] = str(sum(x.amount for x in key if x.part in ("Ante", "Play", "Ante Bonus")))
+        for wager in data["net"]:
+            if wager != "ante_play":
+                title = SPEC.wagers.title(wager)
+                data["net"][wager] = str(sum(x.amount for x in key if x.part == title))
+        lines.append(json.dumps(data))
+    found = audit(SPEC, [_log(tmp_path, lines), _log(tmp_path, LINES, "normal.jsonl")])
+    assert found.clean, found.mispaid[:3]
+    seats = {s.seat: s for s in found.seats.values()}
+    assert seats["T9 seat 2"].flagged and seats["T9 seat 2"].deviations > 250, seats["T9 seat 2"]
+    assert not seats["T1 seat 1"].flagged and seats["T1 seat 1"].deviations == 0

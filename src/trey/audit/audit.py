@@ -14,7 +14,10 @@ from typing import Any
 import numpy as np
 
 from trey import __version__
+from trey.audit.cards import CardCounts, CardTest
 from trey.audit.log import LoggedRound, LogProblem, read_log
+from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
+from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
@@ -22,6 +25,8 @@ from trey.floor.drill import answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.play.payouts import PayRule
 from trey.play.settle import Settler
+from trey.play.simulate import Z_LIMIT
+from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table, situation_counts
 
 KEPT = 1_000  # problems and mis-paid rounds listed at most (all are counted)
 ANTE_PLAY_PARTS = ("Ante", "Play", "Ante Bonus")  # the answer key's lines of Ante & Play
@@ -70,6 +75,35 @@ class WagerReturn:
 
 
 @dataclass
+class SeatDecisions:
+    """One seat's Ante & Play decisions against the normal strategy, and what its deviations won.
+
+    An informed player deviates where the information pays: such deviations win more than their expectation given
+    the player's cards alone. ``z`` measures exactly that (each deviation's gain over the normal decision, against
+    its exact expectation and variance given the player's hand); a seat is flagged from 4, never accused."""
+
+    seat: str
+    rounds: int = 0
+    plays_below: int = 0  # played a hand the normal strategy folds
+    folds_above: int = 0  # folded a hand the normal strategy plays
+    gain: float = 0.0  # the deviations' gain over the normal decision, per Ante, as dealt
+    expected_gain: float = 0.0  # its expectation given the player's hands alone (never above 0)
+    variance: float = 0.0
+
+    @property
+    def deviations(self) -> int:
+        return self.plays_below + self.folds_above
+
+    @property
+    def z(self) -> float | None:
+        return (self.gain - self.expected_gain) / math.sqrt(self.variance) if self.variance else None
+
+    @property
+    def flagged(self) -> bool:
+        return self.z is not None and self.z >= Z_LIMIT
+
+
+@dataclass
 class Audit:
     spec: GameSpec
     lines: int = 0
@@ -81,10 +115,28 @@ class Audit:
     overpaid: Fraction = Fraction(0)  # paid beyond what was due, in all
     underpaid: Fraction = Fraction(0)
     returns: dict[str, WagerReturn] = field(default_factory=dict)
+    cards: CardCounts = field(default_factory=CardCounts)
+    seats: dict[str, SeatDecisions] = field(default_factory=dict)
+    # Ante & Play's expectation for these very rounds, given each round's cards and logged decision (per the bets
+    # as placed), and its variance: the sharp test of the return.
+    expected_net: Fraction = Fraction(0)
+    expected_variance: float = 0.0
 
     @property
     def clean(self) -> bool:
         return self.problem_count == 0 and self.mispaid_count == 0
+
+    @property
+    def card_tests(self) -> list[CardTest]:
+        return self.cards.tests()
+
+    @property
+    def rounds_z(self) -> float | None:
+        """Ante & Play's actual net against the expectation of these rounds, in standard deviations."""
+        ante = self.returns.get(ANTE_PLAY)
+        if ante is None or not self.expected_variance:
+            return None
+        return float(ante.net - self.expected_net) / math.sqrt(self.expected_variance)
 
 
 def _batches(items: Iterable[LoggedRound | LogProblem], audit: Audit) -> Iterator[list[LoggedRound]]:
@@ -104,6 +156,38 @@ def _batches(items: Iterable[LoggedRound | LogProblem], audit: Audit) -> Iterato
         yield batch
 
 
+@dataclass(frozen=True)
+class HandExpectations:
+    """Per player hand, Ante & Play's net per Ante given that hand alone: played (mean and variance over its
+    18,424 dealer hands) and folded (certain). Played, the Ante and Play net a whole number of Antes in every
+    situation and the Ante Bonus is paid in each: the mean is ``whole / 18,424 + bonus``, the bonus adding nothing
+    to the variance."""
+
+    whole: list[int]  # the Ante and Play nets over the 18,424 dealer hands, played
+    bonus: list[Fraction]
+    play_variance: list[float]
+    fold: list[Fraction]
+
+    def play(self, hand: int) -> Fraction:
+        return Fraction(self.whole[hand], DEALER_HANDS) + self.bonus[hand]
+
+
+def hand_expectations(spec: GameSpec) -> HandExpectations:
+    game = spec.wagers.ante_play
+    assert game is not None
+    counts = situation_counts(hand_table(), spec.rules.dealer_qualifier.minimum_key).by_situation()
+    resolution = resolution_table(spec.rules)
+    base = {s: int(resolution[s].ante + (resolution[s].play or 0)) for s in counts}
+    stacked = np.stack([counts[s].astype(np.int64) for s in counts])  # (situations, hands)
+    nets = np.array([base[s] for s in counts], dtype=np.int64)[:, None]
+    whole = (stacked * nets).sum(axis=0)
+    variance = (stacked * nets**2).sum(axis=0) / DEALER_HANDS - (whole / DEALER_HANDS) ** 2
+    pays = bonus_pays(game.ante_bonus)
+    bonus = [pays[c] for c in bonus_column(game.ante_bonus, class_of_hand()).tolist()]
+    fold = resolution[Situation.FOLD]
+    return HandExpectations(whole.tolist(), bonus, variance.tolist(), [fold.round_net(b) for b in bonus])
+
+
 def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None) -> Audit:
     """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled."""
     analysis = analysis or analyze(spec)
@@ -115,10 +199,47 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
         found.returns[wager] = WagerReturn(
             wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, variance=result.stats.variance
         )
+    expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
     for path in logs:
         for batch in _batches(read_log(path, spec), found):
             _settle(batch, settler, rule, found)
+            if expectations is not None:
+                _decisions(batch, settler, expectations, found)
     return found
+
+
+def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpectations, found: Audit) -> None:
+    """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy."""
+    rounds = [r for r in batch if ANTE_PLAY in r.bets]
+    if not rounds:
+        return
+    assert settler.plays is not None
+    player = np.array([r.player for r in rounds], dtype=np.int64)
+    dealer = np.array([r.dealer for r in rounds], dtype=np.int64)
+    hands = hand_indexes(np.sort(player, axis=1)).tolist()
+    # Each round settled as if played, per Ante: what playing won (or would have won) with these very cards.
+    as_played = settler.settle(player, dealer, np.ones(len(rounds), dtype=bool))[ANTE_PLAY].tolist()
+    nets = settler.tables[ANTE_PLAY].nets
+    for logged, hand, outcome in zip(rounds, hands, as_played, strict=True):
+        bet = logged.bets[ANTE_PLAY]
+        played = bool(logged.plays)
+        mean = expected.play(hand) if played else expected.fold[hand]
+        found.expected_net += mean * bet
+        found.expected_variance += (expected.play_variance[hand] if played else 0.0) * float(bet * bet)
+        key = f"{logged.table or '-'} seat {logged.seat if logged.seat is not None else '-'}"
+        seat = found.seats.setdefault(key, SeatDecisions(key))
+        seat.rounds += 1
+        normal = bool(settler.plays[hand])
+        if played == normal:
+            continue
+        sign = 1 if played else -1  # the gain of playing over folding, or of folding over playing
+        if played:
+            seat.plays_below += 1
+        else:
+            seat.folds_above += 1
+        seat.gain += sign * float(nets[outcome] - expected.fold[hand])
+        seat.expected_gain += sign * float(expected.play(hand) - expected.fold[hand])
+        seat.variance += expected.play_variance[hand]
 
 
 def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> None:
@@ -127,6 +248,7 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
     dealer = np.array([r.dealer for r in batch], dtype=np.int64)
     played = np.array([bool(r.plays) for r in batch]) if spec.wagers.ante_play is not None else None
     outcomes = settler.settle(player, dealer, played)
+    found.cards.add(np.concatenate([player, dealer], axis=1), [r.table for r in batch])
     for row, logged in enumerate(batch):
         settled = {w: s for w, s in settler.settled(outcomes, row).items() if w in logged.bets}
         lines = answer_lines(spec, settled, logged.bets, rule)
@@ -185,6 +307,34 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 for m in found.mispaid
             ],
         },
+        "ante_play_these_rounds": None
+        if found.rounds_z is None
+        else {
+            "expected_net": fraction_text(found.expected_net),
+            "z": rounded_float(Fraction(found.rounds_z), 4),
+        },
+        "cards": [
+            {
+                "test": t.name,
+                "statistic": rounded_float(Fraction(t.statistic), 4),
+                "degrees_of_freedom": t.degrees_of_freedom,
+                "p_value": float(f"{t.p_value:.6g}"),
+                "observations": t.observations,
+                "flagged": t.flagged,
+            }
+            for t in found.card_tests
+        ],
+        "seats": [
+            {
+                "seat": d.seat,
+                "rounds": d.rounds,
+                "plays_below_normal": d.plays_below,
+                "folds_above_normal": d.folds_above,
+                "z": rounded_float(Fraction(d.z), 4) if d.z is not None else None,
+                "flagged": d.flagged,
+            }
+            for d in sorted(found.seats.values(), key=lambda d: d.seat)[:KEPT]
+        ],
         "returns": [
             {
                 "wager": r.wager,

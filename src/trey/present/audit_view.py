@@ -45,4 +45,29 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
             decimal_text(r.z_decimal, 2) if r.z is not None else "—",
         )
     console.print(returns)
+    if found.rounds_z is not None:
+        console.print(
+            f"Ante & Play against the expectation of these very rounds (their cards and decisions): "
+            f"z = {found.rounds_z:.2f}"
+        )
+    cards = Table(title="Are the cards random? (chi-square; flagged below 10^-6)", title_justify="left")
+    for column in ("test", "observations", "chi-square", "df", "p-value", ""):
+        cards.add_column(column, justify="left" if column in ("test", "") else "right")
+    for t in found.card_tests:
+        cards.add_row(
+            t.name,
+            f"{t.observations:,}",
+            f"{t.statistic:.2f}",
+            str(t.degrees_of_freedom),
+            f"{t.p_value:.3g}",
+            "FLAGGED" if t.flagged else "",
+        )
+    console.print(cards)
+    flagged = [d for d in found.seats.values() if d.flagged]
+    for d in flagged:
+        console.print(
+            f"{user_text(d.seat)}: {d.deviations:,} decisions off the normal strategy in {d.rounds:,} rounds "
+            f"({d.plays_below:,} played below it, {d.folds_above:,} folded above it) won more than the player's "
+            f"cards alone explain (z = {d.z:.2f}): the figures show decisions that follow the dealer's cards"
+        )
     console.print("PASS: every line read and every round paid as due" if found.clean else "FAIL: see above")
