@@ -52,6 +52,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_against_release.py
 	$(BIN)/python benchmarks/bench_choosing.py
 	$(BIN)/python benchmarks/bench_protect.py
+	$(BIN)/python benchmarks/bench_audit.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -9,9 +9,9 @@ returns::
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
     trey.verify(Path("standard.certificate.pdf"))
 
-The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` → ``rules``
-→ ``engine`` → ``figures`` → ``play``, ``choose``, ``protect`` → ``trust``, ``floor`` → ``present`` →
-``documents`` → ``cli``.
+The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` →
+``rules`` → ``engine`` → ``figures`` → ``play``, ``choose``, ``protect`` → ``trust``, ``floor`` → ``audit`` →
+``present`` → ``documents`` → ``cli``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.4.0"
 
 if TYPE_CHECKING:
+    from trey.audit.audit import audit
     from trey.choose.compare import compare
     from trey.choose.solve import grid, solve
     from trey.documents.make import certify, dealer_sheet, drill
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 _API = {
     "GameAnalysis": "trey.engine",
     "analyze": "trey.engine",
+    "audit": "trey.audit.audit",
     "certify": "trey.documents.make",
     "check_file": "trey.paytable.load",
     "compare": "trey.choose.compare",
@@ -55,6 +57,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "GameAnalysis",
     "__version__",
     "analyze",
+    "audit",
     "certify",
     "check_file",
     "compare",

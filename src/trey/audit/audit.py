@@ -121,6 +121,7 @@ class Audit:
     # as placed), and its variance: the sharp test of the return.
     expected_net: Fraction = Fraction(0)
     expected_variance: float = 0.0
+    due_cache: dict[tuple[str, int, Fraction, int | None], Any] = field(default_factory=dict, repr=False)
 
     @property
     def clean(self) -> bool:
@@ -242,6 +243,21 @@ def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpecta
         seat.variance += expected.play_variance[hand]
 
 
+# What is due on one wager depends only on its outcome, its bet and (for a side bet's words) whether the player
+# folded: remembered, since a log repeats the same few of them (the table's bet sizes), and the answer key's words
+# are formatted once each.
+_DUE_KEPT = 200_000
+Due = tuple[Fraction, int, str]  # (net due, units staked, what is due and why)
+
+
+def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
+    lines = answer_lines(spec, settled, {w: bet for w in settled}, rule)
+    title = spec.wagers.title(wager)
+    parts = [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
+    reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
+    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason
+
+
 def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> None:
     spec = found.spec
     player = np.array([r.player for r in batch], dtype=np.int64)
@@ -249,20 +265,26 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
     played = np.array([bool(r.plays) for r in batch]) if spec.wagers.ante_play is not None else None
     outcomes = settler.settle(player, dealer, played)
     found.cards.add(np.concatenate([player, dealer], axis=1), [r.table for r in batch])
+    columns = {wager: index.tolist() for wager, index in outcomes.items()}
+    cache = found.due_cache
+    if len(cache) > _DUE_KEPT:
+        cache.clear()
     for row, logged in enumerate(batch):
-        settled = {w: s for w, s in settler.settled(outcomes, row).items() if w in logged.bets}
-        lines = answer_lines(spec, settled, logged.bets, rule)
         found.rounds += 1
+        ante = columns[ANTE_PLAY][row] if ANTE_PLAY in logged.bets else None
         for wager, bet in logged.bets.items():
-            title = spec.wagers.title(wager)
-            parts = [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
-            due = sum((line.amount for line in parts), Fraction(0))
+            key = (wager, columns[wager][row], bet, ante)
+            if key not in cache:
+                names = (wager, ANTE_PLAY) if ante is not None and wager != ANTE_PLAY else (wager,)
+                settled = {w: s for w, s in settler.settled(outcomes, row).items() if w in names}
+                cache[key] = _due(spec, settled, wager, bet, rule)
+            due, staked, reason = cache[key]
             logged_net = logged.net[wager]
             totals = found.returns[wager]
             totals.rounds += 1
             totals.bet += bet
             totals.bet_squares += bet * bet
-            totals.wagered += bet * settled[wager].staked
+            totals.wagered += bet * staked
             totals.net += due
             if logged_net != due:
                 found.mispaid_count += 1
@@ -271,7 +293,6 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
                 else:
                     found.underpaid += due - logged_net
                 if len(found.mispaid) < KEPT:
-                    reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
                     found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, reason))
 
 
