@@ -55,6 +55,19 @@ def test_chosen_mis_paid_rounds_are_listed_exactly(tmp_path: Path) -> None:
     assert run_cli("audit", STANDARD, tmp_path / "log.jsonl").exit_code == 1
 
 
+def test_a_round_paid_the_right_total_on_the_wrong_spots_is_listed(tmp_path: Path) -> None:
+    lines = list(LINES)
+    number = next(i for i, line in enumerate(lines, 1) if json.loads(line)["parts"]["ante_bonus"] not in (0, "0"))
+    data = json.loads(lines[number - 1])
+    bonus = int(data["parts"]["ante_bonus"])
+    data["parts"]["ante"], data["parts"]["ante_bonus"] = int(data["parts"]["ante"]) + bonus, 0
+    lines[number - 1] = json.dumps(data)
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    assert [(m.line, m.wager) for m in found.mispaid] == [(number, "ante_play")]
+    assert found.mispaid[0].reason.startswith("parts: ante ")
+    assert found.overpaid == found.underpaid == 0
+
+
 def test_each_bad_line_is_located_and_the_audit_goes_on(tmp_path: Path) -> None:
     good = json.loads(LINES[0])
     twice = {**good, "round": "R-twice", "dealer": [good["player"][0], *good["dealer"][1:]]}
@@ -152,6 +165,7 @@ def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) 
         key = answer_lines(SPEC, settler.settled(outcomes, 0), bets, rule)
         data["seat"] = 2
         data["decision"] = "play" if plays else "fold"
+        del data["parts"]  # optional: this seat's log gives the totals only
         data["net"]["ante_play"] = str(sum(x.amount for x in key if x.part in ("Ante", "Play", "Ante Bonus")))
         for wager in data["net"]:
             if wager != "ante_play":

@@ -15,7 +15,7 @@ import numpy as np
 
 from trey import __version__
 from trey.audit.cards import CardCounts, CardTest
-from trey.audit.log import LoggedRound, LogProblem, read_log
+from trey.audit.log import PARTS, LoggedRound, LogProblem, read_log
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
@@ -247,7 +247,8 @@ def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpecta
 # folded: remembered, since a log repeats the same few of them (the table's bet sizes), and the answer key's words
 # are formatted once each.
 _DUE_KEPT = 200_000
-Due = tuple[Fraction, int, str]  # (net due, units staked, what is due and why)
+# (net due, units staked, what is due and why, Ante & Play's parts: ante, play, ante_bonus)
+Due = tuple[Fraction, int, str, dict[str, Fraction]]
 
 
 def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
@@ -255,7 +256,11 @@ def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rul
     title = spec.wagers.title(wager)
     parts = [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
     reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
-    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason
+    split = {name: Fraction(0) for name in PARTS}
+    for line in parts:
+        if line.part in ANTE_PLAY_PARTS:
+            split[PARTS[ANTE_PLAY_PARTS.index(line.part)]] += line.amount
+    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason, split
 
 
 def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> None:
@@ -278,8 +283,13 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
                 names = (wager, ANTE_PLAY) if ante is not None and wager != ANTE_PLAY else (wager,)
                 settled = {w: s for w, s in settler.settled(outcomes, row).items() if w in names}
                 cache[key] = _due(spec, settled, wager, bet, rule)
-            due, staked, reason = cache[key]
+            due, staked, reason, split = cache[key]
             logged_net = logged.net[wager]
+            if wager == ANTE_PLAY and logged.parts is not None and logged.parts != split and logged_net == due:
+                found.mispaid_count += 1  # the total is right, its parts are not: paid on the wrong spot
+                if len(found.mispaid) < KEPT:
+                    said = ", ".join(f"{k} {logged.parts[k]} logged, {split[k]} due" for k in PARTS)
+                    found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, f"parts: {said}"))
             totals = found.returns[wager]
             totals.rounds += 1
             totals.bet += bet

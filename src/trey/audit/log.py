@@ -27,6 +27,7 @@ MAX_LINE_BYTES = 16_384  # far beyond any round's line
 MAX_ROUNDS = 100_000_000  # lines read from one log at most
 MAX_ID_CHARACTERS = 64
 DECISIONS = {"play": True, "fold": False}
+PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class LoggedRound:
     plays: bool | None  # the logged decision (None without Ante & Play)
     bets: dict[str, Fraction]  # the initial bets, by wager id (the Play equals the Ante)
     net: dict[str, Fraction]  # what the player won (+) or lost (-), by wager id
+    parts: dict[str, Fraction] | None = None  # Ante & Play's net split: ante, play, ante_bonus (optional)
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ def _amounts(value: Any, what: str, wagers: tuple[str, ...], *, signed: bool) ->
     amounts = {}
     for wager, raw in value.items():
         if wager not in wagers:
+            if what == "parts":
+                raise _Refused("log.field", f"parts has no {str(wager)[:40]!r}: it names ante, play and ante_bonus")
             raise _Refused("log.wager", f"the paytable offers no wager {str(wager)[:40]!r} ({what})")
         negative = signed and isinstance(raw, int | str) and str(raw).startswith("-")
         try:
@@ -117,6 +121,13 @@ def _round(data: Any, spec: GameSpec) -> LoggedRound:
         if decision not in DECISIONS:
             raise _Refused("log.field", 'a round with Ante & Play needs its decision: "play" or "fold"')
         plays = DECISIONS[decision]
+    parts = None
+    if "parts" in data:
+        if ANTE_PLAY not in bets:
+            raise _Refused("log.field", "parts split Ante & Play's net: the round has no Ante")
+        parts = _amounts(data["parts"], "parts", PARTS, signed=True)
+        if set(parts) != set(PARTS):
+            raise _Refused("log.field", "parts names ante, play and ante_bonus")
     seat_number = data.get("seat")
     return LoggedRound(
         0,
@@ -128,6 +139,7 @@ def _round(data: Any, spec: GameSpec) -> LoggedRound:
         plays,
         bets,
         net,
+        parts,
     )
 
 

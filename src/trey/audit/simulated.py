@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 
 from trey.audit.audit import ANTE_PLAY_PARTS, BATCH
+from trey.audit.log import PARTS
 from trey.cards.card import cards_of
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
@@ -80,4 +81,10 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
                 line["decision"] = "fold" if outcome.situation is Situation.FOLD else "play"
             line["bets"] = {w: _amount(b) for w, b in bets.items()}
             line["net"] = {w: _amount(n) for w, n in net.items()}
+            if plays is not None:
+                split = {name: Fraction(0) for name in PARTS}
+                for x in lines:
+                    if x.part in ANTE_PLAY_PARTS:
+                        split[PARTS[ANTE_PLAY_PARTS.index(x.part)]] += x.amount
+                line["parts"] = {k: _amount(v) for k, v in split.items()}
             yield json.dumps(line, separators=(", ", ": "))
