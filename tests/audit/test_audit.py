@@ -177,3 +177,26 @@ def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) 
     seats = {s.seat: s for s in found.seats.values()}
     assert seats["T9 seat 2"].flagged and seats["T9 seat 2"].deviations > 250, seats["T9 seat 2"]
     assert not seats["T1 seat 1"].flagged and seats["T1 seat 1"].deviations == 0
+
+
+def test_the_report_prints_the_audits_figures(tmp_path: Path) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from trey.core.numbers import percent_text
+
+    lines = list(LINES)
+    data = json.loads(lines[9])
+    data["net"]["pair_plus"] = int(data["net"]["pair_plus"]) + 5
+    lines[9] = json.dumps(data)
+    log = _log(tmp_path, lines)
+    result = run_cli("audit", STANDARD, log, "--out", tmp_path / "report", "--date", "2026-01-01")
+    assert result.exit_code == 1  # one round mis-paid
+    pdf = (tmp_path / "report" / "standard.audit.pdf").read_bytes()
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    found = audit(SPEC, [log])
+    assert "2. Mis-paid wagers (1: $5 overpaid, $0 underpaid)" in text
+    pair_plus = found.returns["pair_plus"]
+    assert f"Pair Plus 600 {'$'}{int(pair_plus.bet):,}" in text and percent_text(pair_plus.rtp) in text  # type: ignore[arg-type]
+    assert f"{data['round']}" in text and "Ante & Play against the exact expectation of these very rounds" in text

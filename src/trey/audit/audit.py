@@ -104,6 +104,24 @@ class SeatDecisions:
 
 
 @dataclass
+class Trail:
+    """Ante & Play's actual net against the expectation of the rounds so far, at most :data:`MAX_POINTS` points
+    however long the log: when full, every other point is dropped and the spacing doubles."""
+
+    MAX_POINTS = 512
+    every: int = 1
+    points: list[tuple[int, float, float]] = field(default_factory=list)  # (rounds, actual - expected, its SD)
+
+    def add(self, rounds: int, difference: float, variance: float) -> None:
+        if rounds % self.every:
+            return
+        self.points.append((rounds, difference, math.sqrt(variance)))
+        if len(self.points) >= self.MAX_POINTS:
+            self.points = self.points[1::2]
+            self.every *= 2
+
+
+@dataclass
 class Audit:
     spec: GameSpec
     lines: int = 0
@@ -122,6 +140,9 @@ class Audit:
     expected_net: Fraction = Fraction(0)
     expected_variance: float = 0.0
     due_cache: dict[tuple[str, int, Fraction, int | None], Any] = field(default_factory=dict, repr=False)
+    trail: Trail = field(default_factory=Trail)
+    decided: int = 0  # Ante & Play rounds counted in the trail
+    actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
 
     @property
     def clean(self) -> bool:
@@ -221,12 +242,16 @@ def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpecta
     # Each round settled as if played, per Ante: what playing won (or would have won) with these very cards.
     as_played = settler.settle(player, dealer, np.ones(len(rounds), dtype=bool))[ANTE_PLAY].tolist()
     nets = settler.tables[ANTE_PLAY].nets
-    for logged, hand, outcome in zip(rounds, hands, as_played, strict=True):
+    columns = settler.settle(player, dealer, np.array([bool(r.plays) for r in rounds]))[ANTE_PLAY].tolist()
+    for row, (logged, hand, outcome) in enumerate(zip(rounds, hands, as_played, strict=True)):
         bet = logged.bets[ANTE_PLAY]
         played = bool(logged.plays)
         mean = expected.play(hand) if played else expected.fold[hand]
         found.expected_net += mean * bet
         found.expected_variance += (expected.play_variance[hand] if played else 0.0) * float(bet * bet)
+        found.actual_net += found.due_cache[(ANTE_PLAY, columns[row], bet, columns[row])][0]
+        found.trail.add(found.decided, float(found.actual_net - found.expected_net), found.expected_variance)
+        found.decided += 1
         key = f"{logged.table or '-'} seat {logged.seat if logged.seat is not None else '-'}"
         seat = found.seats.setdefault(key, SeatDecisions(key))
         seat.rounds += 1

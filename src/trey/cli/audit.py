@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from trey.cli.app import OutputFormat, PaytableFile, app, user_errors
+from trey.cli.app import (
+    DateOption,
+    Force,
+    OutputFormat,
+    Paper,
+    PaytableFile,
+    app,
+    made,
+    parse_date,
+    say_error,
+    user_errors,
+    write_files,
+)
 
 
 @app.command()
@@ -17,6 +31,12 @@ def audit(
     file: PaytableFile,
     logs: Annotated[list[Path], typer.Argument(help="Hand histories (JSON Lines).", show_default=False, metavar="LOG")],
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the audit report (HTML, PDF) here.", show_default=False)
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the report.")] = Paper.A4,
+    effective: DateOption = None,
+    force: Force = False,
 ) -> None:
     """Re-settle the rounds of hand histories: every mis-paid round, and each wager's return against the exact
     figures. Exit 1 when a line is refused or a round mis-paid."""
@@ -24,7 +44,22 @@ def audit(
     from trey.audit.audit import audit_json
     from trey.paytable.load import load_spec
 
+    if out is not None:
+        from trey.core.outputs import refuse_existing
+
+        refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force)
     found = run_audit(load_spec(file), logs)
+    if out is not None:
+        from trey.core.files import display_name
+        from trey.documents.make import audit_report
+        from trey.trust.certificate import default_issue_date
+
+        when = parse_date(effective) or default_issue_date()
+        names = [display_name(path.name) for path in logs]
+        files = made(lambda: audit_report(found, file.stem, logs=names, paper=paper.value, effective=when))
+        writers: dict[str, Callable[[], bytes]] = {n: functools.partial(bytes, d) for n, d in files.items()}
+        for path in write_files(out, writers, force=force):
+            say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
         print(json.dumps(audit_json(found), indent=2))
     else:

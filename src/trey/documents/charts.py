@@ -263,3 +263,26 @@ def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) 
     axes.margins(x=0.15, y=0.12)
     figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.14)
     return figure
+
+
+@chart
+def audit_trail_svg(points: Sequence[tuple[int, float, float]], currency: str) -> Figure:
+    """Ante & Play's actual net less the expectation of the rounds so far, with the band of two standard
+    deviations a fair game stays in about 95% of the time."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 2.6))
+    axes = figure.add_subplot()
+    rounds = [r for r, _, _ in points]
+    axes.fill_between(
+        rounds, [-2 * s for _, _, s in points], [2 * s for _, _, s in points], color="#e8eef7", label="±2 SD"
+    )
+    axes.plot(rounds, [d for _, d, _ in points], color=LINE, linewidth=1.2, label="actual less expected")
+    axes.axhline(0, color="#999999", linewidth=0.8, linestyle="--")
+    axes.set_xlabel("rounds", color=INK)
+    axes.set_ylabel(f"net ({currency})", color=INK)
+    axes.grid(True, color="#dddddd", linewidth=0.5)
+    axes.ticklabel_format(axis="both", style="plain")
+    axes.legend(loc="upper left", fontsize=7, frameon=False)
+    figure.subplots_adjust(left=0.13, right=0.97, top=0.95, bottom=0.17)
+    return figure

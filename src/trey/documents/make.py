@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from trey.audit.audit import Audit
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 from trey.protect.protection import Protection
@@ -139,3 +140,12 @@ def surveillance_sheet(
 
     html = render_surveillance_html(protection, paper=paper, day=effective)
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
+
+
+def audit_report(found: Audit, stem: str, *, logs: list[str], paper: str = "a4", effective: date) -> dict[str, bytes]:
+    """The audit report of ``trey audit --out``: ``stem.audit.html`` and ``.pdf``."""
+    from trey.documents.audit_view import render_audit_html
+    from trey.documents.pdf import html_to_pdf
+
+    html = render_audit_html(found, paper=paper, day=effective, logs=logs)
+    return {f"{stem}.audit.html": html.encode(), f"{stem}.audit.pdf": html_to_pdf(html, effective)}
