@@ -200,3 +200,37 @@ def test_the_report_prints_the_audits_figures(tmp_path: Path) -> None:
     pair_plus = found.returns["pair_plus"]
     assert f"Pair Plus 600 {'$'}{int(pair_plus.bet):,}" in text and percent_text(pair_plus.rtp) in text  # type: ignore[arg-type]
     assert f"{data['round']}" in text and "Ante & Play against the exact expectation of these very rounds" in text
+
+
+def test_a_csv_log_with_the_same_columns_audits_as_its_json_lines(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    rows = [json.loads(line) for line in LINES]
+    wagers = list(rows[0]["bets"])
+    header = ["round", "table", "seat", "player", "dealer", "decision"]
+    header += [f"bet_{w}" for w in wagers] + [f"net_{w}" for w in wagers] + ["ante", "play", "ante_bonus"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(
+            [row["round"], row["table"], row["seat"], " ".join(row["player"]), " ".join(row["dealer"]), row["decision"]]
+            + [row["bets"][w] for w in wagers]
+            + [row["net"][w] for w in wagers]
+            + [row["parts"][k] for k in ("ante", "play", "ante_bonus")]
+        )
+    path = tmp_path / "log.csv"
+    path.write_text(buffer.getvalue())
+    from_csv = audit_json(audit(SPEC, [path]))
+    from_json = audit_json(audit(SPEC, [_log(tmp_path, LINES)]))
+    assert from_csv["rounds"] == 600 and from_csv["clean"]
+    assert from_csv["returns"] == from_json["returns"] and from_csv["cards"] == from_json["cards"]
+    short = tmp_path / "short.csv"
+    short.write_text(buffer.getvalue().split("\n", 1)[0] + "\nR-1,T1,1,Qd 3s 2d\n")
+    (problem,) = audit(SPEC, [short]).problems
+    assert (problem.line, problem.code, problem.message) == (
+        2,
+        "log.field",
+        f"4 fields where the header names {len(header)}",
+    )

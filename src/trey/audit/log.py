@@ -9,6 +9,7 @@ must be a regular file (a FIFO or /dev/zero is refused before it is opened).
 
 from __future__ import annotations
 
+import csv
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -143,11 +144,34 @@ def _round(data: Any, spec: GameSpec) -> LoggedRound:
     )
 
 
+def _csv_round(header: list[str], raw: str) -> dict[str, Any]:
+    """A CSV line as the JSON round it stands for: the columns round, time, table, seat, player and dealer (cards
+    split by spaces), decision, bet_<wager> and net_<wager> for each wager bet, and optionally ante, play and
+    ante_bonus (the parts)."""
+    (values,) = csv.reader([raw])
+    if len(values) != len(header):
+        raise _Refused("log.field", f"{len(values)} fields where the header names {len(header)}")
+    row = dict(zip(header, values, strict=True))
+    data: dict[str, Any] = {k: row[k] for k in ("round", "time", "table", "decision") if row.get(k)}
+    if row.get("seat", "").isdigit():
+        data["seat"] = int(row["seat"])
+    for seat in ("player", "dealer"):
+        data[seat] = row.get(seat, "").split()
+    data["bets"] = {k[4:]: v for k, v in row.items() if k.startswith("bet_") and v != ""}
+    data["net"] = {k[4:]: v for k, v in row.items() if k.startswith("net_") and v != ""}
+    if any(row.get(k) for k in PARTS):
+        data["parts"] = {k: row.get(k, "") for k in PARTS}
+    return data
+
+
 def read_log(path: Path, spec: GameSpec) -> Iterator[LoggedRound | LogProblem]:
-    """Each line of a hand history as a round, or the problem that keeps it out of the audit."""
+    """Each line of a hand history as a round, or the problem that keeps it out of the audit: JSON Lines, or CSV
+    (a name ending .csv) whose first line names the columns."""
     name = display_name(path)
     seen: set[bytes] = set()  # 8-byte digests of the round ids met, to find one logged twice
-    with open_regular(path, what="a hand history (JSON Lines)") as stream:
+    header: list[str] | None = None
+    is_csv = path.name.lower().endswith(".csv")
+    with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
         for number in range(1, MAX_ROUNDS + 2):
             raw = stream.readline(MAX_LINE_BYTES + 1)
             if not raw:
@@ -166,14 +190,22 @@ def read_log(path: Path, spec: GameSpec) -> Iterator[LoggedRound | LogProblem]:
                 continue
             if not raw.strip():
                 continue
+            data = None
             try:
-                data = loads_strict(raw.decode("utf-8"))
+                text = raw.decode("utf-8")
+                if is_csv and header is None:
+                    (header,) = csv.reader([text])
+                    continue
+                data = _csv_round(header, text) if header is not None else loads_strict(text)
                 logged = _round(data, spec)
             except UnicodeDecodeError as exc:
                 yield LogProblem(name, number, None, "log.not-json", f"not UTF-8 at byte {exc.start}")
                 continue
             except JsonInputError as exc:
                 yield LogProblem(name, number, None, "log.not-json", f"not a JSON round: {exc}")
+                continue
+            except csv.Error as exc:
+                yield LogProblem(name, number, None, "log.field", f"not a CSV line: {exc}")
                 continue
             except _Refused as exc:
                 round_id = data.get("round") if isinstance(data, dict) else None
