@@ -224,17 +224,25 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
     expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
     for path in logs:
         for batch in _batches(read_log(path, spec), found):
-            _settle(batch, settler, rule, found)
+            settled = _settle(batch, settler, rule, found)
             if expectations is not None:
-                _decisions(batch, settler, expectations, found)
+                _decisions(batch, settled, settler, expectations, found)
     return found
 
 
-def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpectations, found: Audit) -> None:
-    """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy."""
-    rounds = [r for r in batch if ANTE_PLAY in r.bets]
-    if not rounds:
+def _decisions(
+    batch: list[LoggedRound],
+    settled: dict[str, list[int]],
+    settler: Settler,
+    expected: HandExpectations,
+    found: Audit,
+) -> None:
+    """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy; ``settled``:
+    the batch's outcomes as :func:`_settle` settled them, with the logged decisions."""
+    rows = [i for i, r in enumerate(batch) if ANTE_PLAY in r.bets]
+    if not rows:
         return
+    rounds = [batch[i] for i in rows]
     assert settler.plays is not None
     player = np.array([r.player for r in rounds], dtype=np.int64)
     dealer = np.array([r.dealer for r in rounds], dtype=np.int64)
@@ -242,7 +250,7 @@ def _decisions(batch: list[LoggedRound], settler: Settler, expected: HandExpecta
     # Each round settled as if played, per Ante: what playing won (or would have won) with these very cards.
     as_played = settler.settle(player, dealer, np.ones(len(rounds), dtype=bool))[ANTE_PLAY].tolist()
     nets = settler.tables[ANTE_PLAY].nets
-    columns = settler.settle(player, dealer, np.array([bool(r.plays) for r in rounds]))[ANTE_PLAY].tolist()
+    columns = [settled[ANTE_PLAY][i] for i in rows]
     for row, (logged, hand, outcome) in enumerate(zip(rounds, hands, as_played, strict=True)):
         bet = logged.bets[ANTE_PLAY]
         played = bool(logged.plays)
@@ -288,7 +296,8 @@ def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rul
     return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason, split
 
 
-def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> None:
+def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> dict[str, list[int]]:
+    """Settle a batch with its logged decisions and total what is due; returns each wager's outcome per round."""
     spec = found.spec
     player = np.array([r.player for r in batch], dtype=np.int64)
     dealer = np.array([r.dealer for r in batch], dtype=np.int64)
@@ -329,6 +338,7 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
                     found.underpaid += due - logged_net
                 if len(found.mispaid) < KEPT:
                     found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, reason))
+    return columns
 
 
 def audit_json(found: Audit) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -217,4 +217,4 @@ def read_log(path: Path, spec: GameSpec) -> Iterator[LoggedRound | LogProblem]:
                 yield LogProblem(name, number, logged.round, "log.duplicate-round", "the round id is logged twice")
                 continue
             seen.add(digest)
-            yield LoggedRound(number, *list(logged.__dict__.values())[1:])
+            yield replace(logged, line=number)
