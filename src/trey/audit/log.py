@@ -62,6 +62,31 @@ class LogProblem:
         return f"{where}: round {self.round}: {self.message}" if self.round else f"{where}: {self.message}"
 
 
+# A log repeats the same few card texts and amounts: each is read once (the tables are bounded).
+_CARDS: dict[str, Card] = {}
+_MONEY: dict[tuple[type, object], Fraction] = {}
+_KEPT_VALUES = 10_000
+
+
+def _card(text: str) -> Card:
+    found = _CARDS.get(text)
+    if found is None:
+        found = Card.parse(text)  # a ValueError for a card that does not exist
+        if len(_CARDS) < _KEPT_VALUES:
+            _CARDS[text] = found
+    return found
+
+
+def _money(raw: object, what: str) -> Fraction:
+    key = (type(raw), raw)
+    found = _MONEY.get(key) if isinstance(raw, int | str) else None
+    if found is None:
+        found = parse_money(raw, what)
+        if isinstance(raw, int | str) and len(_MONEY) < _KEPT_VALUES:
+            _MONEY[key] = found
+    return found
+
+
 class _Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -79,7 +104,7 @@ def _amounts(value: Any, what: str, wagers: tuple[str, ...], *, signed: bool) ->
             raise _Refused("log.wager", f"the paytable offers no wager {str(wager)[:40]!r} ({what})")
         negative = signed and isinstance(raw, int | str) and str(raw).startswith("-")
         try:
-            amount = parse_money(str(raw)[1:] if negative else raw, f"{what} amount")
+            amount = _money(str(raw)[1:] if negative else raw, f"{what} amount")
         except PayError as exc:
             raise _Refused("log.amount", f"{what}.{wager}: {exc}") from None
         amounts[wager] = -amount if negative else amount
@@ -98,7 +123,7 @@ def _round(data: Any, spec: GameSpec) -> LoggedRound:
         if not isinstance(given, list) or len(given) != 3 or not all(isinstance(c, str) and len(c) <= 3 for c in given):
             raise _Refused("log.card", f'{seat} must be three cards such as ["Qd", "3s", "2d"]')
         try:
-            cards.append(tuple(Card.parse(c) for c in given))
+            cards.append(tuple(_card(c) for c in given))
         except ValueError as exc:
             raise _Refused("log.card", f"{seat}: {exc}") from None
     player, dealer = cards
