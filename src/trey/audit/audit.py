@@ -45,15 +45,34 @@ class MisPaid:
 
 @dataclass
 class WagerReturn:
+    """A wager's totals over the rounds audited. Amounts have at most two decimals (the log's reader refuses
+    others), so they are added up in whole hundredths: exact, and no Fraction arithmetic per round."""
+
     wager: str
     title: str
     rounds: int = 0
-    bet: Fraction = Fraction(0)  # initial bets
-    wagered: Fraction = Fraction(0)  # everything staked (the Play too)
-    net: Fraction = Fraction(0)  # what the player won (+) or lost, as due
-    bet_squares: Fraction = Fraction(0)  # the sum of the squared initial bets, for the z-score
+    bet_cents: int = 0  # initial bets
+    wagered_cents: int = 0  # everything staked (the Play too)
+    net_cents: int = 0  # what the player won (+) or lost, as due
+    bet_square_cents: int = 0  # the sum of the squared initial bets, for the z-score
     theoretical_rtp: Fraction = Fraction(0)  # per unit of the initial bet
     variance: Fraction = Fraction(0)
+
+    @property
+    def bet(self) -> Fraction:
+        return Fraction(self.bet_cents, 100)
+
+    @property
+    def wagered(self) -> Fraction:
+        return Fraction(self.wagered_cents, 100)
+
+    @property
+    def net(self) -> Fraction:
+        return Fraction(self.net_cents, 100)
+
+    @property
+    def bet_squares(self) -> Fraction:
+        return Fraction(self.bet_square_cents, 10_000)
 
     @property
     def rtp(self) -> Fraction | None:
@@ -325,11 +344,14 @@ def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Au
                     said = ", ".join(f"{k} {logged.parts[k]} logged, {split[k]} due" for k in PARTS)
                     found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, f"parts: {said}"))
             totals = found.returns[wager]
+            cents = bet.numerator * 100 // bet.denominator
             totals.rounds += 1
-            totals.bet += bet
-            totals.bet_squares += bet * bet
-            totals.wagered += bet * staked
-            totals.net += due
+            totals.bet_cents += cents
+            totals.bet_square_cents += cents * cents
+            totals.wagered_cents += cents * staked
+            due_cents, rest = divmod(due.numerator * 100, due.denominator)
+            assert rest == 0, "a due amount finer than the currency's cents"  # the table pays in chips of cents
+            totals.net_cents += due_cents
             if logged_net != due:
                 found.mispaid_count += 1
                 if logged_net > due:
