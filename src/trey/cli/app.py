@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -122,12 +122,15 @@ def parse_date(value: str | None) -> date | None:
 
 
 def write_files(
-    out: Path, outputs: dict[str, Callable[[], bytes]], *, force: bool, modes: dict[str, int] | None = None
+    out: Path, files: Mapping[str, bytes], *, force: bool, modes: dict[str, int] | None = None
 ) -> list[Path]:
+    """Files the library made, written into ``out`` all or none, in the order given."""
     from trey.core.outputs import os_error_message, write_all
 
     try:
-        return write_all(out, outputs, force=force, modes=modes)
+        return write_all(
+            out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force, modes=modes
+        )
     except OSError as exc:
         raise os_error_message(exc) from None
 

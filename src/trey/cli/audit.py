@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -57,8 +55,7 @@ def audit(
         when = parse_date(effective) or default_issue_date()
         names = [display_name(path.name) for path in logs]
         files = made(lambda: audit_report(found, file.stem, logs=names, paper=paper.value, effective=when))
-        writers: dict[str, Callable[[], bytes]] = {n: functools.partial(bytes, d) for n, d in files.items()}
-        for path in write_files(out, writers, force=force):
+        for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
         print(json.dumps(audit_json(found), indent=2))

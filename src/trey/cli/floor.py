@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from enum import StrEnum
 from typing import Annotated
 
@@ -66,7 +65,7 @@ def cheatsheet(
     refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force)
     spec = load_spec(file)
     files = made(lambda: dealer_sheet(spec, file.stem, paper=paper.value, effective=when, bets=columns))
-    for path in write_files(out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force):
+    for path in write_files(out, files, force=force):
         say(str(path))
 
 
@@ -103,5 +102,5 @@ def drill(
     files = made(
         lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)
     )
-    for path in write_files(out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force):
+    for path in write_files(out, files, force=force):
         say(str(path))

@@ -103,7 +103,7 @@ def analyze(
     if out is not None:
         made = chosen.make(analysis, options)
         assert isinstance(made, bytes)
-        for path in write_files(out.parent, {out.name: lambda: made}, force=force):
+        for path in write_files(out.parent, {out.name: made}, force=force):
             say_error(f"wrote {path}")
         return
     text = chosen.make(analysis, options)
@@ -166,7 +166,7 @@ def compare(
         from trey.documents.compare_view import render_comparison_html
 
         html = render_comparison_html(rows, games[0][0])
-        for path in write_files(out, {"comparison.html": html.encode}, force=force):
+        for path in write_files(out, {"comparison.html": html.encode()}, force=force):
             say_error(f"wrote {path}")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 from typing import Annotated
@@ -82,9 +81,7 @@ def protect(
 
         when = parse_date(effective) or default_issue_date()
         files = made(lambda: surveillance_sheet(found, file.stem, paper=paper.value, effective=when))
-        for path in write_files(
-            out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force
-        ):
+        for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
         print(json.dumps(protection_json(found), indent=2))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -94,7 +93,7 @@ def certify(
     )
     files = documents.files
     order = sorted(files, key=lambda name: ("json", "html", "pdf").index(name.rsplit(".", 1)[1]))
-    for path in write_files(out, {name: functools.partial(bytes, files[name]) for name in order}, force=force):
+    for path in write_files(out, {name: files[name] for name in order}, force=force):
         say(str(path))
     cert = documents.certificate
     verdict = cert.data["overall"]
@@ -170,7 +169,7 @@ def keygen(
     files = key_files(name, passphrase.encode() if passphrase else None)
     written = write_files(
         out,
-        {file: functools.partial(bytes, content) for file, content in files.items()},
+        files,
         force=force,
         modes={PRIVATE_KEY_FILE: 0o600},
     )
