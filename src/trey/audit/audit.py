@@ -21,7 +21,7 @@ from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
-from trey.floor.drill import answer_lines
+from trey.floor.drill import Line, answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.play.payouts import PayRule
 from trey.play.settle import Settler
@@ -303,16 +303,25 @@ _DUE_KEPT = 200_000
 Due = tuple[Fraction, int, str, dict[str, Fraction]]
 
 
-def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
-    lines = answer_lines(spec, settled, {w: bet for w in settled}, rule)
+def lines_of(spec: GameSpec, lines: list[Line], wager: str) -> list[Line]:
+    """The answer key's lines of one wager: Ante, Play and Ante Bonus are Ante & Play's, a side bet's its title."""
     title = spec.wagers.title(wager)
-    parts = [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
-    reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
+    return [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
+
+
+def parts_of(lines: list[Line]) -> dict[str, Fraction]:
+    """Ante & Play's net split as a log writes it: ante, play, ante_bonus."""
     split = {name: Fraction(0) for name in PARTS}
-    for line in parts:
+    for line in lines:
         if line.part in ANTE_PLAY_PARTS:
             split[PARTS[ANTE_PLAY_PARTS.index(line.part)]] += line.amount
-    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason, split
+    return split
+
+
+def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
+    parts = lines_of(spec, answer_lines(spec, settled, {w: bet for w in settled}, rule), wager)
+    reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
+    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason, parts_of(parts)
 
 
 def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> dict[str, list[int]]:

@@ -9,8 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from trey.audit.audit import ANTE_PLAY_PARTS, BATCH
-from trey.audit.log import PARTS
+from trey.audit.audit import BATCH, lines_of, parts_of
 from trey.cards.card import cards_of
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
@@ -39,11 +38,6 @@ def _sizes(spec: GameSpec, wager: str) -> tuple[Fraction, ...]:
     return (stake,) if stake is not None else tuple(Fraction(b) for b in bet_columns(spec.table))
 
 
-def _of_wager(part: str, wager: str, title: str) -> bool:
-    """Whether a line of the answer key is the wager's: Ante, Play and Ante Bonus are Ante & Play's."""
-    return part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else part == title
-
-
 def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") -> Iterator[str]:
     """``rounds`` lines of a hand history (JSON, no newline), the same for the same seed."""
     if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
@@ -65,8 +59,7 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             lines = answer_lines(spec, settled, bets, rule)
             net = {}
             for wager in spec.wagers.ids:
-                title = spec.wagers.title(wager)
-                net[wager] = sum((x.amount for x in lines if _of_wager(x.part, wager, title)), Fraction(0))
+                net[wager] = sum((x.amount for x in lines_of(spec, lines, wager)), Fraction(0))
             player, dealer = cards_of(cards[row, :3]), cards_of(cards[row, 3:])
             line = {
                 "round": f"{table}-{number:07d}",
@@ -82,9 +75,5 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             line["bets"] = {w: _amount(b) for w, b in bets.items()}
             line["net"] = {w: _amount(n) for w, n in net.items()}
             if plays is not None:
-                split = {name: Fraction(0) for name in PARTS}
-                for x in lines:
-                    if x.part in ANTE_PLAY_PARTS:
-                        split[PARTS[ANTE_PLAY_PARTS.index(x.part)]] += x.amount
-                line["parts"] = {k: _amount(v) for k, v in split.items()}
+                line["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
             yield json.dumps(line, separators=(", ", ": "))
