@@ -31,7 +31,7 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
             {
                 "line": m.line,
                 "round": m.round,
-                "wager": m.wager,
+                "wager": found.spec.wagers.title(m.wager),
                 "logged": money(m.logged),
                 "due": money(m.due),
                 "why": m.reason,
