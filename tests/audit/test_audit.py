@@ -234,3 +234,28 @@ def test_a_csv_log_with_the_same_columns_audits_as_its_json_lines(tmp_path: Path
         "log.field",
         f"4 fields where the header names {len(header)}",
     )
+
+
+def test_a_round_without_an_ante_has_nothing_folded(tmp_path: Path) -> None:
+    """Pair Plus is lost on a fold at this table; a round that bets no Ante folds nothing, so its Pair Plus stands."""
+    assert SPEC.wagers.side_bet("pair_plus").on_fold.value == "lost"
+    winning = next(json.loads(x) for x in LINES if Fraction(str(json.loads(x)["net"]["pair_plus"])) > 0)
+    alone = {k: v for k, v in winning.items() if k not in ("decision", "parts")}
+    alone["bets"] = {"pair_plus": winning["bets"]["pair_plus"]}
+    alone["net"] = {"pair_plus": winning["net"]["pair_plus"]}
+    folded = {**winning, "round": "R-folded", "decision": "fold"}
+    found = audit(SPEC, [_log(tmp_path, [json.dumps(alone), json.dumps(folded)])])
+    assert [m.round for m in found.mispaid if m.wager == "pair_plus"] == ["R-folded"]
+    assert found.returns["pair_plus"].net == Fraction(winning["net"]["pair_plus"]) - winning["bets"]["pair_plus"]
+
+
+def test_seats_past_the_ones_followed_are_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import trey.audit.audit as audit_module
+
+    monkeypatch.setattr(audit_module, "MAX_SEATS", 2)
+    lines = [json.dumps({**json.loads(line), "seat": 1 + i % 3}) for i, line in enumerate(LINES[:30])]
+    data = audit_json(audit(SPEC, [_log(tmp_path, lines)]))
+    assert [s["seat"] for s in data["seats"]] == ["T1 seat 1", "T1 seat 2"]
+    assert [s["rounds"] for s in data["seats"]] == [10, 10]
+    assert data["ante_play_rounds_of_seats_not_followed"] == 10
+    assert list(validator("audit").iter_errors(data)) == []

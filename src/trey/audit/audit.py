@@ -4,7 +4,6 @@ with the reason in the drill's words, and each wager's actual return against its
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -12,10 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from trey import __version__
 from trey.audit.cards import CardCounts, CardTest
-from trey.audit.log import PARTS, LoggedRound, LogProblem, read_log
+from trey.audit.log import PARTS, LogProblem, read_log
+from trey.audit.rounds import IntArray, Rounds, cents
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
@@ -30,7 +33,15 @@ from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution
 
 KEPT = 1_000  # problems and mis-paid rounds listed at most (all are counted)
 ANTE_PLAY_PARTS = ("Ante", "Play", "Ante Bonus")  # the answer key's lines of Ante & Play
-BATCH = 4_096  # rounds settled at a time
+BATCH = 4_096  # rounds simulated at a time (trey simulate --log)
+MAX_SEATS = 10_000  # seats whose decisions are followed (a log naming more is not followed past them)
+
+# What is due on one wager depends only on its outcome, its bet and (for a side bet's words) Ante & Play's outcome:
+# remembered, since a log repeats the same few of them (the table's bet sizes), and the answer key's words are
+# formatted once each.
+_DUE_KEPT = 200_000
+# (net due in cents, units staked, what is due and why, Ante & Play's parts in cents: ante, play, ante_bonus)
+Due = tuple[int, int, str, tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -41,6 +52,7 @@ class MisPaid:
     logged: Fraction
     due: Fraction
     reason: str  # what is due and why, as the drill's answer key says it
+    order: int = field(default=0, compare=False, repr=False)  # the wager's place in the paytable, to list in order
 
 
 @dataclass
@@ -158,7 +170,10 @@ class Audit:
     # as placed), and its variance: the sharp test of the return.
     expected_net: Fraction = Fraction(0)
     expected_variance: float = 0.0
-    due_cache: dict[tuple[str, int, Fraction, int | None], Any] = field(default_factory=dict, repr=False)
+    due_cache: dict[tuple[str, int, int, int], Due] = field(default_factory=dict, repr=False)
+    seat_codes: dict[str, int] = field(default_factory=dict, repr=False)
+    seat_order: list[SeatDecisions] = field(default_factory=list, repr=False)  # as seat_codes number them
+    seats_not_followed: int = 0  # Ante & Play rounds of seats beyond MAX_SEATS
     trail: Trail = field(default_factory=Trail)
     decided: int = 0  # Ante & Play rounds counted in the trail
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
@@ -180,37 +195,23 @@ class Audit:
         return float(ante.net - self.expected_net) / math.sqrt(self.expected_variance)
 
 
-def _batches(items: Iterable[LoggedRound | LogProblem], audit: Audit) -> Iterator[list[LoggedRound]]:
-    batch: list[LoggedRound] = []
-    for item in items:
-        audit.lines += 1
-        if isinstance(item, LogProblem):
-            audit.problem_count += 1
-            if len(audit.problems) < KEPT:
-                audit.problems.append(item)
-            continue
-        batch.append(item)
-        if len(batch) == BATCH:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 @dataclass(frozen=True)
 class HandExpectations:
     """Per player hand, Ante & Play's net per Ante given that hand alone: played (mean and variance over its
     18,424 dealer hands) and folded (certain). Played, the Ante and Play net a whole number of Antes in every
     situation and the Ante Bonus is paid in each: the mean is ``whole / 18,424 + bonus``, the bonus adding nothing
-    to the variance."""
+    to the variance; folded, the net depends on the hand's Ante Bonus column only."""
 
-    whole: list[int]  # the Ante and Play nets over the 18,424 dealer hands, played
-    bonus: list[Fraction]
-    play_variance: list[float]
-    fold: list[Fraction]
+    whole: IntArray  # the Ante and Play nets over the 18,424 dealer hands, played
+    column: IntArray  # the hand's Ante Bonus column
+    bonus: list[Fraction]  # by column: the Ante Bonus net
+    fold: list[Fraction]  # by column: the net folded
+    play_variance: npt.NDArray[np.float64]
+    play_mean: npt.NDArray[np.float64]  # as floats, for the chart and the deviations' z
+    fold_mean: npt.NDArray[np.float64]
 
     def play(self, hand: int) -> Fraction:
-        return Fraction(self.whole[hand], DEALER_HANDS) + self.bonus[hand]
+        return Fraction(int(self.whole[hand]), DEALER_HANDS) + self.bonus[int(self.column[hand])]
 
 
 def hand_expectations(spec: GameSpec) -> HandExpectations:
@@ -223,14 +224,24 @@ def hand_expectations(spec: GameSpec) -> HandExpectations:
     nets = np.array([base[s] for s in counts], dtype=np.int64)[:, None]
     whole = (stacked * nets).sum(axis=0)
     variance = (stacked * nets**2).sum(axis=0) / DEALER_HANDS - (whole / DEALER_HANDS) ** 2
-    pays = bonus_pays(game.ante_bonus)
-    bonus = [pays[c] for c in bonus_column(game.ante_bonus, class_of_hand()).tolist()]
-    fold = resolution[Situation.FOLD]
-    return HandExpectations(whole.tolist(), bonus, variance.tolist(), [fold.round_net(b) for b in bonus])
+    bonus = bonus_pays(game.ante_bonus)
+    column = bonus_column(game.ante_bonus, class_of_hand())
+    fold = [resolution[Situation.FOLD].round_net(b) for b in bonus]
+    bonus_float = np.array([float(b) for b in bonus])
+    return HandExpectations(
+        whole,
+        column,
+        bonus,
+        fold,
+        variance,
+        whole / DEALER_HANDS + bonus_float[column],
+        np.array([float(f) for f in fold])[column],
+    )
 
 
-def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None) -> Audit:
-    """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled."""
+def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None, *, columnar: bool = True) -> Audit:
+    """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled.
+    ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it)."""
     analysis = analysis or analyze(spec)
     plays = analysis.ante_play.plays if analysis.ante_play is not None else None
     settler = Settler(spec, plays)
@@ -242,65 +253,107 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
         )
     expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
     for path in logs:
-        for batch in _batches(read_log(path, spec), found):
-            settled = _settle(batch, settler, rule, found)
-            if expectations is not None:
-                _decisions(batch, settled, settler, expectations, found)
+        for rounds, problems in read_log(path, spec, columnar=columnar):
+            found.lines += len(rounds) + len(problems)
+            found.problem_count += len(problems)
+            found.problems += problems[: max(0, KEPT - len(found.problems))]
+            if not len(rounds):
+                continue
+            due = _settle(rounds, settler, rule, found)
+            if expectations is not None and ANTE_PLAY in due:
+                _decisions(rounds, due[ANTE_PLAY], settler, expectations, found)
     return found
 
 
-def _decisions(
-    batch: list[LoggedRound],
-    settled: dict[str, list[int]],
-    settler: Settler,
-    expected: HandExpectations,
-    found: Audit,
-) -> None:
-    """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy; ``settled``:
-    the batch's outcomes as :func:`_settle` settled them, with the logged decisions."""
-    rows = [i for i, r in enumerate(batch) if ANTE_PLAY in r.bets]
-    if not rows:
+def _decisions(rounds: Rounds, due: IntArray, settler: Settler, expected: HandExpectations, found: Audit) -> None:
+    """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy; ``due``: what
+    is due on the Ante & Play of each round that has one, in cents."""
+    ante = np.flatnonzero(rounds.ante_rows)
+    if not len(ante):
         return
-    rounds = [batch[i] for i in rows]
     assert settler.plays is not None
-    player = np.array([r.player for r in rounds], dtype=np.int64)
-    dealer = np.array([r.dealer for r in rounds], dtype=np.int64)
-    hands = hand_indexes(np.sort(player, axis=1)).tolist()
-    # Each round settled as if played, per Ante: what playing won (or would have won) with these very cards.
-    as_played = settler.settle(player, dealer, np.ones(len(rounds), dtype=bool))[ANTE_PLAY].tolist()
-    nets = settler.tables[ANTE_PLAY].nets
-    columns = [settled[ANTE_PLAY][i] for i in rows]
-    for row, (logged, hand, outcome) in enumerate(zip(rounds, hands, as_played, strict=True)):
-        bet = logged.bets[ANTE_PLAY]
-        played = bool(logged.plays)
-        mean = expected.play(hand) if played else expected.fold[hand]
-        found.expected_net += mean * bet
-        found.expected_variance += (expected.play_variance[hand] if played else 0.0) * float(bet * bet)
-        found.actual_net += found.due_cache[(ANTE_PLAY, columns[row], bet, columns[row])][0]
-        found.trail.add(found.decided, float(found.actual_net - found.expected_net), found.expected_variance)
-        found.decided += 1
-        key = f"{logged.table or '-'} seat {logged.seat if logged.seat is not None else '-'}"
-        seat = found.seats.setdefault(key, SeatDecisions(key))
-        seat.rounds += 1
-        normal = bool(settler.plays[hand])
-        if played == normal:
-            continue
-        sign = 1 if played else -1  # the gain of playing over folding, or of folding over playing
-        if played:
-            seat.plays_below += 1
-        else:
-            seat.folds_above += 1
-        seat.gain += sign * float(nets[outcome] - expected.fold[hand])
-        seat.expected_gain += sign * float(expected.play(hand) - expected.fold[hand])
-        seat.variance += expected.play_variance[hand]
+    player, dealer = rounds.player[ante], rounds.dealer[ante]
+    hands = hand_indexes(np.sort(player, axis=1))
+    played = rounds.plays[ante]
+    bet = rounds.bets[ANTE_PLAY][ante]  # cents
+    # Exactly: the played rounds' whole-Ante nets over 18,424, and each Ante Bonus column's net (played or folded),
+    # summed by bet size, which a log repeats.
+    sizes, by_size = np.unique(bet, return_inverse=True)
+    whole = np.zeros(len(sizes), dtype=np.int64)
+    np.add.at(whole, by_size[played], expected.whole[hands[played]])
+    column = expected.column[hands]
+    columns = len(expected.bonus)
+    groups = np.bincount((by_size * columns + column) * 2 + played, minlength=len(sizes) * columns * 2)
+    expected_cents = Fraction(sum(int(b) * int(w) for b, w in zip(sizes, whole, strict=True)), DEALER_HANDS)
+    for group in np.flatnonzero(groups).tolist():
+        size, rest = divmod(group, columns * 2)
+        col, was_played = divmod(rest, 2)
+        per_ante = expected.bonus[col] if was_played else expected.fold[col]
+        expected_cents += per_ante * int(sizes[size]) * int(groups[group])
+    start_difference = float(found.actual_net - found.expected_net)
+    start_variance = found.expected_variance
+    units = bet / 100
+    mean = np.where(played, expected.play_mean[hands], expected.fold_mean[hands]) * units
+    variance = np.where(played, expected.play_variance[hands], 0.0) * units * units
+    found.expected_net += expected_cents / 100
+    found.expected_variance += float(variance.sum())
+    found.actual_net += Fraction(int(due.sum()), 100)
+    differences = start_difference + np.cumsum(due / 100 - mean)
+    variances = start_variance + np.cumsum(variance)
+    trail, start = found.trail, found.decided
+    i = (-start) % trail.every
+    while i < len(ante):
+        trail.add(start + i, float(differences[i]), float(variances[i]))
+        i = ((start + i) // trail.every + 1) * trail.every - start
+    found.decided += len(ante)
+
+    seats = _seat_codes(rounds, ante, found)
+    known = seats >= 0
+    counted = np.bincount(seats[known], minlength=len(found.seat_order))
+    for code in np.flatnonzero(counted).tolist():
+        found.seat_order[code].rounds += int(counted[code])
+    normal = settler.plays[hands]
+    deviates = np.flatnonzero((played != normal) & known)
+    if not len(deviates):
+        return
+    as_played = settler.settle(player[deviates], dealer[deviates], np.ones(len(deviates), dtype=bool))[ANTE_PLAY]
+    nets = np.array([float(n) for n in settler.tables[ANTE_PLAY].nets])
+    h = hands[deviates]
+    sign = np.where(played[deviates], 1.0, -1.0)  # the gain of playing over folding, or of folding over playing
+    fold_mean = expected.fold_mean[h]
+    at = seats[deviates]
+    n = len(found.seat_order)
+    gain = np.bincount(at, sign * (nets[as_played] - fold_mean), minlength=n)
+    expected_gain = np.bincount(at, sign * (expected.play_mean[h] - fold_mean), minlength=n)
+    spread = np.bincount(at, expected.play_variance[h], minlength=n)
+    below = np.bincount(at[played[deviates]], minlength=n)
+    above = np.bincount(at[~played[deviates]], minlength=n)
+    for c in np.flatnonzero(below + above).tolist():
+        seat = found.seat_order[c]
+        seat.plays_below += int(below[c])
+        seat.folds_above += int(above[c])
+        seat.gain += float(gain[c])
+        seat.expected_gain += float(expected_gain[c])
+        seat.variance += float(spread[c])
 
 
-# What is due on one wager depends only on its outcome, its bet and (for a side bet's words) whether the player
-# folded: remembered, since a log repeats the same few of them (the table's bet sizes), and the answer key's words
-# are formatted once each.
-_DUE_KEPT = 200_000
-# (net due, units staked, what is due and why, Ante & Play's parts: ante, play, ante_bonus)
-Due = tuple[Fraction, int, str, dict[str, Fraction]]
+def _seat_codes(rounds: Rounds, rows: IntArray, found: Audit) -> IntArray:
+    """Each row's seat as an index into ``found.seat_order`` (-1 past :data:`MAX_SEATS` seats followed)."""
+    picked = pa.array(rows, type=pa.int64())
+    table = rounds.tables.take(picked)
+    table = pc.if_else(pc.equal(table, ""), None, table).fill_null("-")
+    seat = rounds.seats.take(picked).cast(pa.string()).fill_null("-")
+    keys = pc.dictionary_encode(pc.binary_join_element_wise(table, seat, " seat "))
+    codes = []
+    for key in keys.dictionary.to_pylist():
+        code = found.seat_codes.get(key)
+        if code is None and len(found.seat_order) < MAX_SEATS:
+            code = found.seat_codes[key] = len(found.seat_order)
+            found.seat_order.append(found.seats.setdefault(key, SeatDecisions(key)))
+        codes.append(-1 if code is None else code)
+    seats: IntArray = np.array([*codes, -1], dtype=np.int64)[keys.indices.to_numpy(zero_copy_only=False)]
+    found.seats_not_followed += int((seats < 0).sum())
+    return seats
 
 
 def lines_of(spec: GameSpec, lines: list[Line], wager: str) -> list[Line]:
@@ -321,55 +374,113 @@ def parts_of(lines: list[Line]) -> dict[str, Fraction]:
 def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
     parts = lines_of(spec, answer_lines(spec, settled, {w: bet for w in settled}, rule), wager)
     reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
-    return sum((line.amount for line in parts), Fraction(0)), settled[wager].staked, reason, parts_of(parts)
+    due = sum((line.amount for line in parts), Fraction(0))
+    split = tuple(cents(v) for v in parts_of(parts).values())
+    return cents(due), settled[wager].staked, reason, split
 
 
-def _settle(batch: list[LoggedRound], settler: Settler, rule: PayRule, found: Audit) -> dict[str, list[int]]:
-    """Settle a batch with its logged decisions and total what is due; returns each wager's outcome per round."""
+def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> dict[str, IntArray]:
+    """Settle a batch with its logged decisions, total what is due and list what was mis-paid; returns, per wager,
+    what is due on each round that bets it (in cents, in the order of those rounds)."""
     spec = found.spec
-    player = np.array([r.player for r in batch], dtype=np.int64)
-    dealer = np.array([r.dealer for r in batch], dtype=np.int64)
-    played = np.array([bool(r.plays) for r in batch]) if spec.wagers.ante_play is not None else None
-    outcomes = settler.settle(player, dealer, played)
-    found.cards.add(np.concatenate([player, dealer], axis=1), [r.table for r in batch])
-    columns = {wager: index.tolist() for wager, index in outcomes.items()}
+    outcomes = settler.settle(rounds.player, rounds.dealer, rounds.plays if spec.wagers.ante_play else None)
+    found.cards.add(np.concatenate([rounds.player, rounds.dealer], axis=1), rounds.tables)
+    found.rounds += len(rounds)
+    ante_on = rounds.ante_rows
     cache = found.due_cache
     if len(cache) > _DUE_KEPT:
         cache.clear()
-    for row, logged in enumerate(batch):
-        found.rounds += 1
-        ante = columns[ANTE_PLAY][row] if ANTE_PLAY in logged.bets else None
-        for wager, bet in logged.bets.items():
-            key = (wager, columns[wager][row], bet, ante)
+    dues: dict[str, IntArray] = {}
+    listed: list[MisPaid] = []
+    room = KEPT - len(found.mispaid)
+    for order, wager in enumerate(spec.wagers.ids):
+        rows = np.flatnonzero(rounds.bet_on[wager])
+        if not len(rows):
+            continue
+        bet = rounds.bets[wager][rows]
+        outcome = outcomes[wager][rows]
+        # A side bet's due and words depend on Ante & Play only through the fold (lost with the Ante): its key holds
+        # whether the round folded (-1 without an Ante); Ante & Play's own outcome is its key already.
+        if wager == ANTE_PLAY:
+            with_ante = np.full(len(rows), -1)
+        else:
+            with_ante = np.where(ante_on[rows], (~rounds.plays[rows]).astype(np.int64), -1)
+        unique, first, inverse, counts = _distinct(bet, with_ante, outcome)
+        table = []
+        for (size, folded, index), row in zip(unique, first.tolist(), strict=True):
+            key = (wager, index, size, folded)
             if key not in cache:
-                names = (wager, ANTE_PLAY) if ante is not None and wager != ANTE_PLAY else (wager,)
-                settled = {w: s for w, s in settler.settled(outcomes, row).items() if w in names}
-                cache[key] = _due(spec, settled, wager, bet, rule)
-            due, staked, reason, split = cache[key]
-            logged_net = logged.net[wager]
-            if wager == ANTE_PLAY and logged.parts is not None and logged.parts != split and logged_net == due:
-                found.mispaid_count += 1  # the total is right, its parts are not: paid on the wrong spot
-                if len(found.mispaid) < KEPT:
-                    said = ", ".join(f"{k} {logged.parts[k]} logged, {split[k]} due" for k in PARTS)
-                    found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, f"parts: {said}"))
-            totals = found.returns[wager]
-            cents = bet.numerator * 100 // bet.denominator
-            totals.rounds += 1
-            totals.bet_cents += cents
-            totals.bet_square_cents += cents * cents
-            totals.wagered_cents += cents * staked
-            due_cents, rest = divmod(due.numerator * 100, due.denominator)
-            assert rest == 0, "a due amount finer than the currency's cents"  # the table pays in chips of cents
-            totals.net_cents += due_cents
-            if logged_net != due:
-                found.mispaid_count += 1
-                if logged_net > due:
-                    found.overpaid += logged_net - due
-                else:
-                    found.underpaid += due - logged_net
-                if len(found.mispaid) < KEPT:
-                    found.mispaid.append(MisPaid(logged.line, logged.round, wager, logged_net, due, reason))
-    return columns
+                names = (wager, ANTE_PLAY) if folded >= 0 else (wager,)
+                settled = {w: s for w, s in settler.settled(outcomes, int(rows[row])).items() if w in names}
+                cache[key] = _due(spec, settled, wager, Fraction(size, 100), rule)
+            table.append(cache[key])
+        due = np.array([t[0] for t in table], dtype=np.int64)[inverse]
+        dues[wager] = due
+        totals = found.returns[wager]
+        totals.rounds += len(rows)
+        for (size, _, _), count, (due_one, staked, _, _) in zip(unique, counts.tolist(), table, strict=True):
+            totals.bet_cents += size * count
+            totals.bet_square_cents += size * size * count
+            totals.wagered_cents += size * staked * count
+            totals.net_cents += due_one * count
+        logged = rounds.net[wager][rows]
+        wrong = np.flatnonzero(logged != due)
+        if len(wrong):
+            found.mispaid_count += len(wrong)
+            difference = (logged[wrong] - due[wrong]).tolist()
+            found.overpaid += Fraction(sum(d for d in difference if d > 0), 100)
+            found.underpaid += Fraction(-sum(d for d in difference if d < 0), 100)
+            for i in wrong[: max(0, room)].tolist():
+                row = int(rows[i])
+                reason = table[inverse[i]][2]
+                listed.append(_mispaid(rounds, row, wager, int(logged[i]), int(due[i]), reason, order))
+        if wager == ANTE_PLAY:
+            split = np.array([t[3] for t in table], dtype=np.int64).reshape(-1, len(PARTS))[inverse]
+            right_total = rounds.has_parts[rows] & (logged == due)
+            misplaced = np.flatnonzero(right_total & (rounds.parts[rows] != split).any(axis=1))
+            found.mispaid_count += len(misplaced)  # the total is right, its parts are not: paid on the wrong spot
+            for i in misplaced[: max(0, room)].tolist():
+                row = int(rows[i])
+                said = ", ".join(
+                    f"{k} {fraction_text(Fraction(int(rounds.parts[row, j]), 100))} logged, "
+                    f"{fraction_text(Fraction(int(split[i, j]), 100))} due"
+                    for j, k in enumerate(PARTS)
+                )
+                listed.append(_mispaid(rounds, row, wager, int(logged[i]), int(due[i]), f"parts: {said}", order))
+    listed.sort(key=lambda m: (m.line, m.order))
+    found.mispaid += listed[: max(0, room)]
+    return dues
+
+
+def _distinct(
+    bet: IntArray, ante: IntArray, outcome: IntArray
+) -> tuple[list[tuple[int, int, int]], IntArray, IntArray, IntArray]:
+    """The distinct (bet, folded or -1, outcome) of a wager's rounds: each once, the row where it is
+    first met, each row's index among them, and how many rounds have it."""
+    outcomes = int(outcome.max()) + 1
+    antes = int(ante.max()) + 2
+    if int(bet.max()) < (1 << 62) // (outcomes * antes):  # one integer key: a sort of numbers, not of rows
+        key = (bet * antes + (ante + 1)) * outcomes + outcome
+        keys = np.unique(key)  # a log has few: a binary search finds each row's
+        inverse = np.searchsorted(keys, key)
+        counts = np.bincount(inverse, minlength=len(keys))
+        first = np.zeros(len(keys), dtype=np.int64)
+        first[inverse[::-1]] = np.arange(len(key) - 1, -1, -1)  # the last write of a place wins: the first row
+        rest, index = np.divmod(keys, outcomes)
+        size, ante_plus = np.divmod(rest, antes)
+        unique = list(zip(size.tolist(), (ante_plus - 1).tolist(), index.tolist(), strict=True))
+        return unique, first, inverse.reshape(-1), counts
+    stacked = np.stack([bet, ante, outcome], axis=1)
+    rows, first, inverse, counts = np.unique(
+        stacked, axis=0, return_index=True, return_inverse=True, return_counts=True
+    )
+    return [tuple(r) for r in rows.tolist()], first, inverse.reshape(-1), counts
+
+
+def _mispaid(rounds: Rounds, row: int, wager: str, logged: int, due: int, reason: str, order: int) -> MisPaid:
+    return MisPaid(
+        int(rounds.lines[row]), rounds.id_of(row), wager, Fraction(logged, 100), Fraction(due, 100), reason, order
+    )
 
 
 def audit_json(found: Audit) -> dict[str, Any]:
@@ -432,6 +543,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
             }
             for d in sorted(found.seats.values(), key=lambda d: d.seat)[:KEPT]
         ],
+        "ante_play_rounds_of_seats_not_followed": found.seats_not_followed,
         "returns": [
             {
                 "wager": r.wager,

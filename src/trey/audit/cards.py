@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from trey.play.chisquare import chi_square_sf
 from trey.play.simulate import P_VALUE_LIMIT
@@ -45,20 +47,32 @@ class CardCounts:
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(7, dtype=np.int64))
     last: dict[str, int] = field(default_factory=dict)  # table -> the last round's cards as a bit mask
 
-    def add(self, cards: np.ndarray, tables: list[str | None]) -> None:
-        """``cards``: (n, 6) player then dealer cards, in logged order."""
+    def add(self, cards: np.ndarray, tables: pa.Array) -> None:
+        """``cards``: (n, 6) player then dealer cards, in logged order; ``tables``: each round's table (or null)."""
         for position in range(6):
             self.by_position[position] += np.bincount(cards[:, position], minlength=52)
-        masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), cards.astype(np.int64)), axis=1).tolist()
-        for table, mask in zip(tables, masks, strict=True):
-            if table is None:
-                continue
+        masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1)
+        encoded = pc.dictionary_encode(tables)
+        codes = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        rows = np.flatnonzero(codes >= 0)
+        if not len(rows):
+            return
+        # Each table's rounds in the order of their lines: a round repeats cards of the one before it at its table.
+        order = rows[np.argsort(codes[rows], kind="stable")]
+        table_of = codes[order]
+        follows = np.flatnonzero(table_of[1:] == table_of[:-1]) + 1
+        np.add.at(self.repeats, np.bitwise_count(masks[order[follows]] & masks[order[follows - 1]]), 1)
+        starts = np.flatnonzero(np.concatenate([[True], table_of[1:] != table_of[:-1]]))
+        ends = np.concatenate([starts[1:], [len(order)]]) - 1
+        names = encoded.dictionary.to_pylist()
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            table = names[int(table_of[start])]
             before = self.last.get(table)
             if before is not None:
-                self.repeats[(before & mask).bit_count()] += 1
+                self.repeats[(before & int(masks[order[start]])).bit_count()] += 1
             elif len(self.last) >= MAX_TABLES_FOLLOWED:
                 self.last.pop(next(iter(self.last)))
-            self.last[table] = mask
+            self.last[table] = int(masks[order[end]])
 
     def tests(self) -> list[CardTest]:
         results = []

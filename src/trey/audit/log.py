@@ -10,13 +10,20 @@ must be a regular file (a FIFO or /dev/zero is refused before it is opened).
 from __future__ import annotations
 
 import csv
-import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+import numpy as np
+import pyarrow as pa
+
+from trey.audit.columnar import Proven, prove
+from trey.audit.rounds import Rounds, cents
+from trey.audit.seen import SeenIds, digests
 from trey.cards.card import Card
 from trey.core.codes import is_known_code
 from trey.core.files import display_name, open_regular
@@ -26,6 +33,7 @@ from trey.paytable.pays import PayError, parse_money
 
 MAX_LINE_BYTES = 16_384  # far beyond any round's line
 MAX_ROUNDS = 100_000_000  # lines read from one log at most
+BLOCK_BYTES = 4 << 20  # read at a time: whole lines, about 12,000 rounds
 MAX_ID_CHARACTERS = 64
 DECISIONS = {"play": True, "fold": False}
 PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
@@ -189,57 +197,183 @@ def _csv_round(header: list[str], raw: str) -> dict[str, Any]:
     return data
 
 
-def read_log(path: Path, spec: GameSpec) -> Iterator[LoggedRound | LogProblem]:
-    """Each line of a hand history as a round, or the problem that keeps it out of the audit: JSON Lines, or CSV
-    (a name ending .csv) whose first line names the columns."""
+def _line(raw: bytes, number: int, name: str, spec: GameSpec, header: list[str] | None) -> LoggedRound | LogProblem:
+    """One line (without its newline) as a round, or the problem that keeps it out: read strictly."""
+    if len(raw) > MAX_LINE_BYTES:
+        return LogProblem(name, number, None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
+    data = None
+    try:
+        text = raw.decode("utf-8")
+        data = _csv_round(header, text) if header is not None else loads_strict(text)
+        return replace(_round(data, spec), line=number)
+    except UnicodeDecodeError as exc:
+        return LogProblem(name, number, None, "log.not-json", f"not UTF-8 at byte {exc.start}")
+    except JsonInputError as exc:
+        return LogProblem(name, number, None, "log.not-json", f"not a JSON round: {exc}")
+    except csv.Error as exc:
+        return LogProblem(name, number, None, "log.field", f"not a CSV line: {exc}")
+    except _Refused as exc:
+        round_id = data.get("round") if isinstance(data, dict) else None
+        shown = round_id[:MAX_ID_CHARACTERS] if isinstance(round_id, str) else None
+        return LogProblem(name, number, shown, exc.code, str(exc))
+
+
+def _blocks(stream: BinaryIO) -> Iterator[tuple[int, bytes, int] | int]:
+    """The file as blocks of whole lines, each ``(number of its first line, bytes, lines)`` ending in a newline; a line
+    longer than :data:`MAX_LINE_BYTES` that does not fit a block is skipped a bounded piece at a time and given as
+    its line number alone."""
+    number = 1
+    carry = b""
+    while True:
+        piece = stream.read(BLOCK_BYTES)
+        if not piece:
+            if carry:
+                yield number, carry + b"\n", 1
+            return
+        data = carry + piece
+        cut = data.rfind(b"\n") + 1
+        block, carry = data[:cut], data[cut:]
+        if block:
+            lines = block.count(b"\n")
+            yield number, block, lines
+            number += lines
+        if len(carry) > MAX_LINE_BYTES:  # a line too long to keep: skip to its end
+            yield number
+            number += 1
+            while True:
+                piece = stream.read(BLOCK_BYTES)
+                end = piece.find(b"\n")
+                if not piece or end >= 0:
+                    carry = piece[end + 1 :] if end >= 0 else b""
+                    break
+
+
+def rounds_of(rows: list[LoggedRound], wagers: tuple[str, ...]) -> Rounds:
+    """Rounds read line by line, as columns."""
+    n = len(rows)
+    parts = np.zeros((n, len(PARTS)), dtype=np.int64)
+    for i, r in enumerate(rows):
+        if r.parts is not None:
+            parts[i] = [cents(r.parts[k]) for k in PARTS]
+    return Rounds(
+        np.array([r.line for r in rows], dtype=np.int64),
+        pa.array([r.round for r in rows], type=pa.string()),
+        pa.array([r.table for r in rows], type=pa.string()),
+        pa.array([r.seat for r in rows], type=pa.int64()),
+        np.array([r.player for r in rows], dtype=np.int64).reshape(n, 3),
+        np.array([r.dealer for r in rows], dtype=np.int64).reshape(n, 3),
+        np.array([r.plays is not False for r in rows], dtype=bool),
+        {w: np.array([w in r.bets for r in rows], dtype=bool) for w in wagers},
+        {w: np.array([cents(r.bets[w]) if w in r.bets else 0 for r in rows], dtype=np.int64) for w in wagers},
+        {w: np.array([cents(r.net[w]) if w in r.net else 0 for r in rows], dtype=np.int64) for w in wagers},
+        np.array([r.parts is not None for r in rows], dtype=bool),
+        parts,
+    )
+
+
+def read_log(path: Path, spec: GameSpec, *, columnar: bool = True) -> Iterator[tuple[Rounds, list[LogProblem]]]:
+    """A hand history, block by block: the valid rounds as columns, and the problems of the other lines in the
+    order of their lines. JSON Lines, or CSV (a name ending .csv) whose first line names the columns.
+
+    ``columnar``: let the fast reader prove what lines it can first (:mod:`trey.audit.columnar`); without it every
+    line is read strictly, one at a time. The result is the same."""
     name = display_name(path)
-    seen: set[bytes] = set()  # 8-byte digests of the round ids met, to find one logged twice
-    header: list[str] | None = None
+    seen = SeenIds()
+    wagers = spec.wagers.ids
     is_csv = path.name.lower().endswith(".csv")
+    header: list[str] | None = None
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
-        for number in range(1, MAX_ROUNDS + 2):
-            raw = stream.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return
-            if number > MAX_ROUNDS:
-                yield LogProblem(
-                    name, number, None, "log.too-many", f"more than {MAX_ROUNDS:,} lines: the rest is not read"
-                )
-                return
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                while raw and not raw.endswith(b"\n"):  # skip the rest of the line, a bounded piece at a time
-                    raw = stream.readline(MAX_LINE_BYTES + 1)
-                yield LogProblem(
-                    name, number, None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes"
+        blocks = _blocks(stream)
+        ahead = None if is_csv or not columnar else partial(prove, spec=spec, max_line_bytes=MAX_LINE_BYTES)
+        for item, proven in _proven_ahead(blocks, ahead):
+            if isinstance(item, int):
+                if item > MAX_ROUNDS:
+                    yield rounds_of([], wagers), [_too_many(name)]
+                    return
+                yield (
+                    rounds_of([], wagers),
+                    [
+                        LogProblem(
+                            name, item, None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes"
+                        )
+                    ],
                 )
                 continue
-            if not raw.strip():
-                continue
-            data = None
-            try:
-                text = raw.decode("utf-8")
-                if is_csv and header is None:
-                    (header,) = csv.reader([text])
+            first, block, count = item
+            last_allowed = MAX_ROUNDS - first + 1  # lines of this block that may be read
+            stop = count > last_allowed
+            if stop:
+                block = b"".join(line + b"\n" for line in block.split(b"\n")[:last_allowed])
+                count, proven = last_allowed, None
+            batches = [proven.rounds] if proven is not None else []
+            doubtful = proven.doubtful if proven is not None else range(count)
+            lines = block.split(b"\n") if doubtful else []
+            rows: list[LoggedRound] = []
+            problems: list[LogProblem] = []
+            for index in doubtful:
+                raw = lines[index]
+                if not raw.strip():
                     continue
-                data = _csv_round(header, text) if header is not None else loads_strict(text)
-                logged = _round(data, spec)
-            except UnicodeDecodeError as exc:
-                yield LogProblem(name, number, None, "log.not-json", f"not UTF-8 at byte {exc.start}")
-                continue
-            except JsonInputError as exc:
-                yield LogProblem(name, number, None, "log.not-json", f"not a JSON round: {exc}")
-                continue
-            except csv.Error as exc:
-                yield LogProblem(name, number, None, "log.field", f"not a CSV line: {exc}")
-                continue
-            except _Refused as exc:
-                round_id = data.get("round") if isinstance(data, dict) else None
-                shown = round_id[:MAX_ID_CHARACTERS] if isinstance(round_id, str) else None
-                yield LogProblem(name, number, shown, exc.code, str(exc))
-                continue
-            digest = hashlib.blake2b(logged.round.encode(), digest_size=8).digest()
-            if digest in seen:
-                yield LogProblem(name, number, logged.round, "log.duplicate-round", "the round id is logged twice")
-                continue
-            seen.add(digest)
-            yield replace(logged, line=number)
+                if is_csv and header is None:
+                    header = _header(raw, first + index, name, problems)
+                    continue
+                found = _line(raw, first + index, name, spec, header)
+                if isinstance(found, LogProblem):
+                    problems.append(found)
+                else:
+                    rows.append(found)
+            if rows:
+                batches.append(rounds_of(rows, wagers))
+            rounds = Rounds.joined(batches) if batches else rounds_of([], wagers)
+            fresh = seen.first_time(digests(rounds.ids))
+            if not fresh.all():
+                problems += [
+                    LogProblem(name, int(line), ids, "log.duplicate-round", "the round id is logged twice")
+                    for line, ids in zip(
+                        rounds.lines[~fresh].tolist(), rounds.ids.filter(pa.array(~fresh)).to_pylist(), strict=True
+                    )
+                ]
+                rounds = rounds.take(fresh)
+            problems.sort(key=lambda p: p.line)
+            yield rounds, problems
+            if stop:
+                yield rounds_of([], wagers), [_too_many(name)]
+                return
+
+
+def _proven_ahead(
+    blocks: Iterator[tuple[int, bytes, int] | int], prover: Callable[[bytes, int], Proven | None] | None
+) -> Iterator[tuple[tuple[int, bytes, int] | int, Proven | None]]:
+    """Each block with what the columnar reader proves of it, the next block proven on a second thread while this
+    one is audited (pyarrow and numpy leave the interpreter while they work): two blocks in memory at most."""
+    if prover is None:
+        yield from ((item, None) for item in blocks)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending: tuple[tuple[int, bytes, int] | int, Future[Proven | None] | None] | None = None
+        for item in blocks:
+            future = pool.submit(prover, item[1], item[0]) if isinstance(item, tuple) else None
+            if pending is not None:
+                yield pending[0], pending[1].result() if pending[1] is not None else None
+            pending = (item, future)
+        if pending is not None:
+            yield pending[0], pending[1].result() if pending[1] is not None else None
+
+
+def _header(raw: bytes, number: int, name: str, problems: list[LogProblem]) -> list[str] | None:
+    """A CSV log's first line: the names of its columns (None, and a problem, when it cannot be read)."""
+    try:
+        (names,) = csv.reader([raw.decode("utf-8")])
+    except UnicodeDecodeError as exc:
+        problems.append(LogProblem(name, number, None, "log.not-json", f"not UTF-8 at byte {exc.start}"))
+        return None
+    except csv.Error as exc:
+        problems.append(LogProblem(name, number, None, "log.field", f"not a CSV line: {exc}"))
+        return None
+    return names
+
+
+def _too_many(name: str) -> LogProblem:
+    return LogProblem(
+        name, MAX_ROUNDS + 1, None, "log.too-many", f"more than {MAX_ROUNDS:,} lines: the rest is not read"
+    )

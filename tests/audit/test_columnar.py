@@ -1,0 +1,144 @@
+"""The columnar reader proves lines clean and never refuses one: an audit with it is the audit without it (every line
+read strictly, one at a time), on clean, mis-paid and hostile logs; and it does prove the lines of a clean log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import STANDARD
+from trey.audit.audit import audit, audit_json
+from trey.audit.columnar import prove
+from trey.audit.log import MAX_LINE_BYTES
+from trey.audit.seen import SeenIds, digests
+from trey.audit.simulated import simulated_log
+from trey.engine import analyze
+from trey.paytable.load import load_spec
+
+SPEC = load_spec(STANDARD)
+ANALYSIS = analyze(SPEC)
+LINES = list(simulated_log(SPEC, 300, 5))
+
+
+def _both(path: Path) -> dict[str, object]:
+    fast = audit_json(audit(SPEC, [path], ANALYSIS, columnar=True))
+    strict = audit_json(audit(SPEC, [path], ANALYSIS, columnar=False))
+    assert fast == strict
+    return fast
+
+
+def test_every_line_of_a_simulated_log_is_proven_and_read_as_the_line_reader_reads_it(tmp_path: Path) -> None:
+    block = ("\n".join(LINES) + "\n").encode()
+    proven = prove(block, 1, SPEC, MAX_LINE_BYTES)
+    assert proven is not None and proven.doubtful == [] and len(proven.rounds) == 300
+    assert proven.rounds.lines.tolist() == list(range(1, 301))
+    first = json.loads(LINES[0])
+    assert proven.rounds.id_of(0) == first["round"] and proven.rounds.tables[0].as_py() == "T1"
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(block)
+    data = _both(path)
+    assert data["rounds"] == 300 and data["clean"]
+
+
+def test_lines_it_cannot_prove_are_left_to_the_line_reader(tmp_path: Path) -> None:
+    good = json.loads(LINES[0])
+    lines = list(LINES[:20])
+    lines[3] = json.dumps({**good, "round": "R-null", "bets": {**good["bets"], "pair_plus": None}})
+    lines[5] = json.dumps({**good, "round": "R-limit", "bets": {**good["bets"], "pair_plus": 10**9}})
+    lines[7] = json.dumps({**good, "round": "R-card", "player": ["Zz", "3s", "2d"]})
+    lines[9] = json.dumps({**good, "round": "R-" + "x" * 70})
+    lines[11] = json.dumps({**good, "round": "R-parts", "parts": None})
+    lines[13] = LINES[2]  # a round id met before
+    block = ("\n".join(lines) + "\n").encode()
+    proven = prove(block, 1, SPEC, MAX_LINE_BYTES)
+    assert proven is not None and proven.doubtful == [3, 5, 7, 9, 11]  # the repeat is the reader's, after
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(block)
+    found = audit(SPEC, [path], ANALYSIS)
+    assert [(p.line, p.code) for p in found.problems] == [
+        (4, "log.amount"),
+        (6, "log.bet-limits"),
+        (8, "log.card"),
+        (10, "log.field"),
+        (12, "log.field"),
+        (14, "log.duplicate-round"),
+    ]
+    _both(path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"round": "a", "round": "b"}',  # a key twice
+        '{"round": "a\\u0000"}',  # an escape
+        '{"round": "caf\u00e9"}',  # not ASCII
+        "\t{}",
+        "{} {}",
+        "",
+    ],
+)
+def test_a_block_it_doubts_is_read_line_by_line(tmp_path: Path, text: str) -> None:
+    block = ("\n".join([*LINES[:5], text, *LINES[5:10]]) + "\n").encode()
+    assert prove(block, 1, SPEC, MAX_LINE_BYTES) is None
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(block)
+    _both(path)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 29), st.integers(0, 400), st.sampled_from(['"', "0", "-", "9", ".5", "null", "}", "x", " "])
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_any_edit_of_a_log_audits_the_same_with_and_without_the_columnar_reader(
+    tmp_path: Path, edits: list[tuple[int, int, str]]
+) -> None:
+    lines = list(LINES[:30])
+    for line, at, text in edits:
+        at = min(at, len(lines[line]))
+        lines[line] = lines[line][:at] + text + lines[line][at + 1 :]
+    path = tmp_path / "edited.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    _both(path)
+
+
+def test_round_ids_are_found_again_across_batches_and_within_one() -> None:
+    import pyarrow as pa
+
+    seen = SeenIds()
+    first = digests(pa.array(["a", "b", "a", "é" * 64]))
+    assert seen.first_time(first).tolist() == [True, True, False, True]
+    for i in range(40):  # batches of every size: the sorted levels merge
+        batch = digests(pa.array([f"r{i}-{j}" for j in range(i + 1)]))
+        assert seen.first_time(batch).all()
+    assert len(seen) == 3 + sum(range(1, 41)) and len(seen.levels) <= 7
+    again = digests(pa.array(["r3-2", "new", "b", "r39-39"]))
+    assert seen.first_time(again).tolist() == [False, True, False, False]
+    assert len(set(digests(pa.array([str(i) for i in range(100_000)])).tolist())) == 100_000
+    assert digests(pa.array(["ab"])) != digests(pa.array(["ab\x00"]))  # the length is in the digest
+    assert np.all(digests(pa.array(["x" * 64])) == digests(pa.array(["x" * 64])))
+
+
+def test_small_blocks_audit_as_one_block_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines split across reads, a too-long line across several, a repeat and a table's rounds in different blocks."""
+    import trey.audit.log as log
+
+    lines = [*LINES[:100], "x" * 40_000, *LINES[100:200], LINES[7], *LINES[200:]]
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines))  # no newline at the end
+    whole = _both(path)
+    monkeypatch.setattr(log, "BLOCK_BYTES", 5_000)
+    assert _both(path) == whole
+    problems = whole["problems"]["listed"]  # type: ignore[index]
+    assert [(p["line"], p["code"]) for p in problems] == [(101, "log.line-too-long"), (202, "log.duplicate-round")]
+    assert whole["rounds"] == 300
