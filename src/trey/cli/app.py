@@ -55,6 +55,15 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of
 Workers = Annotated[
     int, typer.Option("--workers", min=1, help="Processes to share the rounds (at most the machine's CPUs).")
 ]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Run the chunks on Dask: tcp://HOST:PORT of a running scheduler, or local:K for K workers here "
+        "(pip install 'trey[dask]').",
+        show_default=False,
+    ),
+]
 
 
 def say_error(text: str) -> None:

@@ -8,7 +8,7 @@ import sys
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,7 @@ from trey.cli.app import (
     Force,
     OutputFormat,
     PaytableFile,
+    Scheduler,
     Seed,
     Workers,
     app,
@@ -28,6 +29,10 @@ from trey.cli.app import (
 )
 from trey.core.errors import TreyError
 from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
+
+if TYPE_CHECKING:
+    from trey.paytable.model import GameSpec
+    from trey.play.simulate import SimulationResult
 
 # --format's choices are the registry's formats.
 AnalysisFormat = StrEnum("AnalysisFormat", {name.upper(): name for name in ANALYSIS_FORMATS})  # type: ignore[misc]
@@ -271,7 +276,19 @@ def simulate(
     ] = 1_000_000,
     seed: Seed = 1,
     workers: Workers = 1,
+    scheduler: Scheduler = None,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            help="Run only shard I/K of the chunks (chunk i when i mod K = I-1) into --out; trey merge adds them.",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="With --shard: the part to write (JSON).", show_default=False)
+    ] = None,
     log: Annotated[
         Path | None,
         typer.Option(
@@ -283,22 +300,53 @@ def simulate(
     force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
+    from trey.core.outputs import refuse_existing
     from trey.paytable.load import load_spec
     from trey.play.simulate import simulate as run_simulation
 
+    if (shard is None) != (out is None):
+        raise typer.BadParameter("--shard and --out go together: --shard I/K --out PART.json")
     if log is not None:
         from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log
-        from trey.core.outputs import refuse_existing, write_lines
+        from trey.core.outputs import write_lines
 
+        if shard is not None or scheduler is not None:
+            raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
         if rounds > MAX_LOGGED_ROUNDS:
             raise typer.BadParameter(f"--log writes at most {MAX_LOGGED_ROUNDS:,} rounds")
         refuse_existing(log.parent, [log.name], force=force)
         spec = load_spec(file)
         say_error(f"wrote {write_lines(log, simulated_log(spec, rounds, seed), force=force)}")
         return
+    if scheduler is not None:
+        from trey.core.runner import parse_scheduler
+
+        parse_scheduler(scheduler)  # a typo is an error before anything is loaded
+    if shard is not None and out is not None:
+        from trey.core.files import read_bounded
+        from trey.paytable.load import load_spec_bytes
+        from trey.paytable.yamldoc import MAX_FILE_BYTES
+        from trey.play.shards import Shard, simulate_part
+
+        part_shard = Shard.parse(shard)
+        refuse_existing(out.parent, [out.name], force=force)
+        raw = read_bounded(file, limit=MAX_FILE_BYTES)
+        spec = load_spec_bytes(raw, str(file))
+        with progress_bar(rounds // part_shard.of, enabled=True) as advance:
+            part = simulate_part(
+                spec, raw, rounds, seed, part_shard, workers=workers, scheduler=scheduler, progress=advance
+            )
+        from trey.core.outputs import write_lines
+
+        say_error(f"wrote {write_lines(out, [json.dumps(part, indent=1)], force=force)}")
+        return
     spec = load_spec(file)
     with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
-        result = run_simulation(spec, rounds, seed, workers=workers, progress=advance)
+        result = run_simulation(spec, rounds, seed, workers=workers, scheduler=scheduler, progress=advance)
+    _print_simulation(result, spec, output_format)
+
+
+def _print_simulation(result: SimulationResult, spec: GameSpec, output_format: OutputFormat) -> None:
     if output_format is OutputFormat.JSON:
         from trey.play.simulate import simulation_json
 
@@ -309,3 +357,18 @@ def simulate(
         print_simulation(result)
     if not result.passed:
         raise typer.Exit(1)
+
+
+@app.command()
+@user_errors
+def merge(
+    parts: Annotated[
+        list[Path], typer.Argument(help="The parts of one run (trey simulate --shard).", metavar="PART...")
+    ],
+    output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+) -> None:
+    """Add up the shards of a simulation: the result one run gives. Exit 1 if it disagrees with the exact figures."""
+    from trey.play.shards import merge_parts
+
+    spec, result = merge_parts(parts)
+    _print_simulation(result, spec, output_format)

@@ -14,6 +14,7 @@ from trey.cli.app import (
     OutputFormat,
     Paper,
     PaytableFile,
+    Scheduler,
     Seed,
     app,
     made,
@@ -53,6 +54,7 @@ def protect(
         int, typer.Option("--samples", min=1, max=1_000_000, help="Samples of the colluders' deals.")
     ] = 20_000,
     seed: Seed = 1,
+    scheduler: Scheduler = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Write the one-page surveillance sheet (HTML, PDF) here.", show_default=False),
@@ -73,7 +75,13 @@ def protect(
 
         refuse_existing(out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force)
     found = run_protection(
-        load_spec(file), classes=partitions, two=two, colluders=colluders, samples=samples, seed=seed
+        load_spec(file),
+        classes=partitions,
+        two=two,
+        colluders=colluders,
+        samples=samples,
+        seed=seed,
+        scheduler=scheduler,
     )
     if out is not None:
         from trey.documents.make import surveillance_sheet

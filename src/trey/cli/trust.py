@@ -14,6 +14,7 @@ from trey.cli.app import (
     OutDir,
     Paper,
     PaytableFile,
+    Scheduler,
     Seed,
     Workers,
     app,
@@ -43,6 +44,7 @@ def certify(
     ] = None,
     seed: Seed = 1,
     workers: Workers = 1,
+    scheduler: Scheduler = None,
     sign: Annotated[
         Path | None,
         typer.Option(
@@ -77,7 +79,7 @@ def certify(
     elif sign_cert is not None:
         raise typer.BadParameter("--sign-cert goes with --sign KEY")
     raw = read_file(file)  # the bytes once: their size and SHA-256 go on the certificate
-    simulation = SimulationOptions(simulate_rounds, seed, workers) if simulate_rounds else None
+    simulation = SimulationOptions(simulate_rounds, seed, workers, scheduler) if simulate_rounds else None
     documents = made(
         lambda: make_certificate(
             raw,
@@ -121,6 +123,7 @@ def verify(
         ),
     ] = 100_000_000,
     workers: Workers = 1,
+    scheduler: Scheduler = None,
     trust: Annotated[
         list[Path] | None,
         typer.Option(
@@ -135,7 +138,9 @@ def verify(
     from trey.trust.signing import load_trusted
 
     trusted = [load_trusted(path) for path in trust or []]
-    result = run_verification(certificate, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+    result = run_verification(
+        certificate, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
+    )
     say(result.summary)
 
 

@@ -21,6 +21,7 @@ NAMES = (
     "protection",
     "audit",
     "hand-history",
+    "simulation-part",
 )
 
 

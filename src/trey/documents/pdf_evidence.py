@@ -180,6 +180,7 @@ def verify_pdf(
     *,
     allow_rounds: int,
     workers: int = 1,
+    scheduler: str | None = None,
     trusted: list[TrustedKey] | None = None,
 ) -> PdfVerification:
     import pypdf
@@ -214,7 +215,13 @@ def verify_pdf(
         raise _pdf_refused(path, f"the PDF does not carry the paytable file {embedded!r}", "paytable.file")
     given = (f"{display_name(path)}:{embedded}", attachments[embedded])
     cert = verify_certificate_data(
-        stored, path, given, allow_rounds=allow_rounds, workers=workers, trusted=_json_trust(signature, trusted)
+        stored,
+        path,
+        given,
+        allow_rounds=allow_rounds,
+        workers=workers,
+        scheduler=scheduler,
+        trusted=_json_trust(signature, trusted),
     )
     # The file the user holds must be the one inside, byte for byte.
     if paytable is not None and read_file(paytable) != attachments[embedded]:

@@ -27,6 +27,7 @@ def verify(
     *,
     allow_rounds: int = VERIFY_ROUNDS_LIMIT,
     workers: int = 1,
+    scheduler: str | None = None,
     trusted: list[TrustedKey] | None = None,
 ) -> Verification:
     """Verify a certificate's ``.json`` or ``.pdf`` (told apart by its first bytes); raise
@@ -38,13 +39,17 @@ def verify(
         with open(path, "rb") as stream:
             head = stream.read(5)
     if is_pdf(head):
-        result = verify_pdf(path, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+        result = verify_pdf(
+            path, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
+        )
         cert = result.certificate
         said = pdf_signature_text(result.signature)
         if not result.pages_compared:
             said += f"; pages not compared: issued by trey {cert.issued_by}, which may lay them out differently"
     else:
-        cert = verify_certificate(path, paytable, allow_rounds=allow_rounds, workers=workers, trusted=trusted)
+        cert = verify_certificate(
+            path, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
+        )
         said = json_signature_text(cert)
     checked = f" and {display_name(paytable)}" if paytable is not None else ""
     summary = (

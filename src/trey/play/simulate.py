@@ -1,17 +1,16 @@
 """Seeded Monte Carlo confirmation of the exact figures: shuffle, deal, decide, settle, count.
 
-Rounds are dealt in chunks of fixed size; chunk i draws from its own generator, seeded by the i-th child of
-``SeedSequence(seed)``. The numbers therefore depend only on the seed and the number of rounds — not on how many
-worker processes share the chunks — and any number of rounds runs in constant memory. Each chunk returns only
+Rounds are dealt in chunks of fixed size; chunk i draws from its own generator, seeded by
+``SeedSequence(seed, spawn_key=(i,))`` (the i-th child of ``SeedSequence(seed)``). The numbers therefore depend
+only on the seed and the number of rounds — not on how many worker processes, shards or Dask workers share the
+chunks, nor on the order they finish — and any number of rounds runs in constant memory. Each chunk returns only
 outcome counts; totals are exact (counts times Fractions).
 """
 
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -24,6 +23,7 @@ import numpy.typing as npt
 from trey import __version__
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
+from trey.core.runner import Where, run_chunks, usable_workers
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.paytable.model import GameSpec, SideBet, money_style
@@ -62,23 +62,10 @@ def deal(rng: np.random.Generator, rounds: int) -> npt.NDArray[np.int8]:
     return cards
 
 
-def usable_workers(requested: int) -> int:
-    """No more worker processes than the machine has CPUs: more would only compete for them."""
-    return max(1, min(requested, os.cpu_count() or 1))
-
-
-def _chunk_sizes(rounds: int) -> list[int]:
+def chunk_sizes(rounds: int) -> list[int]:
+    """The rounds of each chunk: full chunks of :data:`CHUNK_ROUNDS`, the last one shorter."""
     full, rest = divmod(rounds, CHUNK_ROUNDS)
     return [CHUNK_ROUNDS] * full + ([rest] if rest else [])
-
-
-# Worker state: built once per process (or inherited through fork), reused by every chunk.
-_settler: Settler | None = None
-
-
-def _init_worker(settler: Settler) -> None:
-    global _settler
-    _settler = settler
 
 
 @dataclass(frozen=True)
@@ -90,16 +77,21 @@ class Chunk:
     meter_hits: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
 
-def _run_chunk(seed: np.random.SeedSequence, rounds: int) -> Chunk:
-    assert _settler is not None
-    rng = np.random.Generator(np.random.PCG64(seed))
+def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """Chunk ``index``'s stream depends on the seed and its index alone (the i-th child of SeedSequence(seed))."""
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def run_chunk(settler: Settler, seed: int, index: int, rounds: int) -> Chunk:
+    """Deal and settle chunk ``index`` of a simulation: ``rounds`` rounds from its own stream."""
+    rng = np.random.Generator(np.random.PCG64(chunk_seed(seed, index)))
     cards = deal(rng, rounds)
-    outcomes = _settler.settle(cards[:, :3], cards[:, 3:])
+    outcomes = settler.settle(cards[:, :3], cards[:, 3:])
     counts = {
-        wager: np.bincount(index, minlength=len(_settler.tables[wager].names)) for wager, index in outcomes.items()
+        wager: np.bincount(index, minlength=len(settler.tables[wager].names)) for wager, index in outcomes.items()
     }
     hits = {}
-    for wager, rows in _settler.meter_rows.items():
+    for wager, rows in settler.meter_rows.items():
         positions = np.flatnonzero(np.isin(outcomes[wager], rows))
         hits[wager] = (positions, outcomes[wager][positions])
     return Chunk(counts, hits)
@@ -285,71 +277,95 @@ def _meter_summary(run: MeterRun, table: OutcomeTable, counts: list[int], rounds
     )
 
 
+class Tally:
+    """A simulation's chunks added up: counts in any order, each progressive's meter carried through the chunks in
+    their order (a chunk's meter hits wait until the chunks before it are in). The one way a run, or the merge of
+    its shards, becomes a result."""
+
+    def __init__(self, spec: GameSpec, settler: Settler, rounds: int) -> None:
+        self.settler = settler
+        self.rounds = rounds
+        self.sizes = chunk_sizes(rounds)
+        self.starts = [0, *accumulate(self.sizes)][:-1]  # the first round of each chunk
+        self.totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
+        self.meters = {
+            bet.id: MeterRun(bet, bet.progressive.reset, money_style(spec.table).minor_unit)
+            for bet in spec.wagers.side_bets
+            if bet.progressive is not None and bet.id in settler.meter_rows
+        }
+        self.pending: dict[int, dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]] = {}
+        self.next_chunk = 0
+
+    def add_counts(self, counts: dict[str, npt.NDArray[np.int64]]) -> None:
+        for wager, c in counts.items():
+            self.totals[wager] += c
+
+    def add_hits(self, index: int, hits: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]) -> None:
+        self.pending[index] = hits
+        while self.next_chunk in self.pending:
+            done = self.pending.pop(self.next_chunk)
+            for wager, run in self.meters.items():
+                run.play(self.starts[self.next_chunk], *done[wager])
+            self.next_chunk += 1
+
+    def add(self, index: int, chunk: Chunk) -> None:
+        self.add_counts(chunk.counts)
+        self.add_hits(index, chunk.meter_hits)
+
+    def result(self, analysis: GameAnalysis, seed: int, workers: int) -> SimulationResult:
+        assert self.next_chunk == len(self.sizes), "every chunk is added before the result"
+        for run in self.meters.values():
+            run.finish(self.rounds)
+        wagers = {
+            wager: _summarise(
+                self.settler.tables[wager], self.totals[wager], self.rounds, analysis, self.meters.get(wager)
+            )
+            for wager in self.settler.tables
+        }
+        return SimulationResult(self.rounds, seed, workers, GENERATOR, wagers)
+
+
+def checked_rounds(rounds: int) -> None:
+    if rounds < 1:
+        raise ValueError("simulate at least one round")
+    if rounds > MAX_ROUNDS:
+        raise TreyError(f"{rounds:,} rounds are more than one simulation deals", hint=f"give at most {MAX_ROUNDS:,}")
+
+
+def run_chunks_of(
+    settler: Settler, rounds: int, seed: int, indexes: list[int], where: Where, progress: Progress | None
+) -> Iterator[tuple[int, Chunk]]:
+    """Chunks ``indexes`` of a simulation of ``rounds`` rounds, as they finish, wherever ``where`` runs them."""
+    sizes = chunk_sizes(rounds)
+    tasks = [(seed, i, sizes[i]) for i in indexes]
+    for position, chunk in run_chunks(run_chunk, settler, tasks, where):
+        if progress is not None:
+            progress(sizes[indexes[position]])
+        yield indexes[position], chunk
+
+
 def simulate(
     spec: GameSpec,
     rounds: int,
     seed: int,
     *,
     workers: int = 1,
+    scheduler: str | None = None,
     analysis: GameAnalysis | None = None,
     settler_factory: SettlerFactory = Settler,
     progress: Progress | None = None,
 ) -> SimulationResult:
-    """Deal ``rounds`` rounds and compare every wager with the exact engine's figures."""
-    if rounds < 1:
-        raise ValueError("simulate at least one round")
-    if workers < 1:
-        raise ValueError("at least one worker is needed")
-    if rounds > MAX_ROUNDS:
-        raise TreyError(f"{rounds:,} rounds are more than one simulation deals", hint=f"give at most {MAX_ROUNDS:,}")
-    workers = usable_workers(workers)
+    """Deal ``rounds`` rounds and compare every wager with the exact engine's figures; the chunks run on
+    ``workers`` local processes, or on the Dask ``scheduler`` (:mod:`trey.core.runner`), with the same result."""
+    where = Where(workers, scheduler)
+    checked_rounds(rounds)
     analysis = analysis or analyze(spec)
     plays = analysis.ante_play.plays if analysis.ante_play is not None else None
     settler = settler_factory(spec, plays)
-    sizes = _chunk_sizes(rounds)
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
-    totals = {wager: np.zeros(len(table.names), dtype=np.int64) for wager, table in settler.tables.items()}
-    meters = {
-        bet.id: MeterRun(bet, bet.progressive.reset, money_style(spec.table).minor_unit)
-        for bet in spec.wagers.side_bets
-        if bet.progressive is not None and bet.id in settler.meter_rows
-    }
-    starts = [0, *accumulate(sizes)][:-1]  # the first round of each chunk
-    pending: dict[int, Chunk] = {}
-    next_chunk = 0
-
-    def add(index: int, chunk: Chunk) -> None:
-        """Counts add up in any order; the meters are carried through the chunks in their order."""
-        nonlocal next_chunk
-        for wager, c in chunk.counts.items():
-            totals[wager] += c
-        if progress is not None:
-            progress(sizes[index])
-        pending[index] = chunk
-        while next_chunk in pending:
-            done = pending.pop(next_chunk)
-            for wager, run in meters.items():
-                run.play(starts[next_chunk], *done.meter_hits[wager])
-            next_chunk += 1
-
-    if workers == 1 or len(sizes) == 1:
-        _init_worker(settler)
-        for index, (chunk_seed, size) in enumerate(zip(seeds, sizes, strict=True)):
-            add(index, _run_chunk(chunk_seed, size))
-    else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(settler,)) as pool:
-            futures = {
-                pool.submit(_run_chunk, s, size): i for i, (s, size) in enumerate(zip(seeds, sizes, strict=True))
-            }
-            for future in as_completed(futures):
-                add(futures[future], future.result())
-    for run in meters.values():
-        run.finish(rounds)
-    wagers = {
-        wager: _summarise(settler.tables[wager], totals[wager], rounds, analysis, meters.get(wager))
-        for wager in settler.tables
-    }
-    return SimulationResult(rounds, seed, workers, GENERATOR, wagers)
+    tally = Tally(spec, settler, rounds)
+    for index, chunk in run_chunks_of(settler, rounds, seed, list(range(len(tally.sizes))), where, progress):
+        tally.add(index, chunk)
+    return tally.result(analysis, seed, usable_workers(workers))
 
 
 def simulation_json(result: SimulationResult, spec: GameSpec) -> dict[str, Any]:

@@ -18,12 +18,14 @@ from fractions import Fraction
 import numpy as np
 
 from trey.cards.hand_table import hand_indexes, hand_table
+from trey.core.runner import Where, run_chunks
 from trey.paytable.model import AntePlay, Rules
 from trey.protect.informed import Informed
 
 MAX_COLLUDERS = 6  # seven seats at a table: the player and six others
 MAX_SAMPLES = 1_000_000
 CHUNK_SAMPLES = 250  # samples a step: 250 x 22,100 pairs of hands
+CHUNKS_A_TASK = 40  # chunks run together by one worker (10,000 samples)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,41 @@ def sample_figures(informed: Informed, normal_plays: np.ndarray, cards: np.ndarr
     return SampleFigures(np.where(plays, play, fold), np.where(normal_plays[player], play, fold), plays, hit, square)
 
 
+@dataclass(frozen=True)
+class _Shared:
+    informed: Informed
+    normal_plays: np.ndarray
+    colluders: int
+    samples: int
+    seed: int
+
+
+def _chunk_sums(shared: _Shared, first: int, last: int) -> list[np.ndarray]:
+    """Chunks ``first`` to ``last - 1``: each one's sums of the informed EV and its square, the normal EV, the gain
+    squared, hits, plays and E[net^2] over its samples, drawn from its own stream."""
+    result = []
+    for number in range(first, last):
+        n = min(CHUNK_SAMPLES, shared.samples - number * CHUNK_SAMPLES)
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(shared.seed, spawn_key=(number,))))
+        cards = np.argsort(rng.random((n, 52)), axis=1)[:, : 3 + 3 * shared.colluders]
+        f = sample_figures(shared.informed, shared.normal_plays, cards)
+        gain = f.informed - f.normal
+        result.append(
+            np.array(
+                [
+                    f.informed.sum(),
+                    (f.informed**2).sum(),
+                    f.normal.sum(),
+                    (gain**2).sum(),
+                    f.hit.sum(),
+                    f.plays.sum(),
+                    f.square.sum(),
+                ]
+            )
+        )
+    return result
+
+
 def colluders(
     game: AntePlay,
     rules: Rules,
@@ -89,28 +126,25 @@ def colluders(
     colluders: int,
     samples: int,
     seed: int,
+    where: Where | None = None,
 ) -> ColluderPlay:
+    """The informed player's figures; the chunks of samples run where ``where`` says (this process by default),
+    with the same figures anywhere."""
     if not 1 <= colluders <= MAX_COLLUDERS:
         raise ValueError(f"1 to {MAX_COLLUDERS} colluders")
     if not 1 <= samples <= MAX_SAMPLES:
         raise ValueError(f"1 to {MAX_SAMPLES:,} samples")
     informed = Informed(game, rules)
+    count = math.ceil(samples / CHUNK_SAMPLES)
+    tasks = [(start, min(start + CHUNKS_A_TASK, count)) for start in range(0, count, CHUNKS_A_TASK)]
+    shared = _Shared(informed, normal_plays, colluders, samples, seed)
+    by_chunk: dict[int, np.ndarray] = {}
+    for task, sums_of_chunks in run_chunks(_chunk_sums, shared, tasks, where or Where()):
+        start = tasks[task][0]
+        by_chunk.update(enumerate(sums_of_chunks, start))
     sums = np.zeros(7)  # informed EV and its square, normal EV, gain squared, hits, plays, E[net^2]
-    for number, child in enumerate(np.random.SeedSequence(seed).spawn(math.ceil(samples / CHUNK_SAMPLES))):
-        n = min(CHUNK_SAMPLES, samples - number * CHUNK_SAMPLES)
-        rng = np.random.Generator(np.random.PCG64(child))
-        cards = np.argsort(rng.random((n, 52)), axis=1)[:, : 3 + 3 * colluders]
-        f = sample_figures(informed, normal_plays, cards)
-        gain = f.informed - f.normal
-        sums += [
-            f.informed.sum(),
-            (f.informed**2).sum(),
-            f.normal.sum(),
-            (gain**2).sum(),
-            f.hit.sum(),
-            f.plays.sum(),
-            f.square.sum(),
-        ]
+    for number in range(count):  # in the order of the chunks, wherever they ran: the same float sums
+        sums += by_chunk[number]
     mean, gain = sums[0] / samples, (sums[0] - sums[2]) / samples
     gain_error = math.sqrt(max(sums[3] / samples - gain**2, 0.0) / samples)
     return ColluderPlay(

@@ -16,6 +16,7 @@ from trey.cards.hands import describe_key
 from trey.cards.readings import READINGS, Deals, Seat
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.core.runner import Where
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.paytable.model import GameSpec, OnFold, SideBet
@@ -77,10 +78,11 @@ def protect(
     samples: int = 20_000,
     seed: int = 1,
     analysis: GameAnalysis | None = None,
+    scheduler: str | None = None,
 ) -> Protection:
     """The informed player's figures: one dealer card seen, two (with ``two``), the built-in card classes and
-    ``classes``, and ``colluders`` other seats' hands (``samples`` seeded samples); and each side bet's return,
-    which information changes only through the decisions."""
+    ``classes``, and ``colluders`` other seats' hands (``samples`` seeded samples, run on the Dask ``scheduler``
+    when one is given); and each side bet's return, which information changes only through the decisions."""
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError(
@@ -109,7 +111,14 @@ def protect(
             )
         sampled = (
             sample_colluders(
-                game, spec.rules, ante.plays, ante.stats.mean, colluders=colluders, samples=samples, seed=seed
+                game,
+                spec.rules,
+                ante.plays,
+                ante.stats.mean,
+                colluders=colluders,
+                samples=samples,
+                seed=seed,
+                where=Where(scheduler=scheduler),
             ),
         )
     return Protection(spec, analysis, tuple(results), _side_bets(spec, analysis, results[0]), sampled)

@@ -56,6 +56,7 @@ class SimulationOptions:
     rounds: int
     seed: int
     workers: int = 1  # a speed setting: results, and so the certificate, do not depend on it
+    scheduler: str | None = None  # a Dask scheduler to run the chunks on instead (trey.core.runner): the same
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,14 @@ def build_certificate(
     checks = run_checks(profile, analysis)
     simulated = None
     if simulation is not None:
-        simulated = simulate(spec, simulation.rounds, simulation.seed, workers=simulation.workers, analysis=analysis)
+        simulated = simulate(
+            spec,
+            simulation.rounds,
+            simulation.seed,
+            workers=simulation.workers,
+            scheduler=simulation.scheduler,
+            analysis=analysis,
+        )
     verdicts = [overall(checks)]
     data: dict[str, Any] = {
         "certificate_id": "",
@@ -293,12 +301,19 @@ def verify_certificate(
     *,
     allow_rounds: int = VERIFY_ROUNDS_LIMIT,
     workers: int = 1,
+    scheduler: str | None = None,
     trusted: list[TrustedKey] | None = None,
 ) -> Certificate:
     """Verify a certificate's .json file (see :func:`verify_certificate_data`)."""
     given = (display_name(paytable), read_file(paytable)) if paytable is not None else None
     return verify_certificate_data(
-        read_certificate(path), path, given, allow_rounds=allow_rounds, workers=workers, trusted=trusted
+        read_certificate(path),
+        path,
+        given,
+        allow_rounds=allow_rounds,
+        workers=workers,
+        scheduler=scheduler,
+        trusted=trusted,
     )
 
 
@@ -309,6 +324,7 @@ def verify_certificate_data(
     *,
     allow_rounds: int = VERIFY_ROUNDS_LIMIT,
     workers: int = 1,
+    scheduler: str | None = None,
     trusted: list[TrustedKey] | None = None,
 ) -> Certificate:
     """Check a certificate, cheapest first, and recompute it; raise :class:`VerificationError` naming each field
@@ -346,7 +362,7 @@ def verify_certificate_data(
         file_size=recorded["size"],
         issue_date=date.fromisoformat(stored["issue_date"]),
         profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
-        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers) if sim and id_matches else None,
+        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers, scheduler) if sim and id_matches else None,
         paper=stored["paper"],
         protection="protection" in stored,
     )
