@@ -234,6 +234,14 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
     if len(signatures) > 1:
         raise _refused(name, f"the PDF holds {len(signatures)} signatures; trey signs a certificate once")
     signature = signatures[0]
+    # Cheap before expensive: updates after the signed revision are refused before pyHanko's validator analyses
+    # them (its review of each change costs about a second here, and grows with what a forger appends).
+    try:
+        after = signature.signed_revision
+    except Exception as exc:
+        raise _refused(name, f"cannot read the PDF's signature ({_short(exc)})") from None
+    if after != revisions - 1:
+        raise _changed_after_signing(name, reader, revisions, after)
     try:
         status = validate_pdf_signature(signature, _validation_context(trusted))
         certificate = signature.signer_cert
@@ -246,13 +254,7 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
             hint="the PDF was changed after it was signed, or the signature is not by the key it names",
         )
     if status.coverage is not SignatureCoverageLevel.ENTIRE_FILE:
-        after = signature.signed_revision
-        raise _refused(
-            name,
-            f"the PDF was changed after it was signed: {revisions - 1 - after} update(s) after the signed revision "
-            f"add {_added(reader, after)}",
-            hint="the signed certificate is the PDF without them: ask the lab for it",
-        )
+        raise _changed_after_signing(name, reader, revisions, signature.signed_revision)
     from cryptography import x509
 
     from trey.trust.signing import subject_name
@@ -269,6 +271,15 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
         )
     state = SignatureStatus.TRUSTED if match is not None else SignatureStatus.UNTRUSTED
     return PdfSignature(state, fingerprint, claim, match, revisions, key)
+
+
+def _changed_after_signing(name: str, reader: Any, revisions: int, after: int) -> VerificationError:
+    return _refused(
+        name,
+        f"the PDF was changed after it was signed: {revisions - 1 - after} update(s) after the signed revision "
+        f"add {_added(reader, after)}",
+        hint="the signed certificate is the PDF without them: ask the lab for it",
+    )
 
 
 def _validation_context(trusted: list[TrustedKey]) -> Any:
