@@ -14,6 +14,8 @@ PAYTABLES = REPO / "paytables"
 STANDARD = PAYTABLES / "standard.yaml"
 ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
 
+pytest_plugins = ["workbench"]  # the workbench server fixture (tests/workbench.py)
+
 
 @dataclass
 class Run:

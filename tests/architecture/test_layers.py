@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("audit",),
     ("present",),
     ("documents",),
+    ("web",),
     ("cli",),
 ]
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}

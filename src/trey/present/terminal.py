@@ -11,15 +11,12 @@ from rich.table import Table
 
 from trey.core.numbers import (
     MoneyStyle,
-    break_even_text,
     decimal_text,
-    fraction_text,
-    one_in_text,
     percent_text,
 )
 from trey.core.text import printable
 from trey.engine.progressive import ProgressiveAnalysis
-from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.results import GameAnalysis, WagerAnalysis
 from trey.figures.registry import (
     AVERAGE_WAGER,
     ELEMENT_OF_RISK,
@@ -28,14 +25,19 @@ from trey.figures.registry import (
     LONG_RUN_RTP,
     RTP,
     STD_DEV,
-    VARIANCE,
     VOLATILITY_INDEX_90,
-    VOLATILITY_INDEX_95,
-    Figure,
 )
-from trey.figures.theo import TheoreticalWin, theo_sentence, theoretical_wins
+from trey.figures.theo import TheoreticalWin, theoretical_wins
 from trey.paytable.model import money_style
-from trey.paytable.pays import percent_text_exact
+from trey.present.figures_view import (
+    ENVY_COLUMNS,
+    OUTCOME_COLUMNS,
+    envy_rows,
+    outcome_name,
+    outcome_rows,
+    progressive_rows,
+    summary_rows,
+)
 from trey.trust.compliance import Verdict
 
 if TYPE_CHECKING:
@@ -60,21 +62,6 @@ def user_text(text: str) -> str:
     return escape(printable(text))
 
 
-def _figure(value: Fraction, exact: bool) -> str:
-    text = percent_text(value)
-    return f"{text}  ({fraction_text(value)})" if exact else text
-
-
-def _shown(figure: Figure, result: WagerAnalysis, exact: bool) -> str:
-    """A figure rounded once, with its exact fraction after it when asked and when it has one."""
-    fraction = figure.exact_text(result) if exact else ""
-    return f"{figure.text(result)}  ({fraction})" if fraction else figure.text(result)
-
-
-def _outcome_name(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def wager_table(
     result: WagerAnalysis,
     *,
@@ -85,45 +72,15 @@ def wager_table(
 ) -> Group:
     title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
     outcomes = Table(title=title, title_justify="left", title_style="bold")
-    for column in ("outcome", "pays", "combinations", "probability", "1 in", "contribution"):
+    for column in OUTCOME_COLUMNS:
         outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
-    rows = list(result.outcomes)
-    if isinstance(result, AntePlayAnalysis):
-        rows += [r for r in result.ante_bonus]
-    for row in rows:
-        name = _outcome_name(row.outcome)
-        if not row.returns_stake:
-            name = f"Ante Bonus: {name}"
-        outcomes.add_row(
-            name,
-            fraction_text(row.pays),
-            f"{row.combinations:,}",
-            _figure(row.probability, exact),
-            one_in_text(row.one_in).removeprefix("1 in "),
-            _figure(row.contribution, exact),
-        )
+    for row in outcome_rows(result, exact=exact):
+        outcomes.add_row(*row)
     summary = Table(show_header=False, box=None, pad_edge=False)
     summary.add_column(style="bold")
     summary.add_column()
-    at_reset = " (at the reset, lone bettor)" if result.progressive is not None else ""
-    for figure in (RTP, HOUSE_EDGE, HIT_FREQUENCY, VARIANCE, STD_DEV):
-        label = figure.label + (at_reset if figure in (RTP, HOUSE_EDGE) else "")
-        summary.add_row(label, _shown(figure, result, exact))
-    summary.add_row(
-        "Volatility index",
-        f"{VOLATILITY_INDEX_90.text(result)} (90%), {VOLATILITY_INDEX_95.text(result)} (95%)",
-    )
-    if isinstance(result, AntePlayAnalysis):
-        strategy = result.strategy
-        summary.add_row(
-            "Strategy",
-            f"{strategy.kind}: {strategy.sentence} ({strategy.hands_played:,} hands played, "
-            f"{strategy.hands_folded:,} folded)",
-        )
-        summary.add_row(AVERAGE_WAGER.label, AVERAGE_WAGER.text(result) + " Antes")
-        summary.add_row(ELEMENT_OF_RISK.label, _shown(ELEMENT_OF_RISK, result, exact))
-    if theo is not None:
-        summary.add_row("Theoretical win", theo_sentence(theo, style or MoneyStyle()))
+    for label, text in summary_rows(result, exact=exact, style=style, theo=theo):
+        summary.add_row(label, text)
     parts: list[object] = [outcomes, summary]
     if result.progressive is not None:
         parts.append(progressive_table(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact))
@@ -134,42 +91,16 @@ def progressive_table(
     p: ProgressiveAnalysis, *, style: MoneyStyle, meter: Fraction | None = None, exact: bool = False
 ) -> Group:
     """The RTP of a progressive against its meter: the formula's exact coefficients, reset, break-even, envy."""
-    money = style.money
-
     figures = Table(show_header=False, box=None, pad_edge=False)
     figures.add_column(style="bold")
     figures.add_column()
-    figures.add_row(
-        "RTP against the meter M",
-        f"{fraction_text(p.fixed)} + {fraction_text(p.meter_coefficient)} × M"
-        + (f" + {fraction_text(p.envy_per_bettor)} per other bettor" if p.envy_per_bettor else ""),
-    )
-    figures.add_row(f"RTP at the reset ({money(p.reset)}), lone bettor", _figure(p.rtp_at_reset, exact))
-    if meter is not None:
-        figures.add_row(f"RTP at {money(meter)}, lone bettor", _figure(p.rtp_at(meter), exact))
-    break_even = p.break_even()
-    exact_break_even = f" ({fraction_text(break_even)})" if break_even is not None and break_even >= p.reset else ""
-    figures.add_row("Break-even meter, lone bettor", break_even_text(break_even, p.reset, money) + exact_break_even)
-    figures.add_row(
-        "Long-run RTP, lone bettor",
-        _figure(p.long_run_rtp, exact)
-        + f" (the meter fed {percent_text_exact(p.increment)} of stakes, reseeded to {money(p.reset)})",
-    )
-    figures.add_row("Other bettors assumed", str(p.other_bettors))
-    if p.other_bettors:
-        envied = f"with {p.other_bettors} other bettors' envy"
-        figures.add_row(f"RTP at the reset, {envied}", _figure(p.rtp_at_reset_with_envy, exact))
-        figures.add_row(f"Long-run RTP, {envied}", _figure(p.long_run_rtp_with_envy, exact))
+    for label, text in progressive_rows(p, style=style, meter=meter, exact=exact):
+        figures.add_row(label, text)
     envy = Table(title="Envy: by the number of other progressive bettors", title_justify="left")
-    for column in ("other bettors", "RTP at reset", "break-even meter", "long-run RTP"):
+    for column in ENVY_COLUMNS:
         envy.add_column(column, justify="right", no_wrap=True)
-    for row in p.envy_table():
-        envy.add_row(
-            str(row.other_bettors),
-            percent_text(row.rtp_at_reset),
-            break_even_text(row.break_even_meter, p.reset, money),
-            percent_text(row.long_run_rtp),
-        )
+    for row in envy_rows(p, style=style):
+        envy.add_row(*row)
     return Group(figures, envy)
 
 
@@ -236,7 +167,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
         for column in ("outcome", "observed", "expected"):
             outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
         for c in w.outcomes:
-            outcomes.add_row(_outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
+            outcomes.add_row(outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
         console.print(outcomes)
     console.print(
         "PASS: the simulation agrees with the exact figures"

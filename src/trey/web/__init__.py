@@ -1,0 +1,1 @@
+"""The paytable workbench in the browser (trey serve)."""

@@ -1,0 +1,114 @@
+"""The workbench's form: every value of a paytable as a field named by its JSON path, and back.
+
+The form is made from the paytable's canonical data (what the loader makes of the file), so it has a field for
+everything the file says — rules, every pay, side bets (reading, outcomes, on_fold), progressive parameters, table
+limits — and the page sends back the same data with its edits. That data is written as YAML and read by the one
+loader every file goes through, so a problem is found and worded as ``trey validate`` finds and words it, and is
+shown at the field its JSON path names.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from trey import __version__
+from trey.core.text import printable
+from trey.paytable.model import ANTE_PLAY
+
+MAX_FIELDS = 2_000  # a paytable has a few hundred values at most (17 wagers of 32 rows)
+
+
+@dataclass(frozen=True)
+class Field:
+    path: tuple[str | int, ...]
+    kind: str  # "int", "text", "bool" or "list" (a list of values, written with commas)
+    value: str
+    solve: str | None = None  # the wager whose row this pay is, when trey solve can solve it
+
+    @property
+    def path_json(self) -> str:
+        return json.dumps(list(self.path))
+
+    @property
+    def label(self) -> str:
+        return " ".join(str(p).replace("_", " ") for p in self.path[2:] or self.path[-1:])
+
+    @property
+    def row(self) -> str:
+        return str(self.path[-1])
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    fields: list[Field]
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, list):
+        return "list"
+    return "text"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _solvable(path: tuple[str | int, ...], value: Any) -> str | None:
+    """The wager of a pay written as odds (what trey solve solves), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    if len(path) == 3 and path[0] == "wagers" and path[1] != ANTE_PLAY:
+        return str(path[1])
+    if len(path) == 4 and path[:3] == ("wagers", ANTE_PLAY, "ante_bonus"):
+        return ANTE_PLAY
+    if len(path) == 4 and path[0] == "side_bets" and path[2] == "pays":
+        return str(path[1])
+    return None
+
+
+def sections(data: dict[str, Any]) -> list[Section]:
+    """The form's sections: the game, rules, table, then each wager and side bet."""
+    found: dict[str, list[Field]] = {}
+
+    def walk(value: Any, path: tuple[str | int, ...], section: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key), section)
+            return
+        fields = found.setdefault(section, [])
+        if sum(len(f) for f in found.values()) >= MAX_FIELDS:
+            return
+        fields.append(Field(path, _kind(value), _text(value), _solvable(path, value)))
+
+    for key, value in data.items():
+        if key in ("wagers", "side_bets") and isinstance(value, dict):
+            for wager, item in value.items():
+                walk(item, (key, wager), f"{'Side bet' if key == 'side_bets' else 'Wager'}: {wager}")
+        elif key == "trey":
+            continue
+        else:
+            walk(value, (key,), {"rules": "Rules", "table": "Table"}.get(key, "Game"))
+    return [Section(title, fields) for title, fields in found.items()]
+
+
+def yaml_text(data: Any, origin: str | None = None) -> str:
+    """The paytable as a YAML file: canonical (the loader's keys, in its order), with a comment naming its origin."""
+    plain = json.loads(json.dumps(data))  # plain dicts and lists (the strict reader's objects are a subclass)
+    body = yaml.safe_dump(plain, sort_keys=False, allow_unicode=True, width=100)
+    if origin is None:
+        return body
+    said = printable(origin)[:200].replace("\n", " ")
+    return f"# Edited in the trey workbench (trey {__version__}), starting from {said}.\n{body}"

@@ -1,0 +1,70 @@
+"""The workbench's JSON API and its bounds, over HTTP to a real server (httpx): the analysis is
+``trey analyze --format json``'s, problems are ``trey validate``'s, nothing outside the folder is read."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import httpx
+
+from conftest import STANDARD, run_cli
+from trey.paytable.load import load_spec
+
+PAIR_PLUS = Path(__file__).resolve().parents[2] / "paytables" / "pair_plus" / "40-30-6-4-1.yaml"
+
+
+def test_post_analyze_returns_the_analyze_commands_json(server: str) -> None:
+    answer = httpx.post(f"{server}/api/analyze", content=STANDARD.read_bytes(), timeout=30)
+    assert answer.status_code == 200
+    assert answer.json() == json.loads(run_cli("analyze", STANDARD, "--format", "json").stdout)
+
+
+def test_post_analyze_of_a_bad_paytable_is_422_with_validates_problems(server: str, tmp_path: Path) -> None:
+    bad = STANDARD.read_text().replace("flush: 3", "flush: 3.5", 1)
+    (tmp_path / "bad.yaml").write_text(bad)
+    answer = httpx.post(f"{server}/api/analyze", content=bad.encode(), timeout=30)
+    assert answer.status_code == 422
+    validated = json.loads(run_cli("validate", tmp_path / "bad.yaml", "--format", "json").stdout)
+    expected = [{**p, "file": "the posted paytable"} for p in validated["files"][0]["problems"]]
+    assert answer.json() == {"valid": False, "problems": expected}
+    assert expected[0]["code"] == "odds.float" and expected[0]["json_path"] == "$.wagers.pair_plus.flush"
+
+
+def test_bodies_are_bounded_and_nothing_outside_the_folder_is_opened(server: str) -> None:
+    huge = httpx.post(f"{server}/api/analyze", content=b"#" * (1 << 20 + 1), timeout=30)
+    assert huge.status_code == 413 and huge.json()["error"] == "the request is larger than 1,048,576 bytes"
+    for name in ("../README.md", "/etc/passwd", "pair_plus/../../README.md", "standard.yml"):
+        page = httpx.get(f"{server}/edit", params={"file": name}, timeout=30)
+        assert page.status_code == 404 and "is not one of the paytables of this folder" in page.text
+    assert httpx.get(f"{server}/static/../app.py", timeout=30).status_code == 404
+    not_json = httpx.post(f"{server}/api/figures", content=b'{"paytable": {"a": 1, "a": 2}}', timeout=30)
+    assert not_json.status_code == 400 and "duplicate key 'a'" in not_json.json()["error"]
+
+
+def test_concurrent_requests_are_each_answered_rightly(server: str) -> None:
+    """Several tabs at once: a slow document does not hold up the analyses, and each gets its own answer."""
+    text = PAIR_PLUS.read_text()
+    answers: dict[int, str] = {}
+
+    def analyse(flush: int) -> None:
+        body = text.replace("\n    flush: 4\n", f"\n    flush: {flush}\n")
+        document = httpx.post(f"{server}/api/analyze", content=body.encode(), timeout=60).json()
+        answers[flush] = document["wagers"]["pair_plus"]["house_edge"]
+
+    request = {"paytable": load_spec(STANDARD).canonical(), "origin": "standard.yaml"}
+    slow = threading.Thread(
+        target=lambda: httpx.post(f"{server}/download/certificate", data={"request": json.dumps(request)}, timeout=60)
+    )
+    slow.start()
+    threads = [threading.Thread(target=analyse, args=(flush,)) for flush in (2, 3, 4, 5, 6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    slow.join()
+    assert "\n    flush: 4\n" in text
+    # Pair Plus 40-30-6-N-1: each unit on the flush takes its probability, 274/5525, off the edge (published for
+    # N = 3 and 4: 7.28% and 2.32%)
+    assert answers == {2: "52/425", 3: "402/5525", 4: "128/5525", 5: "-146/5525", 6: "-84/1105"}
