@@ -42,7 +42,8 @@ test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2
+	# worksteal: a worker left idle takes tests queued on the other (a few tests take seconds each)
+	$(BIN)/pytest -n 2 --dist worksteal
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m compileall -q src

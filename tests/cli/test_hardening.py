@@ -116,9 +116,20 @@ def test_the_fetcher_serves_package_files_and_data_urls_only() -> None:
 # --- 2. verify --paytable compares content, not the certificate's own hashes ---------------------------------
 
 
+_CERTIFIED: dict[str, str] = {}  # the standard certificate's JSON, made once per test process
+
+
 def _standard_certificate(tmp_path: Path) -> Path:
-    assert run_cli("certify", STANDARD, "--out", tmp_path, "--date", DATE).exit_code == 0
-    return tmp_path / "standard.certificate.json"
+    """The standard paytable's certificate JSON in ``tmp_path``: certified by the command the first time, the same
+    bytes copied after (each test forges its own copy)."""
+    target = tmp_path / "standard.certificate.json"
+    if "json" not in _CERTIFIED:
+        assert run_cli("certify", STANDARD, "--out", tmp_path, "--date", DATE).exit_code == 0
+        _CERTIFIED["json"] = target.read_text()
+    else:
+        tmp_path.mkdir(parents=True, exist_ok=True)
+        target.write_text(_CERTIFIED["json"])
+    return target
 
 
 def test_verify_is_not_fooled_by_hash_fields_of_another_paytable(tmp_path: Path) -> None:

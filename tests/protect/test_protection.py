@@ -207,23 +207,30 @@ side_bets:
 
 
 def test_a_side_bet_on_the_dealers_hand_lost_on_a_fold_follows_the_informed_decisions() -> None:
-    """Counted another way: for each seen card, the dealer hands holding it that the informed player plays
-    against, by a matrix product of the played pairs with what each dealer hand returns."""
+    """Counted another way: for each seen card and each dealer hand holding it, how many of the hands the informed
+    player plays share no card with it (by inclusion and exclusion over its three cards), times what it returns."""
     spec = load_spec_bytes(DEALER_BONUS_LOST, "dealer-bonus.yaml")
     found = protect(spec, two=False)
     (effect,) = found.side_bets
     one = found.scenarios[0]
     assert one.plays is not None
     table = hand_table()
-    masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), table.cards.astype(np.int64)), axis=1)
+    cards = table.cards.astype(np.int64)
     pays = {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": 1}
     strengths = [strength(tuple(int(c) for c in row)) for row in table.cards]
     category = ["straight_flush", "three_of_a_kind", "straight", "flush", "pair", None]
     returned = np.array([pays[category[5 - s[0]]] + 1 if category[5 - s[0]] else 0 for s in strengths], dtype=np.int64)
+    incidence = np.zeros((len(cards), 52), dtype=np.int64)  # hand x card
+    np.put_along_axis(incidence, cards, 1, axis=1)
+    a, b, c = cards[:, 0], cards[:, 1], cards[:, 2]
     back = 0
     for (card,), plays in zip(one.seen, one.plays, strict=True):
-        holding = np.flatnonzero((masks >> card) & 1)
-        ok = (masks[:, None] & masks[holding][None, :]) == 0  # (player hands, dealer hands holding the card)
-        back += int((ok[plays].astype(np.int64) @ returned[holding]).sum())
+        played = incidence[plays].astype(np.float64)  # BLAS; every count is a whole number far below 2^53
+        single = played.sum(axis=0).astype(np.int64)  # played hands holding each card
+        pair = np.rint(played.T @ played).astype(np.int64)  # ... holding both of two cards
+        holding = np.flatnonzero(incidence[:, card])
+        x, y, z = a[holding], b[holding], c[holding]
+        sharing = single[x] + single[y] + single[z] - pair[x, y] - pair[x, z] - pair[y, z] + plays[holding]
+        back += int(((int(plays.sum()) - sharing) * returned[holding]).sum())
     assert effect.informed_rtp == Fraction(back, one.stats.cycle)
     assert effect.informed_rtp > effect.rtp  # the informed player folds less: the bet is lost less often
