@@ -38,11 +38,11 @@ reports: $(VENV)/.installed
 generated: $(VENV)/.installed
 	$(BIN)/python scripts/generate.py
 
+# pytest on both cores; worksteal: a worker left idle takes tests queued on the other (some take seconds each).
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
-	# worksteal: a worker left idle takes tests queued on the other (a few tests take seconds each)
 	$(BIN)/pytest -n 2 --dist worksteal
 
 bench: $(VENV)/.installed-dev

@@ -259,3 +259,46 @@ def test_seats_past_the_ones_followed_are_counted(tmp_path: Path, monkeypatch: p
     assert [s["rounds"] for s in data["seats"]] == [10, 10]
     assert data["ante_play_rounds_of_seats_not_followed"] == 10
     assert list(validator("audit").iter_errors(data)) == []
+
+
+def test_the_expectation_of_these_rounds_is_each_rounds_average_over_every_dealer_hand(tmp_path: Path) -> None:
+    """A brute force apart from the audit's per-hand tables: each round's Ante & Play settled against all 18,424
+    dealer hands its player's cards leave, with its logged decision, and averaged."""
+    import itertools
+
+    import numpy as np
+
+    from trey.cards.card import Card
+    from trey.engine import analyze
+    from trey.play.settle import Settler
+
+    lines = LINES[:40]
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    settler = Settler(SPEC, analyze(SPEC).ante_play.plays)  # type: ignore[union-attr]
+    nets = settler.tables["ante_play"].nets
+    expected = Fraction(0)
+    for line in lines:
+        data = json.loads(line)
+        player = [int(Card.parse(c)) for c in data["player"]]
+        rest = [c for c in range(52) if c not in player]
+        dealers = np.array(list(itertools.combinations(rest, 3)))
+        assert len(dealers) == 18_424
+        plays = np.full(len(dealers), data["decision"] == "play")
+        outcomes = settler.settle(np.repeat([player], len(dealers), axis=0), dealers, plays)["ante_play"]
+        counts = np.bincount(outcomes, minlength=len(nets))
+        mean = sum((Fraction(int(n)) * net for n, net in zip(counts, nets, strict=True)), Fraction(0)) / 18_424
+        expected += mean * Fraction(str(data["bets"]["ante_play"]))
+    assert found.expected_net == expected
+
+
+def test_the_audit_states_each_wagers_theoretical_rtp_as_analyze_does(tmp_path: Path) -> None:
+    analysed = json.loads(run_cli("analyze", STANDARD, "--format", "json").stdout)
+    data = audit_json(audit(SPEC, [_log(tmp_path, LINES[:50])]))
+    assert {r["wager"]: r["theoretical_rtp"] for r in data["returns"]} == {
+        wager: figures["rtp"] for wager, figures in analysed["wagers"].items()
+    }
+    printed = run_cli("audit", STANDARD, tmp_path / "log.jsonl").stdout
+    from trey.core.numbers import percent_text
+
+    for wager in analysed["wagers"]:
+        assert percent_text(Fraction(analysed["wagers"][wager]["rtp"])) in printed

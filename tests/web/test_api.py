@@ -68,3 +68,41 @@ def test_concurrent_requests_are_each_answered_rightly(server: str) -> None:
     # Pair Plus 40-30-6-N-1: each unit on the flush takes its probability, 274/5525, off the edge (published for
     # N = 3 and 4: 7.28% and 2.32%)
     assert answers == {2: "52/425", 3: "402/5525", 4: "128/5525", 5: "-146/5525", 6: "-84/1105"}
+
+
+def test_the_downloads_are_the_libraries_documents_of_the_edited_table(server: str) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    data = load_spec(PAIR_PLUS).canonical()
+    data["wagers"]["pair_plus"]["flush"] = 3
+    request = {"request": json.dumps({"paytable": data, "origin": "pair_plus/40-30-6-4-1.yaml"})}
+    made = {}
+    for kind in ("certificate", "dealer-sheet", "drill"):
+        answer = httpx.post(f"{server}/download/{kind}", data=request, timeout=60)
+        assert answer.status_code == 200 and answer.headers["content-type"] == "application/pdf"
+        assert answer.headers["content-disposition"] == f'attachment; filename="40-30-6-4-1-edited.{kind}.pdf"'
+        made[kind] = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.content)).pages)
+    assert "7.2760%" in made["certificate"]  # the edited table's house edge, as trey analyze prints it
+    assert "Pair Plus" in made["dealer-sheet"] and "Answer key" in made["drill"]
+    broken = json.loads(request["request"])
+    broken["paytable"]["wagers"]["pair_plus"]["flush"] = "4x"
+    refused = httpx.post(f"{server}/download/yaml", data={"request": json.dumps(broken)}, timeout=30)
+    assert refused.status_code == 400 and refused.json()["error"] == "fix the paytable's problems first"
+
+
+def test_serve_refuses_a_missing_folder_and_warns_off_this_machine(monkeypatch: object, tmp_path: Path) -> None:
+    import uvicorn
+
+    started: list[tuple[str, int]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: started.append((host, port)))  # type: ignore[attr-defined]
+    missing = run_cli("serve", tmp_path / "nowhere")
+    assert missing.exit_code == 1 and missing.stderr == (
+        f"error: {tmp_path / 'nowhere'}: not a folder of paytables (give a folder holding *.yaml paytables)\n"
+    )
+    local = run_cli("serve", tmp_path, "--port", 8123)
+    assert local.exit_code == 0 and local.stderr == "trey workbench: http://127.0.0.1:8123/ (Ctrl-C stops it)\n"
+    wide = run_cli("serve", tmp_path, "--host", "0.0.0.0")
+    assert wide.stderr.startswith("warning: listening on 0.0.0.0: anyone who can reach this machine can use")
+    assert started == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]

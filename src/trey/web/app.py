@@ -355,7 +355,7 @@ def _errors(
             said = {"error": f"the request is larger than {MAX_BODY_BYTES:,} bytes", "hint": "send one paytable"}
             return JSONResponse(said, status_code=413)
         except TreyError as exc:
-            return JSONResponse({"error": str(exc), "hint": exc.hint}, status_code=400)
+            return JSONResponse({"error": exc.message, "hint": exc.hint}, status_code=400)
 
     return wrapped
 
