@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import httpx
+import pytest
 
 from conftest import STANDARD, run_cli
 from trey.paytable.load import load_spec
@@ -92,11 +93,13 @@ def test_the_downloads_are_the_libraries_documents_of_the_edited_table(server: s
     assert refused.status_code == 400 and refused.json()["error"] == "fix the paytable's problems first"
 
 
-def test_serve_refuses_a_missing_folder_and_warns_off_this_machine(monkeypatch: object, tmp_path: Path) -> None:
+def test_serve_refuses_a_missing_folder_and_warns_off_this_machine(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import uvicorn
 
     started: list[tuple[str, int]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: started.append((host, port)))  # type: ignore[attr-defined]
+    monkeypatch.setattr(uvicorn, "run", lambda _app, host, port, **_: started.append((host, port)))
     missing = run_cli("serve", tmp_path / "nowhere")
     assert missing.exit_code == 1 and missing.stderr == (
         f"error: {tmp_path / 'nowhere'}: not a folder of paytables (give a folder holding *.yaml paytables)\n"
