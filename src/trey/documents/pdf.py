@@ -62,6 +62,13 @@ def load_weasyprint() -> None:
         ctypes.util.find_library = look_up
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
+    # The same PDF bytes on every machine: WeasyPrint subsets fonts with HarfBuzz when the system has
+    # libharfbuzz-subset (Debian's chromium package brings it) and with fontTools otherwise, and the two write
+    # different bytes. trey's documents are reproducible (a certificate, a dealer sheet rendered again is the same
+    # file), so fontTools subsets them everywhere.
+    import weasyprint.pdf.fonts
+
+    weasyprint.pdf.fonts.harfbuzz_subset = None
 
 
 def package_url_fetcher() -> Any:
