@@ -109,3 +109,22 @@ def test_serve_refuses_a_missing_folder_and_warns_off_this_machine(
     wide = run_cli("serve", tmp_path, "--host", "0.0.0.0")
     assert wide.stderr.startswith("warning: listening on 0.0.0.0: anyone who can reach this machine can use")
     assert started == [("127.0.0.1", 8123), ("0.0.0.0", 8000)]
+
+
+def test_the_listing_is_bounded_and_stays_inside_the_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import trey.web.app as web
+
+    (tmp_path / "a.yaml").write_text(PAIR_PLUS.read_text())
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "b.yaml").write_text("x")
+    deep = tmp_path / "1" / "2" / "3" / "4" / "5"
+    deep.mkdir(parents=True)
+    (deep / "too-deep.yaml").write_text("x")
+    (tmp_path / "1" / "ok.yaml").write_text("x")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("x")
+    (tmp_path / "link.yaml").symlink_to(outside)
+    assert list(web.listed(tmp_path)) == ["1/ok.yaml", "a.yaml"]
+    monkeypatch.setattr(web, "MAX_ENTRIES", 2)
+    assert web.listed(tmp_path) == {}  # two entries looked at (.hidden and 1), then it stops
+    outside.unlink()

@@ -57,7 +57,7 @@ def load_weasyprint() -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # WeasyPrint's notice about an optional library
-            import weasyprint  # noqa: F401
+            import weasyprint
     finally:
         ctypes.util.find_library = look_up
     logging.getLogger("weasyprint").setLevel(logging.ERROR)

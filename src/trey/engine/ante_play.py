@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ from trey.rules.ante_play import (
 BoolArray = npt.NDArray[np.bool_]
 
 
-@cache
+@lru_cache(maxsize=16)  # 0.7 MB each: a workbench whose users try every qualifier keeps the last 16
 def dealer_counts_at(qualifier_key: int) -> DealerCounts:
     """:func:`~trey.rules.ante_play.situation_counts` of the hand table, once per qualifier: they do not depend on
     any pay, so tuning a paytable (``trey solve``) re-derives strategies and figures without counting again."""

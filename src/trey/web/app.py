@@ -10,6 +10,7 @@ bodies are bounded; the analyses and documents run on worker threads, so a slow 
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ from trey.web.forms import sections, yaml_text
 MAX_BODY_BYTES = 1 << 20  # a request body: a paytable is at most 1 MiB too
 MAX_FILES = 500  # paytables listed from the folder at most
 MAX_DEPTH = 4  # folders below it
+MAX_ENTRIES = 20_000  # files and folders looked at, to list the paytables
 DOCUMENTS = ("certificate", "dealer-sheet", "drill")
 
 
@@ -91,20 +93,33 @@ class Listed:
 
 
 def listed(folder: Path) -> dict[str, Listed]:
-    """The paytables of the folder: ``*.yaml`` files inside it (links that lead out are left out), bounded."""
+    """The paytables of the folder: ``*.yaml`` files inside it, at most :data:`MAX_DEPTH` folders down (hidden ones
+    and links that lead out are left out), looking at :data:`MAX_ENTRIES` entries at most however large the tree."""
     root = folder.resolve()
     found: dict[str, Listed] = {}
-    for path in sorted(root.rglob("*.yaml")):
-        if len(found) >= MAX_FILES:
-            break
-        relative = path.relative_to(root)
-        if len(relative.parts) > MAX_DEPTH + 1 or any(p.startswith(".") for p in relative.parts):
+    pending, seen = [(root, 0)], 0
+    while pending and len(found) < MAX_FILES and seen < MAX_ENTRIES:
+        directory, depth = pending.pop(0)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
             continue
-        real = path.resolve()
-        if not real.is_file() or not real.is_relative_to(root):
-            continue
-        found[relative.as_posix()] = Listed(relative.as_posix(), real)
-    return found
+        for entry in entries:
+            seen += 1
+            if seen > MAX_ENTRIES or len(found) >= MAX_FILES:
+                break
+            if entry.name.startswith("."):
+                continue
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                if depth < MAX_DEPTH:
+                    pending.append((path, depth + 1))
+            elif entry.name.endswith(".yaml"):
+                real = path.resolve()
+                if real.is_file() and real.is_relative_to(root):
+                    name = path.relative_to(root).as_posix()
+                    found[name] = Listed(name, real)
+    return dict(sorted(found.items()))
 
 
 async def _body(request: Request) -> bytes:
