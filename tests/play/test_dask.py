@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -73,6 +74,30 @@ def test_colluders_on_dask_are_the_local_figures(cluster: tuple[str, object]) ->
     local = protect(SPEC, two=False, colluders=1, samples=2_000, seed=5).sampled
     remote = protect(SPEC, two=False, colluders=1, samples=2_000, seed=5, scheduler=address).sampled
     assert local == remote
+
+
+def test_verify_reruns_a_certificates_simulation_on_dask(cluster: tuple[str, object], tmp_path: Path) -> None:
+    address, _ = cluster
+    made = run_cli("certify", STANDARD, "--out", tmp_path, "--date", "2026-01-01", "--simulate", 60_000, "--seed", 3)
+    assert made.exit_code == 0
+    certificate = tmp_path / "standard.certificate.json"
+    here = run_cli("verify", certificate)
+    on_dask = run_cli("verify", certificate, "--scheduler", address)
+    assert here.exit_code == on_dask.exit_code == 0 and on_dask.stdout == here.stdout
+    # The simulation is dealt again there: a certificate whose simulated total was changed (and its ID recomputed)
+    # fails on the cluster as it fails here.
+    import json
+
+    from trey.trust.certificate import content_id
+
+    data = json.loads(certificate.read_text())
+    data["simulation"]["wagers"]["ante_play"]["total_returned"] = "98455"
+    data["certificate_id"] = content_id(data)
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    refused_here, refused_there = run_cli("verify", forged), run_cli("verify", forged, "--scheduler", address)
+    assert refused_here.exit_code == refused_there.exit_code == 1
+    assert refused_there.stderr == refused_here.stderr and "simulation" in refused_there.stderr
 
 
 def test_local_cluster_from_the_command_line_prints_the_single_run() -> None:
