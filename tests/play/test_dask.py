@@ -78,16 +78,25 @@ def test_colluders_on_dask_are_the_local_figures(cluster: tuple[str, object]) ->
 
 def test_verify_reruns_a_certificates_simulation_on_dask(cluster: tuple[str, object], tmp_path: Path) -> None:
     address, _ = cluster
-    made = run_cli("certify", STANDARD, "--out", tmp_path, "--date", "2026-01-01", "--simulate", 60_000, "--seed", 3)
-    assert made.exit_code == 0
+    import json
+    from datetime import date
+
+    from trey.trust.certificate import SimulationOptions, build_certificate
+
+    made = build_certificate(
+        SPEC,
+        file_name="standard.yaml",
+        file_size=len(STANDARD.read_bytes()),
+        issue_date=date(2026, 1, 1),
+        simulation=SimulationOptions(60_000, 3),
+    )
     certificate = tmp_path / "standard.certificate.json"
+    certificate.write_text(json.dumps(made.data))  # the certificate's JSON, without laying out its PDF
     here = run_cli("verify", certificate)
     on_dask = run_cli("verify", certificate, "--scheduler", address)
     assert here.exit_code == on_dask.exit_code == 0 and on_dask.stdout == here.stdout
     # The simulation is dealt again there: a certificate whose simulated total was changed (and its ID recomputed)
     # fails on the cluster as it fails here.
-    import json
-
     from trey.trust.certificate import content_id
 
     data = json.loads(certificate.read_text())
