@@ -35,8 +35,16 @@ def sheet(out: Path, paytable: Path = STANDARD, *args: str) -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def standard(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    return sheet(tmp_path_factory.mktemp("sheet"))
+def standard_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sheet")
+    sheet(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def standard(standard_folder: Path) -> tuple[str, str]:
+    html = (standard_folder / "standard.dealer-sheet.html").read_text()
+    return html, PdfReader(standard_folder / "standard.dealer-sheet.pdf").pages[0].extract_text()
 
 
 def write_spec(tmp_path: Path, text: str, name: str = "table.yaml") -> Path:
@@ -45,10 +53,11 @@ def write_spec(tmp_path: Path, text: str, name: str = "table.yaml") -> Path:
     return path
 
 
-def test_committed_sheet_equals_a_fresh_render(standard: tuple[str, str]) -> None:
+def test_committed_sheet_equals_a_fresh_render(standard_folder: Path) -> None:
     from conftest import REPO
 
-    assert (REPO / "reports" / "standard.dealer-sheet.html").read_text() == standard[0], "run make reports"
+    for name in ("standard.dealer-sheet.html", "standard.dealer-sheet.pdf"):
+        assert (REPO / "reports" / name).read_bytes() == (standard_folder / name).read_bytes(), "run make reports"
 
 
 def test_standard_bet_columns_come_from_the_table_limits(standard: tuple[str, str]) -> None:
