@@ -165,7 +165,6 @@ class Audit:
     underpaid: Fraction = Fraction(0)
     returns: dict[str, WagerReturn] = field(default_factory=dict)
     cards: CardCounts = field(default_factory=CardCounts)
-    seats: dict[str, SeatDecisions] = field(default_factory=dict)
     # Ante & Play's expectation for these very rounds, given each round's cards and logged decision (per the bets
     # as placed), and its variance: the sharp test of the return.
     expected_net: Fraction = Fraction(0)
@@ -181,6 +180,11 @@ class Audit:
     @property
     def clean(self) -> bool:
         return self.problem_count == 0 and self.mispaid_count == 0
+
+    @property
+    def seats(self) -> dict[str, SeatDecisions]:
+        """Each seat followed, by its name ("T1 seat 1")."""
+        return {d.seat: d for d in self.seat_order}
 
     @property
     def card_tests(self) -> list[CardTest]:
@@ -349,7 +353,7 @@ def _seat_codes(rounds: Rounds, rows: IntArray, found: Audit) -> IntArray:
         code = found.seat_codes.get(key)
         if code is None and len(found.seat_order) < MAX_SEATS:
             code = found.seat_codes[key] = len(found.seat_order)
-            found.seat_order.append(found.seats.setdefault(key, SeatDecisions(key)))
+            found.seat_order.append(SeatDecisions(key))
         codes.append(-1 if code is None else code)
     seats: IntArray = np.array([*codes, -1], dtype=np.int64)[keys.indices.to_numpy(zero_copy_only=False)]
     found.seats_not_followed += int((seats < 0).sum())

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import yaml
-
 from trey.cards.readings import READINGS
 from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text, sqrt_decimal
 from trey.documents.charts import (
@@ -41,6 +39,7 @@ from trey.figures.theo import theo_sentence, theoretical_wins
 from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.odds import Odds
 from trey.paytable.pays import percent_text_exact
+from trey.paytable.yamldoc import canonical_yaml
 from trey.present.labels import (
     HAND_ORDER,
     outcome_label,
@@ -490,7 +489,7 @@ def certificate_context(
         "simulation": _simulation(cert),
         "protection": _protection(cert),
         "disclosure": _disclosure(cert),
-        "canonical_yaml": yaml.safe_dump(data["paytable"]["canonical"], sort_keys=False, allow_unicode=True, width=100),
+        "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
     }
 

@@ -241,6 +241,11 @@ class _TooLarge(Exception):
         self.node = node
 
 
+def canonical_yaml(data: Any) -> str:
+    """A paytable's canonical data as YAML text: its keys in the loader's order, Unicode as itself, lines of 100."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
 def read_source(filename: str, raw: bytes) -> str:
     """Decode a file's bytes, refusing what cannot be a paytable (too big, empty, binary, not UTF-8)."""
 

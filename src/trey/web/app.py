@@ -15,7 +15,6 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from trey import __version__
 from trey.core.errors import SpecError, TreyError
 from trey.core.jsonread import JsonInputError, loads_strict
+from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.figures.export import analysis_json
@@ -205,7 +205,7 @@ class Workbench:
                     continue
                 analysis = analyze(spec)
                 edges = [(r.title, r.stats.house_edge) for r in analysis.wagers.values()]
-                found.append({"name": name, "title": spec.name, "edges": [(t, _percent(e)) for t, e in edges]})
+                found.append({"name": name, "title": spec.name, "edges": [(t, percent_text(e)) for t, e in edges]})
             return found
 
         return _page("index.html.j2", paytables=await run_in_threadpool(rows), folder=self.folder.name or ".")
@@ -335,12 +335,6 @@ def _form_request(body: bytes) -> str:
     if not isinstance(sent, str):
         raise TreyError("the request needs the paytable", hint="use the page's buttons")
     return sent
-
-
-def _percent(value: Fraction) -> str:
-    from trey.core.numbers import percent_text
-
-    return percent_text(value)
 
 
 def _stem(origin: str) -> str:

@@ -13,11 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from trey import __version__
 from trey.core.text import printable
 from trey.paytable.model import ANTE_PLAY
+from trey.paytable.yamldoc import canonical_yaml
 
 MAX_FIELDS = 2_000  # a paytable has a few hundred values at most (17 wagers of 32 rows)
 
@@ -106,8 +105,7 @@ def sections(data: dict[str, Any]) -> list[Section]:
 
 def yaml_text(data: Any, origin: str | None = None) -> str:
     """The paytable as a YAML file: canonical (the loader's keys, in its order), with a comment naming its origin."""
-    plain = json.loads(json.dumps(data))  # plain dicts and lists (the strict reader's objects are a subclass)
-    body = yaml.safe_dump(plain, sort_keys=False, allow_unicode=True, width=100)
+    body = canonical_yaml(json.loads(json.dumps(data)))  # plain dicts (the strict reader's are a subclass)
     if origin is None:
         return body
     said = printable(origin)[:200].replace("\n", " ")
