@@ -128,3 +128,19 @@ def test_the_listing_is_bounded_and_stays_inside_the_folder(tmp_path: Path, monk
     monkeypatch.setattr(web, "MAX_ENTRIES", 2)
     assert web.listed(tmp_path) == {}  # two entries looked at (.hidden and 1), then it stops
     outside.unlink()
+
+
+def test_solve_answers_as_trey_solve_and_refuses_in_its_words(server: str) -> None:
+    request = {"paytable": load_spec(PAIR_PLUS).canonical(), "wager": "pair_plus", "row": "flush"}
+    answer = httpx.post(f"{server}/api/solve", json={**request, "house_edge": "5%"}, timeout=30)
+    printed = run_cli(
+        "solve", PAIR_PLUS, "--wager", "pair_plus", "--row", "flush", "--house-edge", "5%", "--format", "json"
+    )
+    assert answer.status_code == 200 and answer.json() == json.loads(printed.stdout)
+    bad = httpx.post(f"{server}/api/solve", json={**request, "house_edge": "five"}, timeout=30)
+    assert bad.status_code == 400 and bad.json() == {
+        "error": "'five' is not a percentage such as 5% or 4.5%",
+        "hint": "give the house edge as 5%",
+    }
+    said = run_cli("solve", PAIR_PLUS, "--wager", "pair_plus", "--row", "flush", "--house-edge", "five")
+    assert said.exit_code == 2 and "'five' is not a percentage such as 5% or 4.5%" in said.stderr

@@ -100,6 +100,17 @@ def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
         raise TreyError(f"{wager} has a fixed stake", hint="solve works on bets paying odds on any bet size")
 
 
+def target_percent(value: str, what: str) -> Fraction:
+    """A target house edge or RTP as a user writes it ("5%", "4.5%"): the words of its refusal stated once, for the
+    command line and the workbench. Raises :class:`TreyError`."""
+    from trey.paytable.pays import PayError, parse_share
+
+    try:
+        return parse_share(value.strip(), what)
+    except PayError:
+        raise TreyError(f"{value!r} is not a percentage such as 5% or 4.5%", hint=f"give the {what} as 5%") from None
+
+
 def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Fraction = Fraction(1)) -> Solution:
     """The exact net pay of ``row`` that gives ``house_edge``, and the nearest pays on the grid of ``step``."""
     _check(spec, wager, [row])

@@ -176,12 +176,12 @@ def compare(
 
 
 def _parse_percent(value: str, option: str) -> Fraction:
-    from trey.paytable.pays import PayError, parse_share
+    from trey.choose.solve import target_percent
 
     try:
-        return parse_share(value.strip(), option)
-    except PayError:
-        raise typer.BadParameter(f"{value!r} is not a percentage such as 5% or 4.5%") from None
+        return target_percent(value, option)
+    except TreyError as exc:
+        raise typer.BadParameter(exc.message) from None
 
 
 STEP_PATTERN = re.compile(r"([0-9]{1,6})(?:/([0-9]{1,6}))?")  # 1, 1/2, 5/4: what a paytable could print

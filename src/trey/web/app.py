@@ -255,8 +255,7 @@ class Workbench:
         return JSONResponse(document, status_code=status)
 
     async def solve(self, request: Request) -> Response:
-        from trey.choose.solve import solve
-        from trey.paytable.pays import PayError, parse_share
+        from trey.choose.solve import solve, target_percent
         from trey.present.solve_view import solution_json
 
         raw = await _body(request)
@@ -267,11 +266,7 @@ class Workbench:
             if edited.analysis is None:
                 raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
             wager, row = str(sent.get("wager", ""))[:64], str(sent.get("row", ""))[:64]
-            given = str(sent.get("house_edge", ""))[:20]
-            try:
-                target = parse_share(given.strip(), "house edge")
-            except PayError:
-                raise TreyError(f"{given!r} is not a percentage such as 5% or 4.5%", hint="write 5%") from None
+            target = target_percent(str(sent.get("house_edge", ""))[:20], "house edge")
             return solution_json(solve(edited.analysis.spec, wager, row, target))
 
         return JSONResponse(await run_in_threadpool(run))
