@@ -145,3 +145,23 @@ def test_screenshots_of_the_main_views_are_laid_out(page: Page, server: str, tmp
     _looks_laid_out(page, tmp_path / "compare.png")
     page.set_viewport_size({"width": 800, "height": 900})
     _looks_laid_out(page, tmp_path / "narrow.png")
+
+
+def test_a_row_added_as_yaml_joins_the_form_and_the_figures(page: Page, server: str) -> None:
+    """The form edits values; the YAML pane adds what the form cannot (here Pair Plus's mini royal row), and the
+    form follows. 40-30-6-3-1 with a mini royal at 50 is a shipped table: 7.0950%, as trey analyze prints it."""
+    _open(page, server, "pair_plus/40-30-6-3-1.yaml")
+    page.locator("#yaml-pane summary").click()
+    pane = page.locator("#yaml")
+    expect(pane).to_contain_text("flush: 3")
+    pane.fill(pane.input_value().replace("  pair_plus:\n", "  pair_plus:\n    mini_royal: 50\n", 1))
+    expect(_figure(page, "pair_plus", "House edge")).to_have_text("7.0950%")
+    shipped = run_cli("analyze", PAYTABLES / "pair_plus" / "40-30-6-3-1-mini-royal-50.yaml").stdout
+    assert "House edge          7.0950%" in shipped
+    mini = _field(page, "wagers", "pair_plus", "mini_royal").locator("input")
+    expect(mini).to_have_value("50")
+    mini.fill("100")  # the new row's field edits like any other, and the pane follows
+    expect(pane).to_have_value(re.compile(r"\n    mini_royal: 100\n"))
+    pane.fill("wagers: [")
+    expect(page.locator("#problems li").first).to_contain_text("line ")
+    expect(_figure(page, "pair_plus", "House edge")).not_to_have_text("7.0950%")  # the last valid figures stay

@@ -170,15 +170,16 @@ class Edited:
 
 
 def _edited(body: bytes) -> tuple[Edited, str]:
-    """The page's ``{"paytable": {...}, "origin": "..."}``, read strictly and checked by the loader."""
+    """The page's ``{"paytable": {...}, "origin": "..."}`` (the form's data) or ``{"yaml": "...", ...}`` (the YAML
+    pane's text), read strictly and checked by the loader."""
     try:
         sent = loads_strict(body.decode("utf-8"))
     except (UnicodeDecodeError, JsonInputError) as exc:
         raise TreyError(f"the request is not a JSON paytable: {exc}", hint='send {"paytable": {...}}') from None
-    if not isinstance(sent, dict) or not isinstance(sent.get("paytable"), dict):
-        raise TreyError("the request has no paytable", hint='send {"paytable": {...}}')
+    if not isinstance(sent, dict) or not (isinstance(sent.get("paytable"), dict) or isinstance(sent.get("yaml"), str)):
+        raise TreyError("the request has no paytable", hint='send {"paytable": {...}} or {"yaml": "..."}')
     origin = sent.get("origin") if isinstance(sent.get("origin"), str) else None
-    text = yaml_text(sent["paytable"], origin)
+    text = sent["yaml"] if isinstance(sent.get("yaml"), str) else yaml_text(sent["paytable"], origin)
     if len(text.encode()) > MAX_FILE_BYTES:
         raise TooLarge
     result = check_bytes(text.encode(), "the edited paytable")
@@ -224,6 +225,7 @@ class Workbench:
             spec=spec,
             sections=sections(data),
             data_json=json.dumps({"paytable": data, "origin": name}),
+            yaml=yaml_text(data),
             wagers=_figures(analysis),
             outcome_columns=OUTCOME_COLUMNS,
             envy_columns=ENVY_COLUMNS,
@@ -234,12 +236,22 @@ class Workbench:
         edited, _ = await run_in_threadpool(_edited, await _body(request))
         if edited.analysis is None:
             return JSONResponse({"valid": False, "problems": _problems(edited.result)})
-        html = (
-            _environment()
-            .get_template("figures.html.j2")
-            .render(wagers=_figures(edited.analysis), outcome_columns=OUTCOME_COLUMNS, envy_columns=ENVY_COLUMNS)
+        environment = _environment()
+        figures = environment.get_template("figures.html.j2").render(
+            wagers=_figures(edited.analysis), outcome_columns=OUTCOME_COLUMNS, envy_columns=ENVY_COLUMNS
         )
-        return JSONResponse({"valid": True, "problems": _problems(edited.result), "figures": html})
+        data = edited.analysis.spec.canonical()
+        return JSONResponse(
+            {
+                "valid": True,
+                "problems": _problems(edited.result),
+                "figures": figures,
+                # For the page to keep its form and its YAML pane in step, whichever was edited.
+                "paytable": data,
+                "yaml": yaml_text(data),
+                "fields": environment.get_template("fields.html.j2").render(sections=sections(data)),
+            }
+        )
 
     async def analyze_api(self, request: Request) -> Response:
         """``POST /api/analyze`` with a paytable's YAML: ``trey analyze --format json``, or its problems (422)."""

@@ -4,8 +4,10 @@
 "use strict";
 
 const holder = document.getElementById("paytable");
-const start = JSON.parse(holder.dataset.json);
-const fields = Array.from(document.querySelectorAll("input[data-path]"));
+const start = JSON.parse(holder.dataset.json); // the last valid paytable: the form's values are set on it
+const editor = document.getElementById("editor");
+const fieldsBox = document.getElementById("fields");
+const yamlPane = document.getElementById("yaml");
 const status = document.getElementById("status");
 const problemList = document.getElementById("problems");
 const figures = document.getElementById("figures");
@@ -23,7 +25,7 @@ function valueOf(input) {
 
 function edited() {
   const paytable = structuredClone(start.paytable);
-  for (const input of fields) {
+  for (const input of fieldsBox.querySelectorAll("input[data-path]")) {
     const path = JSON.parse(input.dataset.path);
     let at = paytable;
     for (const key of path.slice(0, -1)) at = at[key];
@@ -32,12 +34,11 @@ function edited() {
   return { paytable, origin: start.origin };
 }
 
-const byPath = new Map(
-  Array.from(document.querySelectorAll(".field")).map((f) => [JSON.stringify(JSON.parse(f.dataset.path)), f]),
-);
-
 function fieldOf(path) {
   if (!Array.isArray(path)) return null;
+  const byPath = new Map(
+    Array.from(fieldsBox.querySelectorAll(".field")).map((f) => [JSON.stringify(JSON.parse(f.dataset.path)), f]),
+  );
   for (let n = path.length; n > 0; n--) { // the field itself, or the nearest one above it
     const found = byPath.get(JSON.stringify(path.slice(0, n)));
     if (found) return found;
@@ -45,7 +46,7 @@ function fieldOf(path) {
   return null;
 }
 
-function showProblems(problems) {
+function showProblems(problems, fromYaml) {
   for (const field of document.querySelectorAll(".field")) {
     field.classList.remove("invalid");
     const p = field.querySelector(".problem");
@@ -55,7 +56,7 @@ function showProblems(problems) {
   problemList.replaceChildren();
   for (const problem of problems) {
     const words = problem.hint ? `${problem.message} (${problem.hint})` : problem.message;
-    const field = fieldOf(problem.path);
+    const field = fromYaml ? null : fieldOf(problem.path); // a YAML edit's problems are told by line
     if (field) {
       field.classList.add("invalid");
       const p = field.querySelector(".problem");
@@ -63,7 +64,8 @@ function showProblems(problems) {
       p.hidden = false;
     } else {
       const item = document.createElement("li");
-      item.textContent = (problem.json_path ? `${problem.json_path}: ` : "") + words;
+      const line = fromYaml && problem.line ? `line ${problem.line}:${problem.column}: ` : "";
+      item.textContent = line + (problem.json_path ? `${problem.json_path}: ` : "") + words;
       problemList.append(item);
     }
   }
@@ -74,13 +76,14 @@ async function post(url, body) {
   return [response.status, await response.json()];
 }
 
-async function update(event) {
+async function update(event, fromYaml) {
   const number = ++sent;
   const began = event && event.timeStamp ? event.timeStamp : performance.now(); // when the edit happened
   status.textContent = "Computing…";
+  const request = fromYaml ? { yaml: yamlPane.value, origin: start.origin } : edited();
   let answer;
   try {
-    const [code, data] = await post("/api/figures", JSON.stringify(edited()));
+    const [code, data] = await post("/api/figures", JSON.stringify(request));
     if (code !== 200) throw new Error(data.error || `the server answered ${code}`);
     answer = data;
   } catch (error) {
@@ -88,11 +91,14 @@ async function update(event) {
     return;
   }
   if (number !== sent) return;
-  showProblems(answer.problems);
+  showProblems(answer.problems, fromYaml);
   document.body.dataset.valid = answer.valid ? "true" : "false";
   for (const button of document.querySelectorAll(".download button")) button.disabled = !answer.valid;
   if (answer.valid) {
     figures.innerHTML = answer.figures; // made by the server's templates, every value escaped there
+    start.paytable = answer.paytable;
+    if (fromYaml) fieldsBox.innerHTML = answer.fields; // the form of the new paytable (the server's template)
+    else yamlPane.value = answer.yaml;
     await new Promise(requestAnimationFrame); // drawn: the time to the frame that shows the new figures
     const took = Math.round(performance.now() - began);
     document.body.dataset.took = String(took);
@@ -103,7 +109,13 @@ async function update(event) {
   document.body.dataset.updated = String(number);
 }
 
-for (const input of fields) input.addEventListener(input.dataset.kind === "bool" ? "change" : "input", update);
+editor.addEventListener("input", (event) => {
+  if (event.target === yamlPane) update(event, true);
+  else if (event.target.matches("input[data-path]:not([data-kind=bool])")) update(event, false);
+});
+editor.addEventListener("change", (event) => {
+  if (event.target.matches("input[data-kind=bool]")) update(event, false);
+});
 
 for (const form of document.querySelectorAll("form.download")) {
   form.addEventListener("submit", () => {
@@ -116,8 +128,10 @@ for (const form of document.querySelectorAll("form.download")) {
   });
 }
 
-for (const button of document.querySelectorAll("button.solve")) {
-  button.addEventListener("click", async () => {
+editor.addEventListener("click", async (event) => {
+  const button = event.target.closest("button.solve");
+  if (!button) return;
+  {
     const output = button.parentElement.querySelector("output");
     output.textContent = "solving…";
     const request = { ...edited(), wager: button.dataset.wager, row: button.dataset.row,
@@ -129,5 +143,5 @@ for (const button of document.querySelectorAll("button.solve")) {
     }
     const nearest = data.candidates.map((c) => `${c.pays} (${c.house_edge_percent})`).join(", ");
     output.textContent = `exactly ${data.exact_pay} to 1; nearest: ${nearest}`;
-  });
-}
+  }
+});
