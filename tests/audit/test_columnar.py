@@ -142,3 +142,45 @@ def test_small_blocks_audit_as_one_block_does(tmp_path: Path, monkeypatch: pytes
     problems = whole["problems"]["listed"]  # type: ignore[index]
     assert [(p["line"], p["code"]) for p in problems] == [(101, "log.line-too-long"), (202, "log.duplicate-round")]
     assert whole["rounds"] == 300
+
+
+def test_ids_beyond_memory_go_to_a_temporary_file_that_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With room for 50 ids in memory, a 300-round log spills sorted runs to a temporary folder; a repeat of an id
+    met 250 rounds before is still found, the audit is the one kept in memory, and nothing is left behind."""
+    import tempfile
+
+    import trey.audit.log as log
+    import trey.audit.seen as seen
+
+    lines = [*LINES, LINES[3]]
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    whole = audit_json(audit(SPEC, [path], ANALYSIS))
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    monkeypatch.setattr(seen, "IN_MEMORY", 50)
+    monkeypatch.setattr(log, "BLOCK_BYTES", 5_000)  # batches of a few rounds: many spills
+    made: list[int] = []
+    spill = seen.SeenIds._spill
+
+    def counted(self: seen.SeenIds) -> None:
+        spill(self)
+        made.append(len(self.runs))
+
+    monkeypatch.setattr(seen.SeenIds, "_spill", counted)
+    assert audit_json(audit(SPEC, [path], ANALYSIS)) == whole
+    assert len(made) >= 4 and list(spills.iterdir()) == []
+    assert [(p["line"], p["code"]) for p in whole["problems"]["listed"]] == [(301, "log.duplicate-round")]
+
+
+def test_a_round_in_two_logs_of_one_audit_is_logged_twice(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(LINES[:10]) + "\n")
+    again = tmp_path / "again.jsonl"
+    again.write_text(LINES[4] + "\n")
+    found = audit(SPEC, [path, again], ANALYSIS)
+    assert [(p.file, p.line, p.code) for p in found.problems] == [(str(again), 1, "log.duplicate-round")]
+    assert found.rounds == 10

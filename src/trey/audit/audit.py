@@ -19,6 +19,7 @@ from trey import __version__
 from trey.audit.cards import CardCounts, CardTest
 from trey.audit.log import PARTS, LogProblem, read_log
 from trey.audit.rounds import IntArray, Rounds, cents
+from trey.audit.seen import SeenIds
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
@@ -256,17 +257,32 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
             wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, variance=result.stats.variance
         )
     expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
-    for path in logs:
-        for rounds, problems in read_log(path, spec, columnar=columnar):
-            found.lines += len(rounds) + len(problems)
-            found.problem_count += len(problems)
-            found.problems += problems[: max(0, KEPT - len(found.problems))]
-            if not len(rounds):
-                continue
-            due = _settle(rounds, settler, rule, found)
-            if expectations is not None and ANTE_PLAY in due:
-                _decisions(rounds, due[ANTE_PLAY], settler, expectations, found)
+    with SeenIds() as seen:  # one set of round ids for all the logs: a round in two of them is logged twice
+        for path in logs:
+            _audit_log(found, path, settler, rule, expectations, seen, columnar=columnar)
     return found
+
+
+def _audit_log(
+    found: Audit,
+    path: Path,
+    settler: Settler,
+    rule: PayRule,
+    expectations: HandExpectations | None,
+    seen: SeenIds,
+    *,
+    columnar: bool,
+) -> None:
+    """One log's rounds, block by block, added to ``found``."""
+    for rounds, problems in read_log(path, found.spec, columnar=columnar, seen=seen):
+        found.lines += len(rounds) + len(problems)
+        found.problem_count += len(problems)
+        found.problems += problems[: max(0, KEPT - len(found.problems))]
+        if not len(rounds):
+            continue
+        due = _settle(rounds, settler, rule, found)
+        if expectations is not None and ANTE_PLAY in due:
+            _decisions(rounds, due[ANTE_PLAY], settler, expectations, found)
 
 
 def _decisions(rounds: Rounds, due: IntArray, settler: Settler, expected: HandExpectations, found: Audit) -> None:

@@ -9,6 +9,7 @@ must be a regular file (a FIFO or /dev/zero is refused before it is opened).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -271,18 +272,22 @@ def rounds_of(rows: list[LoggedRound], wagers: tuple[str, ...]) -> Rounds:
     )
 
 
-def read_log(path: Path, spec: GameSpec, *, columnar: bool = True) -> Iterator[tuple[Rounds, list[LogProblem]]]:
+def read_log(
+    path: Path, spec: GameSpec, *, columnar: bool = True, seen: SeenIds | None = None
+) -> Iterator[tuple[Rounds, list[LogProblem]]]:
     """A hand history, block by block: the valid rounds as columns, and the problems of the other lines in the
     order of their lines. JSON Lines, or CSV (a name ending .csv) whose first line names the columns.
 
     ``columnar``: let the fast reader prove what lines it can first (:mod:`trey.audit.columnar`); without it every
-    line is read strictly, one at a time. The result is the same."""
+    line is read strictly, one at a time. The result is the same. ``seen``: the round ids met before (an audit of
+    several logs shares them: a round in two files is logged twice); by default, this file's alone."""
     name = display_name(path)
-    seen = SeenIds()
     wagers = spec.wagers.ids
     is_csv = path.name.lower().endswith(".csv")
     header: list[str] | None = None
-    with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
+    with contextlib.ExitStack() as stack:
+        met = seen if seen is not None else stack.enter_context(SeenIds())
+        stream = stack.enter_context(open_regular(path, what="a hand history (JSON Lines or CSV)"))
         blocks = _blocks(stream)
         ahead = None if is_csv or not columnar else partial(prove, spec=spec, max_line_bytes=MAX_LINE_BYTES)
         for item, proven in _proven_ahead(blocks, ahead):
@@ -325,7 +330,7 @@ def read_log(path: Path, spec: GameSpec, *, columnar: bool = True) -> Iterator[t
             if rows:
                 batches.append(rounds_of(rows, wagers))
             rounds = Rounds.joined(batches) if batches else rounds_of([], wagers)
-            fresh = seen.first_time(digests(rounds.ids))
+            fresh = met.first_time(digests(rounds.ids))
             if not fresh.all():
                 problems += [
                     LogProblem(name, int(line), ids, "log.duplicate-round", "the round id is logged twice")

@@ -1,5 +1,5 @@
-"""Round ids met so far, to find a round logged twice: 8 bytes a round (a 10-million-round log keeps 80 MB),
-however long the ids.
+"""Round ids met so far, to find a round logged twice: 8 bytes a round, however long the ids, in memory up to
+32 MB and beyond that in a temporary file.
 
 Each id is kept as a 64-bit digest (:func:`digests`), in sorted arrays of doubling sizes (a new batch's
 digests are one more array; two arrays of about the same size are merged), so a batch is looked up with a binary
@@ -9,6 +9,9 @@ would be reported as logged twice.
 """
 
 from __future__ import annotations
+
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -49,12 +52,33 @@ def digests(ids: pa.Array) -> Digests:
     return h
 
 
+IN_MEMORY = 1 << 22  # digests kept in memory (32 MB); beyond, sorted runs go to a temporary file
+
+
 class SeenIds:
+    """The digests met, in memory up to :data:`IN_MEMORY` of them, then in sorted runs written to a temporary
+    folder (removed by :meth:`close`) and searched through memory maps: the process's own memory stays bounded
+    however long the log, the runs living in the file system's cache."""
+
     def __init__(self) -> None:
         self.levels: list[Digests] = []  # sorted, without repeats, largest first
+        self.runs: list[Digests] = []  # sorted, written out, each of about IN_MEMORY digests
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+
+    def __enter__(self) -> SeenIds:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.runs.clear()  # the memory maps, before their files go
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
     def __len__(self) -> int:
-        return sum(len(level) for level in self.levels)
+        return sum(len(level) for level in self.levels) + sum(len(run) for run in self.runs)
 
     def first_time(self, batch: Digests) -> npt.NDArray[np.bool_]:
         """Per digest of a batch (in the order of its lines): True where it is met for the first time — not in an
@@ -66,13 +90,24 @@ class SeenIds:
         ranked = batch[order]
         again = np.zeros(n, dtype=bool)
         again[order[1:]] = ranked[1:] == ranked[:-1]
-        for level in self.levels:
-            at = np.minimum(np.searchsorted(level, batch), len(level) - 1)
-            again |= level[at] == batch
+        for level in (*self.levels, *self.runs):
+            at = np.minimum(np.searchsorted(level, ranked), len(level) - 1)  # sorted keys: the maps are read in order
+            again[order] |= level[at] == ranked
         fresh = np.sort(batch[~again])  # without repeats: every repeat is in ``again``
         if len(fresh):
             self.levels.append(fresh)
             while len(self.levels) > 1 and len(self.levels[-2]) <= 2 * len(self.levels[-1]):
                 newer = self.levels.pop()  # disjoint from every other level: a merge is a sort
                 self.levels[-1] = np.sort(np.concatenate([self.levels[-1], newer]))
+            if sum(len(level) for level in self.levels) > IN_MEMORY:
+                self._spill()
         return ~again
+
+    def _spill(self) -> None:
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="trey-audit-ids-")
+        run = np.sort(np.concatenate(self.levels))
+        path = Path(self._folder.name) / f"run-{len(self.runs)}.u64"
+        run.tofile(path)
+        self.runs.append(np.memmap(path, dtype=np.uint64, mode="r", shape=(len(run),)))
+        self.levels = []
