@@ -57,7 +57,8 @@ def test_a_certificate_with_protection_carries_verifies_and_refuses_a_changed_fi
     forged.write_text(json.dumps(data))
     result = run_cli("verify", forged)
     assert result.exit_code == 1 and "protection.scenarios[0].gain" in result.stderr
-    plain = json.loads(
-        trey.certify(raw, "standard.yaml", issue_date=date(2026, 1, 1)).files["standard.certificate.json"]
-    )
+    from trey.trust.certificate import build_certificate
+
+    spec = trey.load_spec(STANDARD)
+    plain = build_certificate(spec, file_name="standard.yaml", file_size=len(raw), issue_date=date(2026, 1, 1)).data
     assert plain["certificate_format"] == 2 and "protection" not in plain  # without it, format 2 as before
