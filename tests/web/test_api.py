@@ -144,3 +144,9 @@ def test_solve_answers_as_trey_solve_and_refuses_in_its_words(server: str) -> No
     }
     said = run_cli("solve", PAIR_PLUS, "--wager", "pair_plus", "--row", "flush", "--house-edge", "five")
     assert said.exit_code == 2 and "'five' is not a percentage such as 5% or 4.5%" in said.stderr
+
+
+def test_a_request_addressed_to_another_name_is_refused(server: str) -> None:
+    """A site whose name was pointed at 127.0.0.1 (DNS rebinding) cannot read the workbench from the user's browser."""
+    assert httpx.get(f"{server}/", headers={"Host": "evil.example:8000"}, timeout=30).status_code == 400
+    assert httpx.get(f"{server}/", headers={"Host": "localhost"}, timeout=30).status_code == 200

@@ -34,7 +34,7 @@ def serve(
     """Start the paytable workbench in the browser: edit pays and rules and see every figure change."""
     import uvicorn
 
-    from trey.web.app import workbench
+    from trey.web.app import LOCAL_HOSTS, workbench
 
     folder = folder if folder is not None else shipped_paytables()
     if not folder.is_dir():
@@ -45,4 +45,5 @@ def serve(
             "(it reads the folder's paytables and makes documents; it writes nothing)"
         )
     say_error(f"trey workbench: http://{'[' + host + ']' if ':' in host else host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(workbench(folder), host=host, port=port, log_level="warning", access_log=False)
+    hosts = LOCAL_HOSTS if host in LOOPBACK else ("*",)  # off this machine, whatever name reaches it
+    uvicorn.run(workbench(folder, hosts=hosts), host=host, port=port, log_level="warning", access_log=False)

@@ -23,6 +23,8 @@ from urllib.parse import parse_qs
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -376,11 +378,16 @@ def _errors(
     return wrapped
 
 
-def workbench(folder: Path) -> Starlette:
-    """The application over the paytables of ``folder``."""
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+def workbench(folder: Path, *, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
+    """The application over the paytables of ``folder``, answering requests addressed to ``hosts`` only: on this
+    machine, a page of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused (400)."""
     bench = Workbench(folder)
     static = StaticFiles(packages=[("trey.web", "static")])
     return Starlette(
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
         routes=[
             Route("/", _errors(bench.index)),
             Route("/edit", _errors(bench.edit)),
@@ -390,5 +397,5 @@ def workbench(folder: Path) -> Starlette:
             Route("/compare", _errors(bench.compare), methods=["POST"]),
             Route("/download/{kind}", _errors(bench.download), methods=["POST"]),
             Mount("/static", static, name="static"),
-        ]
+        ],
     )
