@@ -17,8 +17,8 @@ import pyarrow.compute as pc
 
 from trey import __version__
 from trey.audit.cards import CardCounts, CardTest
-from trey.audit.log import PARTS, LogProblem, read_log
-from trey.audit.rounds import IntArray, Rounds, cents
+from trey.audit.log import LogProblem, read_log
+from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
@@ -248,8 +248,7 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
     """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled.
     ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it)."""
     analysis = analysis or analyze(spec)
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
-    settler = Settler(spec, plays)
+    settler = Settler(spec, analysis.plays)
     rule = PayRule.of(spec.table)
     found = Audit(spec)
     for wager, result in analysis.wagers.items():

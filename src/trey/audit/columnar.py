@@ -24,15 +24,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from trey.audit.rounds import PART_COUNT, BoolArray, IntArray, Rounds
+from trey.audit.rounds import MAX_ID_CHARACTERS, PART_COUNT, PARTS, BoolArray, IntArray, Rounds
 from trey.cards.card import Card
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.pays import DECIMAL_PATTERN
 
 PRINTABLE = bytes(range(0x20, 0x7F)) + b"\n"  # the only bytes of a block this reader looks into
 MAX_WHOLE_AMOUNT = 10**13 - 1  # the largest whole amount a decimal text may write (13 digits)
-MAX_ID_CHARACTERS = 64
-PARTS = ("ante", "play", "ante_bonus")
 
 
 @dataclass(frozen=True)

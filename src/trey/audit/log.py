@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 
 from trey.audit.columnar import Proven, prove
-from trey.audit.rounds import Rounds, cents
+from trey.audit.rounds import MAX_ID_CHARACTERS, PARTS, Rounds, cents
 from trey.audit.seen import SeenIds, digests
 from trey.cards.card import Card
 from trey.core.codes import is_known_code
@@ -35,9 +35,7 @@ from trey.paytable.pays import PayError, parse_money
 MAX_LINE_BYTES = 16_384  # far beyond any round's line
 MAX_ROUNDS = 100_000_000  # lines read from one log at most
 BLOCK_BYTES = 4 << 20  # read at a time: whole lines, about 12,000 rounds
-MAX_ID_CHARACTERS = 64
 DECISIONS = {"play": True, "fold": False}
-PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
 
 
 @dataclass(frozen=True)

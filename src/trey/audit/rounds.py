@@ -18,7 +18,9 @@ from trey.paytable.model import ANTE_PLAY
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-PART_COUNT = 3  # Ante & Play's net split: ante, play, ante_bonus
+PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
+PART_COUNT = len(PARTS)
+MAX_ID_CHARACTERS = 64  # a round's id and its table's name
 
 
 def cents(amount: Fraction) -> int:

@@ -43,7 +43,7 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
     if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
         raise ValueError(f"1 to {MAX_LOGGED_ROUNDS:,} rounds are logged")
     analysis = analyze(spec)
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
+    plays = analysis.plays
     settler = Settler(spec, plays)
     rule = PayRule.of(spec.table)
     sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}

@@ -221,8 +221,7 @@ def dealer_sheet_context(
     money = rule.money
     columns = bets or bet_columns(table)
     chip, cap = rule.chip, rule.cap
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
-    settler = Settler(spec, plays)
+    settler = Settler(spec, analysis.plays)
     tables = _payout_tables(spec, columns, rule)
     any_rounded = any(cell["rounded"] for t in tables for r in t["rows"] for cell in r["cells"])
     limits = []

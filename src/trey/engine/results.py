@@ -128,3 +128,10 @@ class GameAnalysis:
     def ante_play(self) -> AntePlayAnalysis | None:
         result = self.wagers.get(ANTE_PLAY)
         return result if isinstance(result, AntePlayAnalysis) else None
+
+    @property
+    def plays(self) -> npt.NDArray[np.bool_] | None:
+        """The strategy's decision for each of the 22,100 player hands (None without Ante & Play): what a
+        settlement of dealt rounds plays by."""
+        ante = self.ante_play
+        return ante.plays if ante is not None else None

@@ -244,7 +244,7 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
     from trey.play.simulate import deal
 
     rng = np.random.Generator(np.random.PCG64(seed))
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
+    plays = analysis.plays
     settler = Settler(spec, plays)
     rule = PayRule.of(spec.table)
     sizes = {w: _bet_sizes(spec, w) for w in spec.wagers.ids}

@@ -76,8 +76,7 @@ def simulate_part(
     schemas/simulation-part.schema.json). ``paytable``: the file's bytes (kept in the part for the merge)."""
     checked_rounds(rounds)
     analysis = analysis or analyze(spec)
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
-    settler = Settler(spec, plays)
+    settler = Settler(spec, analysis.plays)
     count = len(simulation.chunk_sizes(rounds))
     chunks = shard.chunks(count)
     if not chunks:
@@ -197,8 +196,7 @@ def merge_parts(paths: list[Path], *, analysis: GameAnalysis | None = None) -> t
     if spec.sha256 != first["spec_sha256"]:
         raise TreyError(f"{first_name}: its paytable's text does not have its SHA-256", hint="rerun the shard")
     analysis = analysis or analyze(spec)
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
-    settler = Settler(spec, plays)
+    settler = Settler(spec, analysis.plays)
     tally = Tally(spec, settler, first["rounds"])
     for name, part in parts:
         if set(part["counts"]) != set(settler.tables) or any(

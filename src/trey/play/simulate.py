@@ -360,8 +360,7 @@ def simulate(
     where = Where(workers, scheduler)
     checked_rounds(rounds)
     analysis = analysis or analyze(spec)
-    plays = analysis.ante_play.plays if analysis.ante_play is not None else None
-    settler = settler_factory(spec, plays)
+    settler = settler_factory(spec, analysis.plays)
     tally = Tally(spec, settler, rounds)
     for index, chunk in run_chunks_of(settler, rounds, seed, list(range(len(tally.sizes))), where, progress):
         tally.add(index, chunk)

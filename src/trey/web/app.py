@@ -164,11 +164,13 @@ def _figures(analysis: GameAnalysis) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Edited:
-    """A paytable the page sent: its YAML, what the loader found, and the analysis when it is valid."""
+    """A paytable the page sent: its YAML, what the loader found, the analysis when it is valid, and the rest of
+    the request (a solve's wager, row and target)."""
 
     yaml: str
     result: CheckResult
     analysis: GameAnalysis | None
+    sent: dict[str, Any]
 
 
 def _edited(body: bytes) -> tuple[Edited, str]:
@@ -186,7 +188,7 @@ def _edited(body: bytes) -> tuple[Edited, str]:
         raise TooLarge
     result = check_bytes(text.encode(), "the edited paytable")
     analysis = analyze(result.spec) if result.spec is not None and not result.errors else None
-    return Edited(text, result, analysis), origin or "the workbench"
+    return Edited(text, result, analysis, sent), origin or "the workbench"
 
 
 class Workbench:
@@ -276,7 +278,7 @@ class Workbench:
 
         def run() -> dict[str, Any]:
             edited, _ = _edited(raw)
-            sent = loads_strict(raw.decode("utf-8"))
+            sent = edited.sent
             if edited.analysis is None:
                 raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
             wager, row = str(sent.get("wager", ""))[:64], str(sent.get("row", ""))[:64]
