@@ -38,7 +38,7 @@ def verify(
     if path.is_file():  # anything else is refused, with its reason, by the JSON reader
         with open(path, "rb") as stream:
             head = stream.read(5)
-    if is_pdf(head):
+    if is_pdf(head) or path.suffix.lower() == ".pdf":  # a .pdf that is not a PDF is refused as not a PDF
         result = verify_pdf(
             path, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
         )
@@ -53,8 +53,8 @@ def verify(
         said = json_signature_text(cert)
     checked = f" and {display_name(paytable)}" if paytable is not None else ""
     summary = (
-        f"{display_name(path)}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']}, "
-        f"issued by trey {cert.issued_by}; {said}"
+        f"{display_name(path)}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']} "
+        f"({cert.profile_label}), issued by trey {cert.issued_by}; {said}"
     )
     return Verification(cert, summary)
 
