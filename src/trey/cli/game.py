@@ -318,10 +318,6 @@ def simulate(
         spec = load_spec(file)
         say_error(f"wrote {write_lines(log, simulated_log(spec, rounds, seed), force=force)}")
         return
-    if scheduler is not None:
-        from trey.core.runner import parse_scheduler
-
-        parse_scheduler(scheduler)  # a typo is an error before anything is loaded
     if shard is not None and out is not None:
         from trey.core.files import read_bounded
         from trey.paytable.load import load_spec_bytes

@@ -67,6 +67,7 @@ class SimulationOptions:
     seed: int
     workers: int = 1  # a speed setting: results, and so the certificate, do not depend on it
     scheduler: str | None = None  # a Dask scheduler to run the chunks on instead (trey.core.runner): the same
+    recheck: int = 0  # chunks a scheduler at an address dealt, dealt again here at random and compared
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,7 @@ def build_certificate(
             workers=simulation.workers,
             scheduler=simulation.scheduler,
             analysis=analysis,
+            recheck=simulation.recheck,
         )
     verdicts = [overall(checks)]
     data: dict[str, Any] = {
@@ -221,6 +223,9 @@ MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024
 # Verification re-runs the certificate's simulation; the certificate must not choose how long that takes. Larger
 # simulations are verified only when the user allows them with --allow-rounds.
 VERIFY_ROUNDS_LIMIT = 100_000_000
+# Verification on a Dask cluster: the cluster chooses the counts it hands back (trey.core.runner), so this many of
+# its chunks, chosen at random, are dealt again on the verifier's machine and must be the same.
+VERIFY_RECHECK = 3
 EARLIEST_DATE = date(1980, 1, 1)  # PDF and font timestamps are written for these years
 LATEST_DATE = date(2099, 12, 31)
 
@@ -393,7 +398,9 @@ def verify_certificate_data(
         file_size=recorded["size"],
         issue_date=date.fromisoformat(stored["issue_date"]),
         profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
-        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers, scheduler) if sim and id_matches else None,
+        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers, scheduler, VERIFY_RECHECK)
+        if sim and id_matches
+        else None,
         paper=stored["paper"],
         protection="protection" in stored,
     )
