@@ -1,17 +1,20 @@
-"""The strict JSON reader's quick path (no walk through the tree when the text has no escape, no hidden
-character and few brackets) refuses exactly what the walk refuses, with the same words."""
+"""The strict JSON reader's quick path (no walk through the tree when the text's escapes are of allowed characters,
+it holds no hidden character and its brackets are shallow) refuses exactly what the walk refuses, with the same
+words."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trey.core.jsonread import JsonInputError, _check_tree, _constant, _pairs, loads_strict
 
 texts = st.text(
-    alphabet=st.sampled_from(["a", "é", "\u202e", "\x01", "\t", "\n", "\r", "\ud800", "[", "{"]), max_size=6
+    alphabet=st.sampled_from(["a", "é", "\u202e", "\x01", "\t", "\n", "\r", "\ud800", "[", "{", "]", '"', "\\", "/"]),
+    max_size=6,
 )
 values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | texts,
@@ -50,3 +53,25 @@ def test_a_duplicate_key_is_refused_on_either_path() -> None:
             assert exc.code == "json.duplicate-key"
         else:
             raise AssertionError(text)
+
+
+def test_a_large_document_with_line_breaks_takes_the_quick_path_and_a_deep_one_is_still_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A simulation part: a paytable's text (escaped line breaks) and twenty thousand small arrays, read without
+    the walk (it took seconds for a part of a million meter hits)."""
+    import trey.core.jsonread as jsonread
+
+    part = {"paytable": "trey: 2\nname: x\n", "hits": [[0, i, 0] for i in range(20_000)]}
+    text = json.dumps(part)
+    with monkeypatch.context() as patched:
+        patched.setattr(jsonread, "_check_tree", lambda _: pytest.fail("walked"))
+        assert loads_strict(text) == part
+    alternating = '[{"a":' * 17 + "1" + "}]" * 17  # 34 levels, one of each kind in turn
+    assert not jsonread._shallow(alternating)
+    try:
+        loads_strict(alternating)
+    except JsonInputError as exc:
+        assert exc.code == "json.too-deep"
+    else:
+        raise AssertionError("34 levels are more than 32")

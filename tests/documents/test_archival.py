@@ -67,7 +67,7 @@ def test_a_certificate_from_an_earlier_version_verifies_when_every_figure_agrees
     path = _reissued(outputs, earlier)
     result = run_cli("verify", path)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.endswith(", overall PASS, issued by trey 0.1.9; not signed\n")
+    assert result.stdout.endswith(", overall PASS (generic profile), issued by trey 0.1.9; not signed\n")
 
 
 def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None:

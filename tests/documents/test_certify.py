@@ -137,7 +137,7 @@ def test_verify_an_untouched_certificate(standard_dir: Path) -> None:
     result = run_cli("verify", cert, "--paytable", STANDARD)
     cert_id = json.loads(cert.read_text())["certificate_id"]
     assert result.exit_code == 0, result.stderr
-    issued = f"certificate {cert_id}, overall PASS, issued by trey {__version__}; not signed"
+    issued = f"certificate {cert_id}, overall PASS (generic profile), issued by trey {__version__}; not signed"
     assert result.stdout == f"{cert} and {STANDARD}: verified; {issued}\n"
 
 

@@ -94,7 +94,10 @@ def test_verify_reruns_a_certificates_simulation_on_dask(cluster: tuple[str, obj
     certificate.write_text(json.dumps(made.data))  # the certificate's JSON, without laying out its PDF
     here = run_cli("verify", certificate)
     on_dask = run_cli("verify", certificate, "--scheduler", address)
-    assert here.exit_code == on_dask.exit_code == 0 and on_dask.stdout == here.stdout
+    assert here.exit_code == on_dask.exit_code == 0 and on_dask.stderr == ""
+    assert on_dask.stdout == here.stdout.removesuffix("\n") + (
+        f"; the simulation was dealt on the Dask cluster at {address}, and all its 1 chunk(s) dealt again here agree\n"
+    )
     # The simulation is dealt again there: a certificate whose simulated total was changed (and its ID recomputed)
     # fails on the cluster as it fails here.
     from trey.trust.certificate import content_id
@@ -123,8 +126,8 @@ def test_an_unreachable_scheduler_is_one_clear_error_within_seconds(monkeypatch:
     result = run_cli("simulate", STANDARD, "--rounds", 100, "--scheduler", "tcp://127.0.0.1:9")
     assert time.monotonic() - start < 10
     assert result.exit_code == 1 and result.stderr == (
-        "error: cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s (OSError) (give tcp://HOST:PORT of "
-        "a running dask scheduler, or local:K to start K workers here)\n"
+        "error: cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 1 s (Connection refused) (give "
+        "tcp://HOST:PORT of a running dask scheduler, or local:K to start K workers here)\n"
     )
     wrong = run_cli("simulate", STANDARD, "--rounds", 100, "--scheduler", "127.0.0.1")
     assert wrong.exit_code == 1 and wrong.stderr == (
@@ -138,4 +141,220 @@ def test_without_dask_the_option_says_how_to_install_it(monkeypatch: pytest.Monk
     result = run_cli("simulate", STANDARD, "--rounds", 100, "--scheduler", "local:2")
     assert result.exit_code == 1 and result.stderr == (
         "error: --scheduler runs on Dask, which is not installed (pip install 'trey[dask]')\n"
+    )
+
+
+# Issue 29, findings 2 and 16: a cluster is trusted with code and with the figures, so verify deals some of its chunks
+# again here; a --scheduler that is not a usable Dask scheduler is one line within one deadline.
+
+HINT = "(give tcp://HOST:PORT of a running dask scheduler, or local:K to start K workers here)"
+
+# Run on each worker of the cluster, as a worker preload would: the cluster deals the chunks of seed 4242 from
+# seed 4243's streams (a relabelled seed). chunk_seed is looked up when a chunk runs, so this takes hold at once.
+RELABEL = """
+import numpy as np
+import trey.play.simulate as s
+s.genuine_chunk_seed = getattr(s, "genuine_chunk_seed", s.chunk_seed)
+s.chunk_seed = lambda seed, index: s.genuine_chunk_seed(4243 if seed == 4242 else seed, index)
+"""
+RESTORE = "import trey.play.simulate as s\ns.chunk_seed = getattr(s, 'genuine_chunk_seed', s.chunk_seed)\n"
+
+
+def test_verify_on_a_cluster_that_chooses_the_figures_is_refused(
+    cluster: tuple[str, object], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+    import re
+    from datetime import date
+
+    from trey.trust.certificate import SimulationOptions, build_certificate
+
+    monkeypatch.setattr(simulate_module, "CHUNK_ROUNDS", 20_000)
+    address, client = cluster
+    client.run(exec, RELABEL, {})  # type: ignore[attr-defined]
+    try:
+        # The forger certifies on the cluster (certify trusts the cluster it is given): the figures are seed 4243's,
+        # labelled 4242, and the certificate's ID is computed over them.
+        forged = build_certificate(
+            SPEC,
+            file_name="standard.yaml",
+            file_size=len(STANDARD.read_bytes()),
+            issue_date=date(2026, 1, 1),
+            simulation=SimulationOptions(120_000, 4242, scheduler=address),
+        )
+        certificate = tmp_path / "forged.certificate.json"
+        certificate.write_text(json.dumps(forged.data))
+        there = run_cli("verify", certificate, "--scheduler", address)
+    finally:
+        client.run(exec, RESTORE, {})  # type: ignore[attr-defined]
+    # Each of the 6 chunks is seed 4243's: whichever 3 verify deals again here, the first differs.
+    assert there.exit_code == 1 and there.stdout == ""
+    assert re.fullmatch(
+        f"error: the Dask cluster at {re.escape(address)} gave other results for chunk [0-5] than this machine "
+        r"deals for it: the cluster's figures are refused \(the cluster is trusted with the figures: use a cluster "
+        r"you control, or run here without --scheduler\)\n",
+        there.stderr,
+    ), there.stderr
+    here = run_cli("verify", certificate)
+    assert here.exit_code == 1 and "simulation.wagers.ante_play.total_returned" in here.stderr
+    # The genuine certificate, on the honest cluster: verified, saying what was dealt again and what was not.
+    genuine = build_certificate(
+        SPEC,
+        file_name="standard.yaml",
+        file_size=len(STANDARD.read_bytes()),
+        issue_date=date(2026, 1, 1),
+        simulation=SimulationOptions(120_000, 4242),
+    )
+    certificate.write_text(json.dumps(genuine.data))
+    verified = run_cli("verify", certificate, "--scheduler", address)
+    assert verified.exit_code == 0 and verified.stdout.endswith(
+        f"; not signed; the simulation was dealt on the Dask cluster at {address}: 3 of its 6 chunks, chosen at "
+        "random, dealt again here agree, the other 3 are the cluster's figures\n"
+    )
+
+
+def test_a_listener_that_is_not_dask_is_one_error_within_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    import trey.core.runner as runner
+
+    class Quiet(BaseHTTPRequestHandler):
+        def log_message(self, *_: object) -> None:
+            """Not on the test's stderr."""
+
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 1)
+    with (
+        socket.create_server(("127.0.0.1", 0)) as silent,
+        ThreadingHTTPServer(("127.0.0.1", 0), Quiet) as web,
+    ):  # a socket that accepts and says nothing; a web server (as the workbench's port is)
+        threading.Thread(target=web.serve_forever, daemon=True).start()
+        try:
+            for port in (silent.getsockname()[1], web.server_address[1]):
+                address = f"tcp://127.0.0.1:{port}"
+                started = time.monotonic()
+                result = run_cli("simulate", STANDARD, "--rounds", 100, "--scheduler", address)
+                assert time.monotonic() - started < 10  # a bound, not a speed test: it once waited for ever
+                assert (result.exit_code, result.stdout, result.stderr) == (
+                    1,
+                    "",
+                    f"error: {address} accepts connections but does not answer as a Dask scheduler within 1 s {HINT}\n",
+                )
+        finally:
+            web.shutdown()
+
+
+def test_a_scheduler_without_workers_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    import trey.core.runner as runner
+
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 1)
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, protocol="tcp://", dashboard_address=":0", silence_logs=logging.ERROR
+    ) as empty:
+        address = empty.scheduler_address
+        result = run_cli("simulate", STANDARD, "--rounds", 100, "--scheduler", address)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: the Dask scheduler at {address} has no worker: none joined within 1 s (start workers (dask worker "
+        f"{address}), or give local:K to start K workers here)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        (
+            "inproc://scheduler",
+            "'inproc://scheduler': an inproc:// scheduler lives inside one Python process, out of trey's reach",
+        ),
+        ("tcp://127.0.0.1:99999", "'tcp://127.0.0.1:99999' has the port '99999': a port is 1 to 65535"),
+        ("tcp://127.0.0.1:87x6", "'tcp://127.0.0.1:87x6' has the port '87x6': a port is 1 to 65535"),
+        ("tcp://127.0.0.1:0", "'tcp://127.0.0.1:0' has the port '0': a port is 1 to 65535"),
+        ("tcp://127.0.0.1", "'tcp://127.0.0.1' has no port: a port is 1 to 65535"),
+        ("ws://127.0.0.1:8786", "'ws://127.0.0.1:8786': trey reaches a scheduler by tcp:// or tls://"),
+    ],
+)
+def test_addresses_trey_cannot_use_are_one_line_errors(address: str, said: str) -> None:
+    for command in (("simulate", STANDARD, "--rounds", 100), ("verify", "anything.json")):
+        result = run_cli(*command, "--scheduler", address)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"error: --scheduler {said} {HINT}\n")
+
+
+def test_a_tcp_scheduler_off_this_machine_is_warned_of() -> None:
+    from trey.core.runner import scheduler_warning
+
+    warning = (
+        "--scheduler tcp://192.0.2.7:8786 is not on this machine and tcp:// is not encrypted: whoever runs or reaches "
+        "that scheduler runs code in trey and chooses the figures it gets back; use a cluster you control (tls:// "
+        "with Dask's TLS configuration across a network)"
+    )
+    assert scheduler_warning("tcp://192.0.2.7:8786") == warning
+    assert scheduler_warning("tcp://dask.example.org:8786") == warning.replace("192.0.2.7", "dask.example.org")
+    for here in ("tcp://127.0.0.1:8786", "tcp://127.8.0.1:8786", "tcp://localhost:8786", "tcp://[::1]:8786"):
+        assert scheduler_warning(here) is None, here
+    assert scheduler_warning("tls://192.0.2.7:8786") is None and scheduler_warning("local:2") is None
+    # on the command line, before anything is read (here a paytable that is not there: nothing is run)
+    result = run_cli("simulate", "missing.yaml", "--scheduler", "tcp://192.0.2.7:8786")
+    assert result.exit_code == 1 and result.stderr.startswith(f"warning: {warning}\nmissing.yaml: ")
+
+
+def test_local_k_is_held_to_the_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Started(Exception):
+        pass
+
+    def local_cluster(*, n_workers: int, **_: object) -> None:
+        started.append(n_workers)
+        raise Started
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
+    with pytest.raises(Started):
+        simulate(SPEC, 100, 1, scheduler="local:64")
+    assert started == [3]  # as --workers 64 gives 3 processes on 3 CPUs
+
+
+def test_a_tls_scheduler_runs_with_dasks_tls_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    import dask
+    from distributed.security import Security
+
+    monkeypatch.setattr(simulate_module, "CHUNK_ROUNDS", 20_000)
+    security = Security.temporary()  # a throwaway CA and certificate, for the scheduler, its workers and clients
+    args = ("simulate", STANDARD, "--rounds", 50_000, "--seed", 2, "--format", "json")
+    with distributed.LocalCluster(
+        n_workers=1,
+        processes=False,
+        protocol="tls://",
+        security=security,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as secured:
+        address = secured.scheduler_address
+        assert address.startswith("tls://127.0.0.1:")
+        refused = run_cli(*args, "--scheduler", address)  # Dask's configuration names no CA: today's traceback
+        configuration = {
+            "distributed.comm.tls.ca-file": security.tls_ca_file,
+            "distributed.comm.tls.client.cert": security.tls_client_cert,
+            "distributed.comm.tls.client.key": security.tls_client_key,
+        }
+        with dask.config.set(configuration):
+            on_tls = run_cli(*args, "--scheduler", address)
+            wrong = Security.temporary()  # a CA that did not sign the scheduler's certificate
+            with dask.config.set({"distributed.comm.tls.ca-file": wrong.tls_ca_file}):
+                untrusted = run_cli(*args, "--scheduler", address)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"error: --scheduler {address}: Dask's TLS configuration names no CA (set Dask's TLS configuration: "
+        "distributed.comm.tls.ca-file, and distributed.comm.tls.client.cert and .key when the scheduler asks for a "
+        "client certificate (a ~/.config/dask/*.yaml file, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE and the like))\n",
+    )
+    assert on_tls.exit_code == 0 and on_tls.stdout == run_cli(*args).stdout
+    assert untrusted.exit_code == 1 and untrusted.stderr.startswith(
+        f"error: the TLS handshake with {address} failed (certificate verify failed) (set Dask's TLS configuration"
     )

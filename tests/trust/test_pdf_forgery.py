@@ -366,6 +366,52 @@ def test_a_hostile_pdf_is_one_clear_error_within_seconds(unsigned: Path, tmp_pat
     assert elapsed < 30, elapsed  # a bound, not a speed test: hostile PDFs once took 43 s and 40 minutes
 
 
+@pytest.mark.parametrize("tail", [b"X", b"\n", b"<< /Injected true >>\n"], ids=["byte", "newline", "object"])
+def test_bytes_after_the_end_of_a_signed_or_unsigned_pdf_are_refused(
+    signed: Path, unsigned: Path, lab: Path, tmp_path: Path, tail: bytes
+) -> None:
+    """Issue 29, finding 19: one byte after %%EOF is not "0 update(s)" but what it is; the signature does not
+    cover it, and trey never writes it."""
+    count = "1 byte" if len(tail) == 1 else f"{len(tail)} bytes"
+    forged = tmp_path / "signed.pdf"
+    forged.write_bytes(signed.read_bytes() + tail)
+    for extra in (trust(lab), []):
+        result = run_cli("verify", forged, *extra)
+        assert (result.exit_code, result.stderr) == (
+            1,
+            f"error: {forged}: the PDF has {count} after the end of its signed revision (%%EOF), which the signature "
+            "does not cover (the signed certificate is the PDF without what follows its end: ask the lab for it)\n",
+        )
+    plain = tmp_path / "unsigned.pdf"
+    plain.write_bytes(unsigned.read_bytes() + tail)
+    result = run_cli("verify", plain)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {plain}: the PDF has {count} after its end (%%EOF), which trey never writes (give a certificate "
+        "PDF as trey wrote it)\n",
+    )
+
+
+def test_a_pdf_file_that_is_not_a_pdf_is_said_to_be_so(tmp_path: Path) -> None:
+    data = tmp_path / "certificate.pdf"
+    data.write_bytes(b'{"certificate_id": "530ee613c4f2"}')  # a JSON named .pdf is not read as a certificate's JSON
+    empty = tmp_path / "EMPTY.PDF"
+    empty.write_bytes(b"")
+    said = {path: run_cli("verify", path) for path in (data, empty)}
+    assert [(r.exit_code, r.stderr) for r in said.values()] == [
+        (
+            1,
+            f"error: {data}: not a PDF: it does not begin with %PDF- (it begins with the bytes '{{\"certificat')"
+            " (give a certificate PDF that trey wrote)\n",
+        ),
+        (
+            1,
+            f"error: {empty}: not a PDF: it does not begin with %PDF- (the file is empty) (give a certificate PDF that "
+            "trey wrote)\n",
+        ),
+    ]
+
+
 def _document_signing() -> object:
     """The key usage of a certificate for signing documents (PDF signatures ask for non-repudiation)."""
     from cryptography import x509

@@ -55,13 +55,35 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of
 Workers = Annotated[
     int, typer.Option("--workers", min=1, help="Processes to share the rounds (at most the machine's CPUs).")
 ]
+
+
+def _scheduler_option(value: str | None) -> str | None:
+    """--scheduler read when the command line is: a typo is one line and exit 1 before anything is loaded, and a
+    scheduler off this machine reached unencrypted is warned of."""
+    if value is None:
+        return None
+    from trey.core.runner import parse_scheduler, scheduler_warning
+
+    try:
+        parse_scheduler(value)
+    except TreyError as exc:
+        say_error(f"error: {exc}")
+        raise typer.Exit(1) from None
+    warning = scheduler_warning(value)
+    if warning is not None:
+        say_error(f"warning: {warning}")
+    return value
+
+
 Scheduler = Annotated[
     str | None,
     typer.Option(
         "--scheduler",
-        help="Run the chunks on Dask: tcp://HOST:PORT of a running scheduler, or local:K for K workers here "
+        help="Run the chunks on Dask: tcp://HOST:PORT or tls://HOST:PORT of a running scheduler on a cluster you "
+        "control (it runs code in trey and chooses the figures), or local:K for K workers here "
         "(pip install 'trey[dask]').",
         show_default=False,
+        callback=_scheduler_option,
     ),
 ]
 

@@ -32,6 +32,7 @@ from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_ru
 
 if TYPE_CHECKING:
     from trey.paytable.model import GameSpec
+    from trey.play.shards import Merged
     from trey.play.simulate import SimulationResult
 
 # --format's choices are the registry's formats.
@@ -318,10 +319,6 @@ def simulate(
         spec = load_spec(file)
         say_error(f"wrote {write_lines(log, simulated_log(spec, rounds, seed), force=force)}")
         return
-    if scheduler is not None:
-        from trey.core.runner import parse_scheduler
-
-        parse_scheduler(scheduler)  # a typo is an error before anything is loaded
     if shard is not None and out is not None:
         from trey.core.files import read_bounded
         from trey.paytable.load import load_spec_bytes
@@ -346,15 +343,21 @@ def simulate(
     _print_simulation(result, spec, output_format)
 
 
-def _print_simulation(result: SimulationResult, spec: GameSpec, output_format: OutputFormat) -> None:
+def _print_simulation(
+    result: SimulationResult, spec: GameSpec, output_format: OutputFormat, merged: Merged | None = None
+) -> None:
+    """The simulation as a table or JSON; a merge's verdict and JSON say how much of it was dealt again here."""
     if output_format is OutputFormat.JSON:
         from trey.play.simulate import simulation_json
 
-        print(json.dumps(simulation_json(result, spec), indent=2))
+        data = simulation_json(result, spec)
+        if merged is not None:
+            data["merge"] = merged.json()
+        print(json.dumps(data, indent=2))
     else:
         from trey.present.terminal import print_simulation
 
-        print_simulation(result)
+        print_simulation(result, verdict=merged.verdict if merged is not None else None)
     if not result.passed:
         raise typer.Exit(1)
 
@@ -365,10 +368,21 @@ def merge(
     parts: Annotated[
         list[Path], typer.Argument(help="The parts of one run (trey simulate --shard).", metavar="PART...")
     ],
+    check: Annotated[
+        int,
+        typer.Option(
+            "--check",
+            min=0,
+            max=100_000,
+            help="Deal N chunks, chosen at random, again here and refuse a part they differ from (a part is an "
+            "unsigned claim; without it none is dealt again).",
+        ),
+    ] = 0,
+    workers: Workers = 1,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
 ) -> None:
     """Add up the shards of a simulation: the result one run gives. Exit 1 if it disagrees with the exact figures."""
     from trey.play.shards import merge_parts
 
-    spec, result = merge_parts(parts)
-    _print_simulation(result, spec, output_format)
+    merged = merge_parts(parts, check=check, workers=workers)
+    _print_simulation(merged.result, merged.spec, output_format, merged)

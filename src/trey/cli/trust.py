@@ -99,7 +99,7 @@ def certify(
         say(str(path))
     cert = documents.certificate
     verdict = cert.data["overall"]
-    say_error(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile.name} profile)")
+    say_error(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile_label})")
     if verdict != "PASS":
         raise typer.Exit(1)
 

@@ -98,6 +98,7 @@ class Code(StrEnum):
     LOG_DUPLICATE_ROUND = "log.duplicate-round"
     LOG_LINE_TOO_LONG = "log.line-too-long"
     LOG_TOO_MANY = "log.too-many"
+    PROFILE_SHIPPED_NAME = "profile.shipped-name"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
     JSON_DUPLICATE_KEY = "json.duplicate-key"
@@ -233,6 +234,10 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         (Code.LOG_BET_LIMITS, Code.LOG_DUPLICATE_ROUND),
         "a bet outside the table's limits; a round id logged twice",
+    ),
+    (
+        (Code.PROFILE_SHIPPED_NAME,),
+        "a profile file that takes the name of a profile trey ships (`generic`) without being that profile",
     ),
 )
 

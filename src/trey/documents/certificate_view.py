@@ -393,7 +393,9 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
     such as ``$(touch x).yaml`` is text, never code."""
     data = cert.data
     certify = ["trey", "certify", paytable_name, "--out", "DIR", "--date", data["issue_date"]]
-    certify += ["--profile", cert.profile.name, "--paper", data["paper"]]
+    # A custom profile is a file whose path the certificate does not record: PROFILE.yaml stands for it.
+    profile = cert.profile.name if "profile_sha256" not in data else "PROFILE.yaml"
+    certify += ["--profile", profile, "--paper", data["paper"]]
     if data["simulation"] is not None:
         certify += ["--simulate", str(data["simulation"]["rounds"]), "--seed", str(data["simulation"]["seed"])]
     return {
@@ -447,7 +449,7 @@ def certificate_context(
         "description": spec.description or "",
         "source": spec.source or "not stated",
         "profile_title": cert.profile.title,
-        "profile_name": cert.profile.name,
+        "profile_name": cert.profile.name if "profile_sha256" not in data else cert.profile_label,
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],

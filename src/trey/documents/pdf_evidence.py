@@ -43,6 +43,13 @@ def is_pdf(raw: bytes) -> bool:
     return raw.startswith(b"%PDF-")
 
 
+def _opening(raw: bytes) -> str:
+    """How a file that is not a PDF begins, in words (its first bytes, quoted)."""
+    if not raw:
+        return "the file is empty"
+    return f"it begins with the bytes {raw[:12].decode('latin-1')!r}"
+
+
 def _pdf_refused(path: Path, message: str, field: str | None = None) -> VerificationError:
     return VerificationError(
         f"{display_name(path)}: {message}",
@@ -191,7 +198,7 @@ def verify_pdf(
 
     raw = read_bounded(path, limit=MAX_PDF_BYTES, what="a certificate's PDF")
     if not is_pdf(raw):
-        raise _pdf_refused(path, "not a PDF")
+        raise _pdf_refused(path, f"not a PDF: it does not begin with %PDF- ({_opening(raw)})")
     signature = check_pdf_signature(raw, display_name(path), trusted or [])
     limits = pypdf.get_configuration().with_overwrites(
         zlib_maximum_output_length=MAX_DATA_BYTES, stream_decoding_work_maximum_length=50_000_000

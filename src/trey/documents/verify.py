@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from trey.core.files import display_name
-from trey.trust.certificate import VERIFY_ROUNDS_LIMIT, Certificate, verify_certificate
+from trey.trust.certificate import VERIFY_RECHECK, VERIFY_ROUNDS_LIMIT, Certificate, verify_certificate
 from trey.trust.signing import SignatureStatus, TrustedKey
 
 
@@ -38,7 +38,7 @@ def verify(
     if path.is_file():  # anything else is refused, with its reason, by the JSON reader
         with open(path, "rb") as stream:
             head = stream.read(5)
-    if is_pdf(head):
+    if is_pdf(head) or path.suffix.lower() == ".pdf":  # a .pdf that is not a PDF is refused as not a PDF
         result = verify_pdf(
             path, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
         )
@@ -53,10 +53,32 @@ def verify(
         said = json_signature_text(cert)
     checked = f" and {display_name(paytable)}" if paytable is not None else ""
     summary = (
-        f"{display_name(path)}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']}, "
-        f"issued by trey {cert.issued_by}; {said}"
+        f"{display_name(path)}{checked}: verified; certificate {cert.certificate_id}, overall {cert.data['overall']} "
+        f"({cert.profile_label}), issued by trey {cert.issued_by}; {said}"
     )
-    return Verification(cert, summary)
+    return Verification(cert, summary + _cluster_text(cert, scheduler))
+
+
+def _cluster_text(cert: Certificate, scheduler: str | None) -> str:
+    """What a simulation re-run on a cluster at an address proves: the chunks dealt again here agree; the others are
+    the cluster's figures (trey.core.runner)."""
+    from trey.core.runner import parse_scheduler, rechecked
+    from trey.play.simulate import chunk_sizes
+
+    simulation = cert.data["simulation"]
+    if scheduler is None or simulation is None or parse_scheduler(scheduler).local:
+        return ""
+    count = len(chunk_sizes(simulation["rounds"]))
+    again = rechecked(count, VERIFY_RECHECK)
+    if again == count:
+        return (
+            f"; the simulation was dealt on the Dask cluster at {scheduler}, and all its {count:,} chunk(s) dealt "
+            "again here agree"
+        )
+    return (
+        f"; the simulation was dealt on the Dask cluster at {scheduler}: {again} of its {count:,} chunks, chosen at "
+        f"random, dealt again here agree, the other {count - again:,} are the cluster's figures"
+    )
 
 
 def json_signature_text(cert: Certificate) -> str:

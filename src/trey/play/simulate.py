@@ -76,6 +76,23 @@ class Chunk:
     counts: dict[str, npt.NDArray[np.int64]]
     meter_hits: dict[str, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 
+    def same(self, other: Chunk) -> bool:
+        """The same counts and meter hits (a chunk dealt here against one a cluster or a part claims)."""
+        return (
+            self.counts.keys() == other.counts.keys()
+            and all(np.array_equal(c, other.counts[w]) for w, c in self.counts.items())
+            and self.meter_hits.keys() == other.meter_hits.keys()
+            and all(
+                np.array_equal(p, other.meter_hits[w][0]) and np.array_equal(r, other.meter_hits[w][1])
+                for w, (p, r) in self.meter_hits.items()
+            )
+        )
+
+
+def same_chunk(here: Chunk, there: Any) -> bool:
+    """Whether what a cluster handed back for a chunk is a chunk, and the one dealt here."""
+    return isinstance(there, Chunk) and here.same(there)
+
 
 def chunk_seed(seed: int, index: int) -> np.random.SeedSequence:
     """Chunk ``index``'s stream depends on the seed and its index alone (the i-th child of SeedSequence(seed))."""
@@ -338,7 +355,7 @@ def run_chunks_of(
     """Chunks ``indexes`` of a simulation of ``rounds`` rounds, as they finish, wherever ``where`` runs them."""
     sizes = chunk_sizes(rounds)
     tasks = [(seed, i, sizes[i]) for i in indexes]
-    for position, chunk in run_chunks(run_chunk, settler, tasks, where):
+    for position, chunk in run_chunks(run_chunk, settler, tasks, where, same_chunk):
         if progress is not None:
             progress(sizes[indexes[position]])
         yield indexes[position], chunk
@@ -354,10 +371,12 @@ def simulate(
     analysis: GameAnalysis | None = None,
     settler_factory: SettlerFactory = Settler,
     progress: Progress | None = None,
+    recheck: int = 0,
 ) -> SimulationResult:
     """Deal ``rounds`` rounds and compare every wager with the exact engine's figures; the chunks run on
-    ``workers`` local processes, or on the Dask ``scheduler`` (:mod:`trey.core.runner`), with the same result."""
-    where = Where(workers, scheduler)
+    ``workers`` local processes, or on the Dask ``scheduler`` (:mod:`trey.core.runner`), with the same result.
+    ``recheck``: chunks a scheduler at an address dealt, chosen at random, dealt again here and compared."""
+    where = Where(workers, scheduler, recheck)
     checked_rounds(rounds)
     analysis = analysis or analyze(spec)
     settler = settler_factory(spec, analysis.plays)

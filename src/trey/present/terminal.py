@@ -128,7 +128,8 @@ def print_analysis(
         console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
 
 
-def print_simulation(result: SimulationResult, console: Console | None = None) -> None:
+def print_simulation(result: SimulationResult, console: Console | None = None, *, verdict: str | None = None) -> None:
+    """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again)."""
     console = console or wide_console()
     console.print(
         f"{result.rounds:,} rounds, seed {result.seed}, generator {result.generator}, {result.workers} worker(s)",
@@ -169,11 +170,13 @@ def print_simulation(result: SimulationResult, console: Console | None = None) -
         for c in w.outcomes:
             outcomes.add_row(outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
         console.print(outcomes)
-    console.print(
-        "PASS: the simulation agrees with the exact figures"
-        if result.passed
-        else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
-    )
+    if verdict is None:
+        verdict = (
+            "PASS: the simulation agrees with the exact figures"
+            if result.passed
+            else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
+        )
+    console.print(verdict, highlight=False, soft_wrap=True)  # one line, however long: tools read it
 
 
 def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:

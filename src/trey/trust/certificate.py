@@ -27,7 +27,17 @@ from trey.figures.export import analysis_json
 from trey.paytable.load import check_data, load_spec_bytes, read_file
 from trey.paytable.model import GameSpec
 from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate, simulation_json
-from trey.trust.compliance import Finding, Profile, Verdict, load_profile, overall, run_checks
+from trey.trust.compliance import (
+    Finding,
+    Profile,
+    Verdict,
+    is_shipped,
+    load_profile,
+    overall,
+    run_checks,
+    shipped_profile,
+    shipped_profiles,
+)
 from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
 
 if TYPE_CHECKING:
@@ -57,6 +67,7 @@ class SimulationOptions:
     seed: int
     workers: int = 1  # a speed setting: results, and so the certificate, do not depend on it
     scheduler: str | None = None  # a Dask scheduler to run the chunks on instead (trey.core.runner): the same
+    recheck: int = 0  # chunks a scheduler at an address dealt, dealt again here at random and compared
 
 
 @dataclass(frozen=True)
@@ -77,9 +88,27 @@ class Certificate:
     def certificate_id(self) -> str:
         return str(self.data["certificate_id"])
 
+    @property
+    def profile_label(self) -> str:
+        """How the certificate names its profile: ``generic profile``, or a custom profile with its SHA-256."""
+        return profile_label(self.profile)
+
 
 def canonical_bytes(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def profile_sha256(profile: Profile) -> str:
+    """The SHA-256 of a profile's canonical JSON (as a certificate's ``profile`` holds it): what names a custom
+    profile on the certificate, recomputed by verification."""
+    return hashlib.sha256(canonical_bytes(profile.canonical())).hexdigest()
+
+
+def profile_label(profile: Profile) -> str:
+    """``generic profile`` for a profile trey ships; ``custom profile NAME, SHA-256 HEX`` for any other."""
+    if is_shipped(profile):
+        return f"{profile.name} profile"
+    return f"custom profile {profile.name}, SHA-256 {profile_sha256(profile)}"
 
 
 def content_id(data: dict[str, Any]) -> str:
@@ -131,6 +160,7 @@ def build_certificate(
             workers=simulation.workers,
             scheduler=simulation.scheduler,
             analysis=analysis,
+            recheck=simulation.recheck,
         )
     verdicts = [overall(checks)]
     data: dict[str, Any] = {
@@ -141,6 +171,8 @@ def build_certificate(
         "trey_version": __version__,
         "paper": paper,
         "profile": profile.canonical(),
+        # A custom profile is named as such, with its hash; a shipped profile's certificate has no such key.
+        **({} if is_shipped(profile) else {"profile_sha256": profile_sha256(profile)}),
         "paytable": {
             "file": file_name,
             "size": file_size,
@@ -191,6 +223,9 @@ MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024
 # Verification re-runs the certificate's simulation; the certificate must not choose how long that takes. Larger
 # simulations are verified only when the user allows them with --allow-rounds.
 VERIFY_ROUNDS_LIMIT = 100_000_000
+# Verification on a Dask cluster: the cluster chooses the counts it hands back (trey.core.runner), so this many of
+# its chunks, chosen at random, are dealt again on the verifier's machine and must be the same.
+VERIFY_RECHECK = 3
 EARLIEST_DATE = date(1980, 1, 1)  # PDF and font timestamps are written for these years
 LATEST_DATE = date(2099, 12, 31)
 
@@ -342,6 +377,7 @@ def verify_certificate_data(
     if not id_matches:
         problems.append("certificate_id (it does not match the certificate's content)")
     signature = _check_signature(name, stored, trusted)
+    _check_profile(name, stored)
     result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
@@ -362,7 +398,9 @@ def verify_certificate_data(
         file_size=recorded["size"],
         issue_date=date.fromisoformat(stored["issue_date"]),
         profile_name=Profile.from_data(stored["profile"]),  # the profile it was issued against, as it states it
-        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers, scheduler) if sim and id_matches else None,
+        simulation=SimulationOptions(sim["rounds"], sim["seed"], workers, scheduler, VERIFY_RECHECK)
+        if sim and id_matches
+        else None,
         paper=stored["paper"],
         protection="protection" in stored,
     )
@@ -383,6 +421,34 @@ def verify_certificate_data(
         )
     verified = {**fresh.data, "signature": stored["signature"]} if "signature" in stored else fresh.data
     return replace(fresh, data=verified, issued_by=str(stored["trey_version"]), signature=signature)
+
+
+def _check_profile(name: str, stored: dict[str, Any]) -> None:
+    """A certificate's profile is a shipped one, content and all, or says it is custom with its SHA-256: a profile
+    that only calls itself ``generic`` is refused, as certify refuses the file."""
+    profile = Profile.from_data(stored["profile"])
+    claimed = stored.get("profile_sha256")
+    shipped = shipped_profile(profile.name)
+    if shipped is not None and not is_shipped(profile):
+        raise VerificationError(
+            f"{name}: the certificate's profile calls itself {profile.name!r}, the name of a profile trey ships, but "
+            "it is not that profile",
+            fields=["profile"],
+            hint="a profile of a shipped profile's name must be that profile; a custom profile is named as such",
+        )
+    if shipped is None and claimed is None:
+        raise VerificationError(
+            f"{name}: the certificate's profile {printable(profile.name)!r} is not one trey ships, and the certificate "
+            "does not name it as a custom profile with its SHA-256",
+            fields=["profile_sha256"],
+            hint=f"trey ships {', '.join(shipped_profiles())}; certify the paytable again to name a custom profile",
+        )
+    if claimed is not None and (shipped is not None or claimed != profile_sha256(profile)):
+        raise VerificationError(
+            f"{name}: the certificate's profile_sha256 is not the SHA-256 of a custom profile it carries",
+            fields=["profile_sha256"],
+            hint="a custom profile's SHA-256 is that of its canonical JSON; a shipped profile has none",
+        )
 
 
 def _check_signature(name: str, stored: dict[str, Any], trusted: list[TrustedKey] | None) -> SignatureCheck:

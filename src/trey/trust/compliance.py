@@ -13,6 +13,7 @@ from fractions import Fraction
 from importlib import resources
 from typing import Any
 
+from trey.core.codes import Code
 from trey.core.errors import TreyError
 from trey.core.numbers import percent_text
 from trey.engine.results import GameAnalysis
@@ -82,18 +83,33 @@ def shipped_profiles() -> list[str]:
     return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_profile(name: str) -> Profile:
-    """A shipped profile by name, or a profile file by its path; a user error lists what is wrong."""
+def shipped_profile(name: str) -> Profile | None:
+    """The profile trey ships under ``name``, or None when it ships none of that name."""
     from trey.core.jsonschemas import validator
     from trey.paytable.yamldoc import parse_yaml
 
-    if name in shipped_profiles():
-        raw = resources.files("trey.trust").joinpath("profiles", f"{name}.yaml").read_bytes()
-        doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
-        # Shipped files: a failure here is a bug in trey, not bad input.
-        assert not doc.problems, doc.problems
-        validator("profile").validate(doc.data)
-        return Profile.from_data(doc.data)
+    if name not in shipped_profiles():
+        return None
+    raw = resources.files("trey.trust").joinpath("profiles", f"{name}.yaml").read_bytes()
+    doc = parse_yaml(f"{name}.yaml", raw)  # the same safe reader as paytables: duplicate keys refused
+    # Shipped files: a failure here is a bug in trey, not bad input.
+    assert not doc.problems, doc.problems
+    validator("profile").validate(doc.data)
+    return Profile.from_data(doc.data)
+
+
+def is_shipped(profile: Profile) -> bool:
+    """Whether ``profile`` is, content and all, the profile trey ships under its name. Any other is a custom
+    profile, which a certificate names as such, with its SHA-256 (:func:`trey.trust.certificate.profile_sha256`)."""
+    shipped = shipped_profile(profile.name)
+    return shipped is not None and shipped.canonical() == profile.canonical()
+
+
+def load_profile(name: str) -> Profile:
+    """A shipped profile by name, or a profile file by its path; a user error lists what is wrong."""
+    shipped = shipped_profile(name)
+    if shipped is not None:
+        return shipped
     if not name.endswith((".yaml", ".yml")) and "/" not in name:
         raise TreyError(
             f"unknown profile {name!r}", hint="choose one of: " + ", ".join(shipped_profiles()) + ", or a file's path"
@@ -116,7 +132,21 @@ def load_profile_file(path: str) -> Profile:
     problems.sort(key=lambda p: (p.line or 0, p.column or 0))
     if problems:
         raise SpecError(problems)
-    return Profile.from_data(doc.data)
+    profile = Profile.from_data(doc.data)
+    # A file may not pass for a shipped profile: a certificate names a shipped profile by its name alone.
+    if profile.name in shipped_profiles() and not is_shipped(profile):
+        raise SpecError(
+            [
+                doc.problem(
+                    Code.PROFILE_SHIPPED_NAME,
+                    ("name",),
+                    f"the profile calls itself {profile.name!r}, the name of a profile trey ships, but it is not "
+                    "that profile",
+                    "give it a name of its own: a certificate names a custom profile as such, with its SHA-256",
+                )
+            ]
+        )
+    return profile
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,9 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
             raise _refused(
                 name, f"the PDF was changed after it was written: {revisions - 1} update(s) adding {_added(reader, 0)}"
             )
+        trailing = _after_end(raw)
+        if trailing:
+            raise _refused(name, f"the PDF has {_bytes(trailing)} after its end (%%EOF), which trey never writes")
         return PdfSignature(SignatureStatus.UNSIGNED)
     if len(signatures) > 1:
         raise _refused(name, f"the PDF holds {len(signatures)} signatures; trey signs a certificate once")
@@ -242,6 +245,14 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
         raise _refused(name, f"cannot read the PDF's signature ({_short(exc)})") from None
     if after != revisions - 1:
         raise _changed_after_signing(name, reader, revisions, after)
+    uncovered = _after_signed_bytes(signature, raw)
+    if uncovered:
+        raise _refused(
+            name,
+            f"the PDF has {_bytes(uncovered)} after the end of its signed revision (%%EOF), which the signature "
+            "does not cover",
+            hint="the signed certificate is the PDF without what follows its end: ask the lab for it",
+        )
     try:
         status = validate_pdf_signature(signature, _validation_context(trusted))
         certificate = signature.signer_cert
@@ -271,6 +282,38 @@ def _check_pdf_signature(raw: bytes, name: str, trusted: list[TrustedKey]) -> Pd
         )
     state = SignatureStatus.TRUSTED if match is not None else SignatureStatus.UNTRUSTED
     return PdfSignature(state, fingerprint, claim, match, revisions, key)
+
+
+END_OF_FILE = b"%%EOF"
+END_OF_LINE = (b"", b"\n", b"\r\n", b"\r")  # the one end of line a PDF's last %%EOF may have (trey writes \n)
+
+
+def _after_end(raw: bytes) -> int:
+    """How many bytes follow the PDF's last end marker (%%EOF) and its end of line."""
+    end = raw.rfind(END_OF_FILE)
+    if end < 0:
+        return 0  # no end at all: the reader has refused it, or will
+    rest = raw[end + len(END_OF_FILE) :]
+    eol = next(e for e in sorted(END_OF_LINE, key=len, reverse=True) if rest.startswith(e))
+    return len(rest) - len(eol)
+
+
+def _after_signed_bytes(signature: Any, raw: bytes) -> int:
+    """How many bytes follow the range the signature covers (its /ByteRange), when that range ends at an end marker
+    (%%EOF): bytes appended to a signed file. Anything else (no readable range, a file rewritten so that the range
+    no longer ends at its end) is left to the validator, which finds the signature does not match."""
+    try:
+        ranges = [int(n) for n in signature.sig_object["/ByteRange"]]
+    except Exception:
+        return 0
+    if len(ranges) != 4 or not 0 < ranges[2] + ranges[3] < len(raw):
+        return 0
+    covered = raw[: ranges[2] + ranges[3]]
+    return len(raw) - len(covered) if covered.rstrip(b"\r\n").endswith(END_OF_FILE) else 0
+
+
+def _bytes(count: int) -> str:
+    return "1 byte" if count == 1 else f"{count:,} bytes"
 
 
 def _changed_after_signing(name: str, reader: Any, revisions: int, after: int) -> VerificationError:
