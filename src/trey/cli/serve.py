@@ -11,14 +11,9 @@ import typer
 
 from trey.cli.app import app, say_error, user_errors
 from trey.core.errors import TreyError
+from trey.web import shipped_paytables
 
-SHIPPED = Path(__file__).resolve().parents[3] / "paytables"
 HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\]")
-
-
-def shipped_paytables() -> Path:
-    """The paytables shipped with trey: the repository's folder when trey runs from it."""
-    return SHIPPED
 
 
 def _allowed(names: list[str]) -> list[str]:
