@@ -246,13 +246,13 @@ def test_stalled_connections_are_let_go(served: Served, monkeypatch: pytest.Monk
     import trey.web.server as server
 
     monkeypatch.setattr(web, "BODY_SECONDS", 0.3)
-    monkeypatch.setattr(server, "HEAD_SECONDS", 0.3)
     body = _raw(served.url, _post_head("/api/analyze", 100, "application/yaml", "Connection: close\r\n") + b"trey")
     head, _, said = _answer(body).partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408 ") and json.loads(said) == {
         "error": "the request's body did not arrive within 0.3 seconds",
         "hint": "send the request whole",
     }
+    monkeypatch.setattr(server, "HEAD_SECONDS", 0.3)
     stalled = _raw(served.url, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     assert _answer(stalled) == b""  # closed, unanswered
 
