@@ -108,6 +108,21 @@ def test_solve_refuses_an_unreachable_target() -> None:
     )
 
 
+def test_solve_refuses_a_target_whose_exact_pay_no_odds_can_write() -> None:
+    """Issue 29.14: a target of many decimals was a traceback (OddsError) here and a 500 in the workbench."""
+    pair_plus = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"
+    result = run_cli("solve", pair_plus, "--wager", "pair_plus", "--row", "flush", "--house-edge", "7.123457%")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "error: the exact pay of flush for a house edge of 7.123457% is 3321716003 to 1096000000, past what odds "
+        "can say (each number at most 1,000,000,000) (give the target with fewer decimals, e.g. 7.12%)\n",
+    )
+    ante = run_cli("solve", STANDARD, "--wager", "ante_play", "--row", "straight", "--house-edge", "3.123457%")
+    assert ante.exit_code == 1 and ante.stderr.startswith(  # re-solved with the strategy: the same refusal
+        "error: the exact pay of straight for a house edge of 3.123457% is 595052818303 to 552720000000, past"
+    )
+
+
 def test_the_grid_equals_full_analyses() -> None:
     spec = load_spec(STANDARD)
     band = (Fraction(3, 100), Fraction(35, 1000))

@@ -384,3 +384,20 @@ def test_extreme_odds_stay_exact() -> None:
     hands = {"straight_flush": 48, "three_of_a_kind": 52, "straight": 720}
     added = sum((Fraction(hands[o], 22_100) * odds.net for o, odds in bonus.items()), Fraction(0))
     assert result.stats.mean == no_bonus.stats.mean + added
+
+
+def test_a_checkpoint_before_each_wager_can_abandon_the_analysis() -> None:
+    """The workbench drops the analysis of a client that has gone: its checkpoint raises before the next wager."""
+    spec = load_spec(STANDARD)
+    calls: list[int] = []
+
+    def checkpoint() -> None:
+        calls.append(len(calls))
+        if len(calls) == 3:
+            raise LookupError("gone")
+
+    with pytest.raises(LookupError, match="gone"):
+        analyze(spec, checkpoint)
+    assert calls == [0, 1, 2]  # Ante & Play and Pair Plus counted, stopped before Prime
+    calls.clear()
+    assert analyze(spec, lambda: calls.append(0)) == analyze(spec) and len(calls) == len(spec.wagers.ids)

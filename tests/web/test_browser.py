@@ -14,7 +14,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from conftest import run_cli
-from workbench import PAYTABLES
+from workbench import PAYTABLES, Served
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -165,3 +165,34 @@ def test_a_row_added_as_yaml_joins_the_form_and_the_figures(page: Page, server: 
     pane.fill("wagers: [")
     expect(page.locator("#problems li").first).to_contain_text("line ")
     expect(_figure(page, "pair_plus", "House edge")).not_to_have_text("7.0950%")  # the last valid figures stay
+
+
+def test_a_page_of_another_site_cannot_make_the_workbench_work(
+    page: Page, served: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29.10: a page on another origin made the workbench render a certificate and push its download (a
+    top-level form POST passes even Chromium's local-network protection). Here the page even holds the token."""
+    import html
+    import json
+
+    import trey.web.app as web
+
+    analysed: list[object] = []
+    real = web.analyze
+    monkeypatch.setattr(web, "analyze", lambda spec, checkpoint=None: analysed.append(spec) or real(spec, checkpoint))
+    paytable = (PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml").read_text().replace("flush: 4\n", "flush: 7\n")
+    request = html.escape(json.dumps({"yaml": paytable, "origin": "x.yaml"}))
+    attack = (
+        f'<form id="f" method="post" action="{served.url}/download/certificate">'
+        f'<input name="request" value="{request}"><input name="token" value="{served.bench.token}"></form>'
+        "<script>document.getElementById('f').submit()</script>"
+    )
+    page.route("http://attacker.test/", lambda route: route.fulfill(content_type="text/html", body=attack))
+    downloads: list[object] = []
+    page.on("download", lambda download: downloads.append(download))
+    page.goto("http://attacker.test/")
+    expect(page.locator("body")).to_contain_text(
+        "the workbench answers only its own pages, and this request came from another site "
+        "(Origin: http://attacker.test)"
+    )
+    assert page.url == f"{served.url}/download/certificate" and downloads == [] and analysed == []

@@ -19,7 +19,7 @@ from trey.core.errors import TreyError
 from trey.engine import analyze_side_bet, player_decisions
 from trey.engine.ante_play import analyze_ante_play
 from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable
-from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.odds import MAX_ODDS_TERM, Odds, net_odds_text
 from trey.paytable.schema_errors import did_you_mean
 
 MAX_GRID_ROWS = 3
@@ -129,13 +129,19 @@ def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Frac
         if probability == 0:
             raise TreyError(f"{wager}.{row} never pays, so its pay changes nothing", hint="choose another row")
         pay = pay + (edge_of(at, wager) - house_edge) / probability
+        if not _writable(pay):
+            raise TreyError(
+                f"the exact pay of {row} for a house edge of {_exact_pct(house_edge)} is {net_odds_text(pay)}, "
+                f"past what odds can say (each number at most {MAX_ODDS_TERM:,})",
+                hint=f"give the target with fewer decimals, e.g. {_pct(house_edge, 2)}",
+            )
         at = with_pay(spec, wager, row, pay)
         if edge_of(at, wager) == house_edge:
             break
     else:
         raise TreyError(f"no exact pay of {row} found for {_pct(house_edge)}", hint="try a grid with --grid")
     low = math.floor(pay / step)
-    grid = [step * k for k in (low, low + 1, low - 1, low + 2) if k >= 0]
+    grid = [step * k for k in (low, low + 1, low - 1, low + 2) if k >= 0 and _writable(step * k)]
     candidates = tuple(Candidate(p, edge_of(with_pay(spec, wager, row, p), wager)) for p in dict.fromkeys(grid))
     return Solution(wager, row, house_edge, pay, candidates)
 
@@ -182,7 +188,20 @@ def grid(
     return [GridPoint(pays, edge, low_edge <= edge <= high_edge) for pays, edge in points]
 
 
-def _pct(value: Fraction) -> str:
+def _writable(pay: Fraction) -> bool:
+    """Whether odds can say the net pay: each of its numbers at most :data:`MAX_ODDS_TERM`."""
+    return max(abs(pay.numerator), pay.denominator) <= MAX_ODDS_TERM
+
+
+def _exact_pct(value: Fraction) -> str:
+    """A target as it was asked for: every decimal it has (up to 8), not rounded to four."""
+    for places in range(4, 9):
+        if (value * 100 * 10**places).denominator == 1:
+            return _pct(value, places)
+    return _pct(value)
+
+
+def _pct(value: Fraction, places: int = 4) -> str:
     from trey.core.numbers import percent_text
 
-    return percent_text(value)
+    return percent_text(value, places)

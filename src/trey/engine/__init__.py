@@ -6,6 +6,8 @@ counted by :mod:`trey.engine.side_bet` from its reading.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -26,15 +28,20 @@ __all__ = [
 ]
 
 
-def analyze(spec: GameSpec) -> GameAnalysis:
-    """Count every deal of every wager the game offers."""
+def analyze(spec: GameSpec, checkpoint: Callable[[], None] | None = None) -> GameAnalysis:
+    """Count every deal of every wager the game offers. ``checkpoint``, when given, is called before each wager is
+    counted and may raise to abandon the analysis (the workbench's, when its client has gone)."""
     wagers: dict[str, WagerAnalysis] = {}
     plays = None
+    if checkpoint is not None:
+        checkpoint()
     if spec.wagers.ante_play is not None:
         ante_play = analyze_ante_play(spec.wagers.ante_play, spec.rules)
         wagers[ANTE_PLAY] = ante_play
         plays = ante_play.plays
     for bet in spec.wagers.side_bets:
+        if checkpoint is not None:
+            checkpoint()
         wagers[bet.id] = analyze_side_bet(bet, plays)
     return GameAnalysis(spec, wagers)
 

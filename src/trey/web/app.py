@@ -3,42 +3,55 @@
 Every input goes through the loader files go through (a paytable the page sends is written as YAML and read like a
 file), every figure comes from the engine and is worded by the rows the terminal prints (trey.present.figures_view),
 every document is the library's (trey.documents.make) with its fetcher that refuses everything outside the package.
-The application reads only the ``*.yaml`` files it listed inside its folder and writes nothing anywhere; request
-bodies are bounded; the analyses and documents run on worker threads, so a slow one does not hold up the others.
+The application reads only the ``*.yaml`` files it listed inside its folder and writes nothing anywhere.
+
+What a request may cost is bounded before any work (:class:`Guard`): it must be addressed to one of the workbench's
+names, carry its token when it must, and — when it costs an analysis or makes a document — come from the
+workbench's own pages; its body is bounded in size and in time. The analyses are remembered by content, at most one
+per CPU runs at once, and each is dropped at its next wager when its client has gone or a newer edit of its page
+came (:class:`Analyses`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
+import hmac
 import json
 import os
+import secrets
 import threading
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
-from urllib.parse import parse_qs
+from typing import Any, TypeVar
+from urllib.parse import parse_qs, urlencode
 
+import anyio
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers, QueryParams
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from trey import __version__
-from trey.core.errors import SpecError, TreyError
+from trey.core.errors import TreyError
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.figures.export import analysis_json
 from trey.figures.theo import theoretical_wins
-from trey.paytable.load import CheckResult, check_bytes, load_spec
+from trey.paytable.load import CheckResult, check_bytes
 from trey.paytable.model import GameSpec, money_style
 from trey.paytable.yamldoc import MAX_FILE_BYTES
 from trey.present.figures_view import (
@@ -49,17 +62,40 @@ from trey.present.figures_view import (
     progressive_rows,
     summary_rows,
 )
-from trey.web.forms import sections, yaml_text
+from trey.web.forms import origin_comment, sections, yaml_text
 
 MAX_BODY_BYTES = 1 << 20  # a request body: a paytable is at most 1 MiB too
+BODY_SECONDS = 30  # a request body must have arrived within this (a stalled upload is answered 408)
 MAX_FILES = 500  # paytables listed from the folder at most
 MAX_DEPTH = 4  # folders below it
 MAX_ENTRIES = 20_000  # files and folders looked at, to list the paytables
+MAX_FORM_FIELDS = 4  # the page's forms post two: the paytable and the token
+CACHE_ENTRIES = 64  # analyses remembered by content (each some tens of kilobytes)
+MAX_PAGES = 1_024  # edit pages whose latest edit is remembered
 DOCUMENTS = ("certificate", "dealer-sheet", "drill")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+T = TypeVar("T")
 
 
 class TooLarge(Exception):
     pass
+
+
+class Refused(Exception):
+    """A request refused with its status and words, before it costs anything."""
+
+    def __init__(self, status: int, error: str, hint: str) -> None:
+        super().__init__(error)
+        self.status, self.error, self.hint = status, error, hint
+
+
+class Gone(Exception):
+    """The work of a request dropped: its client has gone, or a newer edit of its page replaced it."""
+
+    def __init__(self, *, superseded: bool) -> None:
+        super().__init__("superseded" if superseded else "gone")
+        self.superseded = superseded
 
 
 @cache
@@ -75,15 +111,16 @@ def _environment() -> Environment:
 
 def _page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
     html = _environment().get_template(template).render(trey_version=__version__, **context)
-    return HTMLResponse(html, status_code=status, headers=_HEADERS)
+    return HTMLResponse(html, status_code=status)
 
 
-# Nothing but this page's own script, styles and images; no frames of it elsewhere.
+# Every answer, pages, JSON and files alike (Guard adds them): nothing but this page's own script, styles and images;
+# no frames of it elsewhere; no guessing of types; no address sent to another site.
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "frame-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # not "no-referrer": with it, a page's own form posts say "Origin: null"
 }
 _DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'"
 
@@ -124,16 +161,32 @@ def listed(folder: Path) -> dict[str, Listed]:
     return dict(sorted(found.items()))
 
 
+def _read(item: Listed) -> bytes:
+    """A listed file's bytes, at most one more than a paytable may have (the loader refuses it, naming the file as
+    the folder names it); a file that cannot be read is said so, named the same way."""
+    try:
+        with item.path.open("rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise TreyError(f"{item.name}: cannot be read ({exc.strerror})", hint="check the file's permissions") from None
+
+
 async def _body(request: Request) -> bytes:
     size = int(request.headers.get("content-length") or 0)
     if size > MAX_BODY_BYTES:
         raise TooLarge
     chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > MAX_BODY_BYTES:
-            raise TooLarge
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                total += len(chunk)
+                if total > MAX_BODY_BYTES:
+                    raise TooLarge
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Refused(
+            408, f"the request's body did not arrive within {BODY_SECONDS} seconds", "send the request whole"
+        ) from None
     return b"".join(chunks)
 
 
@@ -163,19 +216,31 @@ def _figures(analysis: GameAnalysis) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Edited:
-    """A paytable the page sent: its YAML, what the loader found, the analysis when it is valid, and the rest of
-    the request (a solve's wager, row and target)."""
+class Checked:
+    """A paytable's text, what the loader found in it, and its analysis when it is valid."""
 
-    yaml: str
+    raw: bytes
     result: CheckResult
     analysis: GameAnalysis | None
-    sent: dict[str, Any]
+
+    @property
+    def yaml(self) -> str:
+        return self.raw.decode("utf-8")
 
 
-def _edited(body: bytes) -> tuple[Edited, str]:
+@dataclass(frozen=True)
+class Sent:
+    """What the page sent: the paytable as YAML (without the comment naming its origin: that goes only into the
+    downloaded file), its origin, and the rest of the request (a solve's wager, row and target)."""
+
+    yaml: str
+    origin: str | None
+    rest: dict[str, Any]
+
+
+def _sent(body: bytes) -> Sent:
     """The page's ``{"paytable": {...}, "origin": "..."}`` (the form's data) or ``{"yaml": "...", ...}`` (the YAML
-    pane's text), read strictly and checked by the loader."""
+    pane's text), read strictly."""
     try:
         sent = loads_strict(body.decode("utf-8"))
     except (UnicodeDecodeError, JsonInputError) as exc:
@@ -183,45 +248,191 @@ def _edited(body: bytes) -> tuple[Edited, str]:
     if not isinstance(sent, dict) or not (isinstance(sent.get("paytable"), dict) or isinstance(sent.get("yaml"), str)):
         raise TreyError("the request has no paytable", hint='send {"paytable": {...}} or {"yaml": "..."}')
     origin = sent.get("origin") if isinstance(sent.get("origin"), str) else None
-    text = sent["yaml"] if isinstance(sent.get("yaml"), str) else yaml_text(sent["paytable"], origin)
+    text = sent["yaml"] if isinstance(sent.get("yaml"), str) else yaml_text(sent["paytable"])
     if len(text.encode()) > MAX_FILE_BYTES:
         raise TooLarge
-    result = check_bytes(text.encode(), "the edited paytable")
-    analysis = analyze(result.spec) if result.spec is not None and not result.errors else None
-    return Edited(text, result, analysis, sent), origin or "the workbench"
+    return Sent(text, origin, sent)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An edit of one open page (the page's id and the edit's number): a later number of the same page replaces it."""
+
+    page: str
+    number: int
+
+
+def _edit_of(headers: Headers) -> Edit | None:
+    said = headers.get("x-trey-edit")
+    if said is None:
+        return None
+    page, colon, number = said.partition(":")
+    if not (colon and page.isascii() and page.isalnum() and len(page) <= 64 and number.isdigit() and len(number) < 10):
+        raise Refused(400, f"X-Trey-Edit {said[:80]!r} is not PAGE:NUMBER", "send the page's id and the edit's number")
+    return Edit(page, int(number))
+
+
+class Analyses:
+    """The workbench's analyses: remembered by content (the last :data:`CACHE_ENTRIES`), at most ``slots`` of them
+    at once (the CPUs), each on a worker thread and dropped at its next wager when its client has gone or a newer
+    edit of its page came. ``running`` and ``waiting`` say how many are counting and waiting for a slot now."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self._free = asyncio.Semaphore(slots)
+        self._lock = threading.Lock()
+        self._remembered: OrderedDict[tuple[str, bytes], Checked] = OrderedDict()
+        self._latest: OrderedDict[str, int] = OrderedDict()
+        self.running = 0
+        self.waiting = 0
+        self.dropped = 0  # requests whose work was dropped (client gone, or replaced by a newer edit)
+
+    def arrived(self, edit: Edit | None) -> None:
+        """Note an edit as it arrives: any older one of its page still waiting or counting is dropped."""
+        if edit is None:
+            return
+        with self._lock:
+            self._latest[edit.page] = max(edit.number, self._latest.get(edit.page, edit.number))
+            self._latest.move_to_end(edit.page)
+            while len(self._latest) > MAX_PAGES:
+                self._latest.popitem(last=False)
+
+    def _superseded(self, edit: Edit | None) -> bool:
+        with self._lock:
+            return edit is not None and self._latest.get(edit.page, edit.number) > edit.number
+
+    async def run(self, request: Request, work: Callable[[Callable[[], None]], T], edit: Edit | None = None) -> T:
+        """``work(checkpoint)`` on a worker thread once a slot is free; ``checkpoint()`` raises :class:`Gone` when
+        the request's client has gone (watched while the work runs) or a newer edit of its page came."""
+        self.waiting += 1
+        try:
+            await self._free.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            if self._superseded(edit):
+                raise Gone(superseded=True)
+            if await request.is_disconnected():
+                raise Gone(superseded=False)
+            left = threading.Event()
+
+            def checkpoint() -> None:
+                if left.is_set():
+                    raise Gone(superseded=False)
+                if self._superseded(edit):
+                    raise Gone(superseded=True)
+
+            async def watch() -> None:
+                while (await request.receive())["type"] != "http.disconnect":
+                    pass
+                left.set()
+
+            self.running += 1
+            watcher = asyncio.ensure_future(watch())
+            try:
+                return await run_in_threadpool(work, checkpoint)
+            finally:
+                self.running -= 1
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+        finally:
+            self._free.release()
+
+    async def checked(self, request: Request, raw: bytes, label: str, edit: Edit | None = None) -> Checked:
+        """The paytable ``raw`` checked by the loader (its problems naming it ``label``) and analysed when valid."""
+        key = (label, hashlib.sha256(raw).digest())
+        with self._lock:
+            if (hit := self._remembered.get(key)) is not None:
+                self._remembered.move_to_end(key)
+                return hit
+
+        def work(checkpoint: Callable[[], None]) -> Checked:
+            result = check_bytes(raw, label)
+            valid = result.spec is not None and not result.errors
+            return Checked(raw, result, analyze(result.spec, checkpoint) if valid and result.spec else None)
+
+        made = await self.run(request, work, edit)
+        with self._lock:
+            self._remembered[key] = made
+            while len(self._remembered) > CACHE_ENTRIES:
+                self._remembered.popitem(last=False)
+        return made
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line of the index: a file's game and house edges, or its first problem (named as the folder names it)."""
+
+    name: str
+    title: str | None = None
+    edges: tuple[tuple[str, str], ...] = ()
+    problem: str | None = None
+    spec: GameSpec | None = None
 
 
 class Workbench:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, token: str) -> None:
         self.folder = folder
-        self.documents = threading.Lock()  # WeasyPrint lays out one document at a time
+        self.token = token  # this start's: in the page's own forms (and needed off this machine, see Guard)
+        self.analyses = Analyses(max(1, len(os.sched_getaffinity(0))))
+        self.documents = asyncio.Lock()  # WeasyPrint lays out one document at a time
+        self._rows: dict[str, tuple[tuple[int, int, int], Row]] = {}  # by file: its stat when read, its row
+        self._rows_lock = threading.Lock()
 
     def paytables(self) -> dict[str, Listed]:
         return listed(self.folder)
 
-    async def index(self, _: Request) -> Response:
-        def rows() -> list[dict[str, Any]]:
-            found: list[dict[str, Any]] = []
-            for name, item in self.paytables().items():
-                try:
-                    spec = load_spec(item.path)
-                except (SpecError, TreyError) as exc:
-                    found.append({"name": name, "title": None, "problem": str(exc).splitlines()[0]})
-                    continue
-                analysis = analyze(spec)
-                edges = [(r.title, r.stats.house_edge) for r in analysis.wagers.values()]
-                found.append({"name": name, "title": spec.name, "edges": [(t, percent_text(e)) for t, e in edges]})
-            return found
+    def _row(self, item: Listed, checkpoint: Callable[[], None]) -> Row:
+        """A file's line of the index, remembered until the file changes (its size, time or inode)."""
+        try:
+            stat = item.path.stat()
+        except OSError as exc:
+            return Row(item.name, problem=f"{item.name}: cannot be read ({exc.strerror})")
+        key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        with self._rows_lock:
+            known = self._rows.get(item.name)
+        if known is not None and known[0] == key:
+            return known[1]
+        checkpoint()
+        try:
+            result = check_bytes(_read(item), item.name)
+        except TreyError as exc:
+            row = Row(item.name, problem=exc.message)
+        else:
+            if result.spec is None or result.errors:
+                row = Row(item.name, problem=str(result.errors[0]).splitlines()[0])
+            else:
+                analysis = analyze(result.spec, checkpoint)
+                edges = tuple((r.title, percent_text(r.stats.house_edge)) for r in analysis.wagers.values())
+                row = Row(item.name, result.spec.name, edges, spec=result.spec)
+        with self._rows_lock:
+            self._rows[item.name] = (key, row)
+        return row
 
-        return _page("index.html.j2", paytables=await run_in_threadpool(rows), folder=self.folder.name or ".")
+    def rows(self, checkpoint: Callable[[], None]) -> list[Row]:
+        """The index's lines: only the files new or changed since they were last read are read and analysed."""
+        items = self.paytables()
+        rows = [self._row(item, checkpoint) for item in items.values()]
+        with self._rows_lock:
+            for name in [n for n in self._rows if n not in items]:
+                del self._rows[name]
+        return rows
+
+    async def index(self, request: Request) -> Response:
+        rows = await self.analyses.run(request, self.rows)
+        return _page("index.html.j2", paytables=rows, folder=self.folder.name or ".")
 
     async def edit(self, request: Request) -> Response:
         name = request.query_params.get("file", "")
         item = self.paytables().get(name)
         if item is None:
             return _page("missing.html.j2", status=404, name=name[:200])
-        spec = await run_in_threadpool(load_spec, item.path)
-        analysis = await run_in_threadpool(analyze, spec)
+        checked = await self.analyses.checked(request, await run_in_threadpool(_read, item), name)
+        if checked.analysis is None:
+            problem = str(checked.result.errors[0]).splitlines()[0]
+            raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
+        spec = checked.analysis.spec
         data = spec.canonical()
         return _page(
             "edit.html.j2",
@@ -230,25 +441,33 @@ class Workbench:
             sections=sections(data),
             data_json=json.dumps({"paytable": data, "origin": name}),
             yaml=yaml_text(data),
-            wagers=_figures(analysis),
+            token=self.token,
+            page_id=secrets.token_hex(8),
+            wagers=_figures(checked.analysis),
             outcome_columns=OUTCOME_COLUMNS,
             envy_columns=ENVY_COLUMNS,
         )
 
+    async def _edited(self, request: Request, body: bytes, edit: Edit | None = None) -> tuple[Sent, Checked]:
+        sent = await run_in_threadpool(_sent, body)
+        return sent, await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable", edit)
+
     async def figures(self, request: Request) -> Response:
         """The page's edit: the figures (as HTML), or the problems at their fields."""
-        edited, _ = await run_in_threadpool(_edited, await _body(request))
-        if edited.analysis is None:
-            return JSONResponse({"valid": False, "problems": _problems(edited.result)})
+        edit = _edit_of(request.headers)
+        self.analyses.arrived(edit)
+        _, checked = await self._edited(request, await _body(request), edit)
+        if checked.analysis is None:
+            return JSONResponse({"valid": False, "problems": _problems(checked.result)})
         environment = _environment()
         figures = environment.get_template("figures.html.j2").render(
-            wagers=_figures(edited.analysis), outcome_columns=OUTCOME_COLUMNS, envy_columns=ENVY_COLUMNS
+            wagers=_figures(checked.analysis), outcome_columns=OUTCOME_COLUMNS, envy_columns=ENVY_COLUMNS
         )
-        data = edited.analysis.spec.canonical()
+        data = checked.analysis.spec.canonical()
         return JSONResponse(
             {
                 "valid": True,
-                "problems": _problems(edited.result),
+                "problems": _problems(checked.result),
                 "figures": figures,
                 # For the page to keep its form and its YAML pane in step, whichever was edited.
                 "paytable": data,
@@ -259,93 +478,99 @@ class Workbench:
 
     async def analyze_api(self, request: Request) -> Response:
         """``POST /api/analyze`` with a paytable's YAML: ``trey analyze --format json``, or its problems (422)."""
-        raw = await _body(request)
-
-        def run() -> tuple[int, dict[str, Any]]:
-            result = check_bytes(raw, "the posted paytable")
-            if result.spec is None or result.errors:
-                return 422, {"valid": False, "problems": _problems(result)}
-            return 200, analysis_json(analyze(result.spec))
-
-        status, document = await run_in_threadpool(run)
-        return JSONResponse(document, status_code=status)
+        checked = await self.analyses.checked(request, await _body(request), "the posted paytable")
+        if checked.analysis is None:
+            return JSONResponse({"valid": False, "problems": _problems(checked.result)}, status_code=422)
+        return JSONResponse(await run_in_threadpool(analysis_json, checked.analysis))
 
     async def solve(self, request: Request) -> Response:
         from trey.choose.solve import solve, target_percent
         from trey.present.solve_view import solution_json
 
-        raw = await _body(request)
+        sent, checked = await self._edited(request, await _body(request))
+        analysis = _valid(checked)
+        wager, row = str(sent.rest.get("wager", ""))[:64], str(sent.rest.get("row", ""))[:64]
+        target = target_percent(str(sent.rest.get("house_edge", ""))[:20], "house edge")
 
-        def run() -> dict[str, Any]:
-            edited, _ = _edited(raw)
-            sent = edited.sent
-            if edited.analysis is None:
-                raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
-            wager, row = str(sent.get("wager", ""))[:64], str(sent.get("row", ""))[:64]
-            target = target_percent(str(sent.get("house_edge", ""))[:20], "house edge")
-            return solution_json(solve(edited.analysis.spec, wager, row, target))
+        def run(_: Callable[[], None]) -> dict[str, Any]:
+            return solution_json(solve(analysis.spec, wager, row, target))
 
-        return JSONResponse(await run_in_threadpool(run))
+        return JSONResponse(await self.analyses.run(request, run))
 
     async def compare(self, request: Request) -> Response:
         """The edited table with every paytable of the folder: the ``trey compare --out`` page (a form's POST)."""
         from trey.choose.compare import compare
         from trey.documents.compare_view import render_comparison_html
 
-        edited, _ = await run_in_threadpool(_edited, _form_request(await _body(request)).encode())
+        _, checked = await self._edited(request, await self._form_request(request))
+        analysis = _valid(checked)
 
-        def run() -> str:
-            if edited.analysis is None:
-                raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
-            games: list[tuple[str, GameSpec]] = [("edited", edited.analysis.spec)]
-            for name, item in self.paytables().items():
-                try:
-                    games.append((name, load_spec(item.path)))
-                except (SpecError, TreyError):
-                    continue
+        def run(checkpoint: Callable[[], None]) -> str:
+            games: list[tuple[str, GameSpec]] = [("edited", analysis.spec)]
+            games += [(row.name, row.spec) for row in self.rows(checkpoint) if row.spec is not None]
             return render_comparison_html(compare(games), "edited")
 
         # The comparison page's own styles are inline; it runs no script and loads nothing.
-        headers = {**_HEADERS, "Content-Security-Policy": _DOCUMENT_POLICY}
-        return HTMLResponse(await run_in_threadpool(run), headers=headers)
+        page = await self.analyses.run(request, run)
+        return HTMLResponse(page, headers={"Content-Security-Policy": _DOCUMENT_POLICY})
 
     async def download(self, request: Request) -> Response:
         """The edited paytable as YAML, or its certificate, dealer sheet or drill as PDF (a form's POST)."""
         kind = request.path_params["kind"]
-        sent = _form_request(await _body(request))
-        edited, origin = await run_in_threadpool(_edited, sent.encode())
-        if edited.analysis is None:
-            raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
-        stem = _stem(origin)
+        if kind != "yaml" and kind not in DOCUMENTS:
+            return JSONResponse({"error": f"no download {kind[:40]!r}", "hint": "use the page's buttons"}, 404)
+        sent, checked = await self._edited(request, await self._form_request(request))
+        _valid(checked)  # a download of a valid paytable only
+        stem = _stem(sent.origin or "")
         if kind == "yaml":
-            return _attachment(edited.yaml.encode(), f"{stem}.yaml", "application/yaml")
-        if kind not in DOCUMENTS:
-            return Response("no such download", status_code=404)
-        files = await run_in_threadpool(self._document, kind, edited, stem)
+            return _attachment(
+                (origin_comment(sent.origin or "the workbench") + checked.yaml).encode(),
+                f"{stem}.yaml",
+                "application/yaml",
+            )
+        async with self.documents:
+            files = await self.analyses.run(request, lambda _: _document(kind, checked, stem))
         name = next(n for n in files if n.endswith(".pdf"))
         return _attachment(files[name], name, "application/pdf")
 
-    def _document(self, kind: str, edited: Edited, stem: str) -> dict[str, bytes]:
-        from trey.documents.make import certify, dealer_sheet, drill
+    async def _form_request(self, request: Request) -> bytes:
+        """The page's paytable, as its forms post it (the field ``request``), with this start's token."""
+        kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if kind != "application/x-www-form-urlencoded":
+            raise Refused(415, f"the request is {kind or 'untyped'}, not a form", "use the page's buttons")
+        body = await _body(request)
+        try:
+            fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=MAX_FORM_FIELDS)
+        except ValueError:
+            raise Refused(400, f"the form has more than {MAX_FORM_FIELDS} fields", "use the page's buttons") from None
+        for name, values in fields.items():
+            if len(values) > 1:
+                raise Refused(400, f"the form gives the field {name[:40]!r} twice", "use the page's buttons")
+        token = fields.get("token", [""])[0]
+        if not hmac.compare_digest(token.encode(), self.token.encode()):
+            raise Refused(403, "the form is not one of this workbench's pages", "reload the page and try again")
+        sent = fields.get("request", [None])[0]
+        if not isinstance(sent, str):
+            raise TreyError("the request needs the paytable", hint="use the page's buttons")
+        return sent.encode()
 
-        today = datetime.now(UTC).date()
-        assert edited.analysis is not None
-        spec = edited.analysis.spec
-        with self.documents:
-            if kind == "certificate":
-                return dict(certify(edited.yaml.encode(), f"{stem}.yaml", issue_date=today).files)
-            if kind == "dealer-sheet":
-                return dealer_sheet(spec, stem, effective=today)
-            return drill(spec, stem, effective=today)
+
+def _valid(checked: Checked) -> GameAnalysis:
+    if checked.analysis is None:
+        raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
+    return checked.analysis
 
 
-def _form_request(body: bytes) -> str:
-    """The page's paytable, as its forms post it (the field ``request``)."""
-    fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=4)
-    sent = fields.get("request", [None])[0]
-    if not isinstance(sent, str):
-        raise TreyError("the request needs the paytable", hint="use the page's buttons")
-    return sent
+def _document(kind: str, checked: Checked, stem: str) -> dict[str, bytes]:
+    from trey.documents.make import certify, dealer_sheet, drill
+
+    today = datetime.now(UTC).date()
+    spec = _valid(checked).spec
+    if kind == "certificate":
+        return dict(certify(checked.raw, f"{stem}.yaml", issue_date=today).files)
+    if kind == "dealer-sheet":
+        return dealer_sheet(spec, stem, effective=today)
+    return drill(spec, stem, effective=today)
 
 
 def _stem(origin: str) -> str:
@@ -356,17 +581,14 @@ def _stem(origin: str) -> str:
 
 
 def _attachment(content: bytes, name: str, media_type: str) -> Response:
-    return Response(
-        content,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{name}"', **_HEADERS},
-    )
+    return Response(content, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 def _errors(
-    handler: Callable[[Request], Awaitable[Response]],
+    bench: Workbench, handler: Callable[[Request], Awaitable[Response]]
 ) -> Callable[[Request], Awaitable[Response]]:
-    """A user error is a JSON answer with its words (400), a body too large is 413: never a traceback."""
+    """A user error is a JSON answer with its words (400), a body too large is 413, a refusal its own status: never
+    a traceback. A client that left (mid-body, or while its work waited or ran) is not answered and not logged."""
 
     async def wrapped(request: Request) -> Response:
         try:
@@ -374,30 +596,160 @@ def _errors(
         except TooLarge:
             said = {"error": f"the request is larger than {MAX_BODY_BYTES:,} bytes", "hint": "send one paytable"}
             return JSONResponse(said, status_code=413)
+        except Refused as exc:
+            return JSONResponse({"error": exc.error, "hint": exc.hint}, status_code=exc.status)
         except TreyError as exc:
             return JSONResponse({"error": exc.message, "hint": exc.hint}, status_code=400)
+        except Gone as exc:
+            bench.analyses.dropped += 1
+            if exc.superseded:
+                said = {"error": "a newer edit of this page replaced this one", "hint": "its figures follow"}
+                return JSONResponse(said, status_code=409)
+            return Response(status_code=400)  # nobody is there to read it
+        except ClientDisconnect:
+            bench.analyses.dropped += 1
+            return Response(status_code=400)
 
     return wrapped
 
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+def _host_name(value: str) -> str:
+    """The name a Host header addresses, without its port: ``127.0.0.1``, ``bench.lan``, ``[::1]``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[: value.find("]") + 1] if "]" in value else value
+    return value.partition(":")[0]
 
 
-def workbench(folder: Path, *, hosts: tuple[str, ...] = LOCAL_HOSTS) -> Starlette:
-    """The application over the paytables of ``folder``, answering requests addressed to ``hosts`` only: on this
-    machine, a page of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused (400)."""
-    bench = Workbench(folder)
+class Guard:
+    """Every request, before any work: it must be addressed to one of ``hosts`` (a site whose name was pointed at
+    this machine — DNS rebinding — is refused), carry ``token`` when ``token_required`` (off this machine: in the
+    address ``trey serve`` printed, then in a cookie), and, when it costs work or makes a document (every POST, the
+    index and the editor), come from the workbench's own pages: its ``Origin`` and ``Sec-Fetch-Site`` say so when a
+    browser sends them, and ``/api/*`` takes JSON only (YAML too for ``/api/analyze``: body types no other site's page
+    can send without asking first). Every answer gets the pages' security headers."""
+
+    def __init__(self, app: ASGIApp, *, hosts: Iterable[str], token: str, token_required: bool) -> None:
+        self.app = app
+        self.hosts = frozenset(_host_name(h) if h.startswith("[") else h.lower() for h in hosts)
+        self.token = token
+        self.token_required = token_required
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [
+                    (k.lower().encode(), v.encode()) for k, v in _HEADERS.items() if k.lower().encode() not in present
+                ]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        try:
+            response = self._check(scope)
+        except Refused as exc:
+            response = JSONResponse({"error": exc.error, "hint": exc.hint}, status_code=exc.status)
+        if response is not None:
+            await response(scope, receive, secured)
+            return
+        await self.app(scope, receive, secured)
+
+    def _check(self, scope: Scope) -> Response | None:
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        if _host_name(host) not in self.hosts:
+            raise Refused(
+                400,
+                f"the request is addressed to {host[:100]!r}, not to this workbench",
+                "use the address trey serve printed (or start it with --allow-host NAME)",
+            )
+        method, path = scope["method"], scope["path"]
+        if self.token_required:
+            query = QueryParams(scope.get("query_string", b""))
+            cookie = _cookie(headers, _cookie_name(scope))
+            if "token" in query and self._is_token(query["token"]):
+                if method == "GET":  # the printed address: keep the token in a cookie, and out of the address
+                    rest = urlencode([(k, v) for k, v in query.multi_items() if k != "token"])
+                    going = RedirectResponse("/" + path.lstrip("/") + (f"?{rest}" if rest else ""), status_code=303)
+                    going.set_cookie(_cookie_name(scope), self.token, httponly=True, samesite="strict")
+                    return going
+            elif cookie is None or not self._is_token(cookie):
+                raise Refused(
+                    401,
+                    "this workbench needs the token trey serve printed",
+                    "open the address it printed, which ends in ?token=...",
+                )
+        costly = method != "GET" or path in ("/", "/edit")
+        if costly:
+            site = headers.get("sec-fetch-site")
+            allowed = ("same-origin",) if method != "GET" else ("same-origin", "none")
+            origin = headers.get("origin")
+            own = f"{scope.get('scheme', 'http')}://{host.strip().lower()}"
+            if (site is not None and site not in allowed) or (origin is not None and origin.lower() != own):
+                said = f"Origin: {origin[:100]}" if origin is not None else f"Sec-Fetch-Site: {site}"
+                raise Refused(
+                    403,
+                    f"the workbench answers only its own pages, and this request came from another site ({said})",
+                    f"open {own}/ yourself",
+                )
+        if path.startswith("/api/"):
+            kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+            accepted = ("application/json", "application/yaml") if path == "/api/analyze" else ("application/json",)
+            if kind not in accepted:
+                raise Refused(
+                    415,
+                    f"{path} takes {' or '.join(accepted)}, not {kind or 'an untyped body'}",
+                    f"send Content-Type: {accepted[-1]}",
+                )
+        return None
+
+    def _is_token(self, given: str) -> bool:
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
+
+def _cookie_name(scope: Scope) -> str:
+    """The token's cookie, one per port (a browser sends a host's cookies to all its ports)."""
+    server = scope.get("server") or ("", 0)
+    return f"trey-token-{server[1]}"
+
+
+def _cookie(headers: Headers, name: str) -> str | None:
+    for part in headers.get("cookie", "").split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return None
+
+
+def workbench(
+    folder: Path,
+    *,
+    hosts: Iterable[str] = LOCAL_HOSTS,
+    token: str | None = None,
+    token_required: bool = False,
+) -> Starlette:
+    """The application over the paytables of ``folder``, answering requests addressed to ``hosts`` only, with
+    ``token`` (this start's; made when not given) in its pages' forms and, when ``token_required``, asked of every
+    request (see :class:`Guard`)."""
+    token = token or secrets.token_urlsafe(24)
+    bench = Workbench(folder, token)
     static = StaticFiles(packages=[("trey.web", "static")])
-    return Starlette(
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+    app = Starlette(
+        middleware=[Middleware(Guard, hosts=hosts, token=token, token_required=token_required)],
         routes=[
-            Route("/", _errors(bench.index)),
-            Route("/edit", _errors(bench.edit)),
-            Route("/api/figures", _errors(bench.figures), methods=["POST"]),
-            Route("/api/analyze", _errors(bench.analyze_api), methods=["POST"]),
-            Route("/api/solve", _errors(bench.solve), methods=["POST"]),
-            Route("/compare", _errors(bench.compare), methods=["POST"]),
-            Route("/download/{kind}", _errors(bench.download), methods=["POST"]),
+            Route("/", _errors(bench, bench.index)),
+            Route("/edit", _errors(bench, bench.edit)),
+            Route("/api/figures", _errors(bench, bench.figures), methods=["POST"]),
+            Route("/api/analyze", _errors(bench, bench.analyze_api), methods=["POST"]),
+            Route("/api/solve", _errors(bench, bench.solve), methods=["POST"]),
+            Route("/compare", _errors(bench, bench.compare), methods=["POST"]),
+            Route("/download/{kind}", _errors(bench, bench.download), methods=["POST"]),
             Mount("/static", static, name="static"),
         ],
     )
+    app.state.bench = bench
+    return app

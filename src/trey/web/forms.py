@@ -10,6 +10,7 @@ shown at the field its JSON path names.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,9 +105,24 @@ def sections(data: dict[str, Any]) -> list[Section]:
 
 
 def yaml_text(data: Any, origin: str | None = None) -> str:
-    """The paytable as a YAML file: canonical (the loader's keys, in its order), with a comment naming its origin."""
+    """The paytable as a YAML file: canonical (the loader's keys, in its order), with a comment naming its origin
+    when one is given (the downloaded file; what is checked, analysed and certified is the text without it)."""
     body = canonical_yaml(json.loads(json.dumps(data)))  # plain dicts (the strict reader's are a subclass)
-    if origin is None:
-        return body
-    said = printable(origin)[:200].replace("\n", " ")
-    return f"# Edited in the trey workbench (trey {__version__}), starting from {said}.\n{body}"
+    return body if origin is None else origin_comment(origin) + body
+
+
+def origin_comment(origin: str) -> str:
+    """The first line of a downloaded paytable: the file it started from, as one YAML comment line."""
+    return f"# Edited in the trey workbench (trey {__version__}), starting from {comment_text(origin)}.\n"
+
+
+# What YAML reads as a line break besides CR and LF (YAML 1.1, as PyYAML reads it: NEL, LINE SEPARATOR, PARAGRAPH
+# SEPARATOR), a byte-order mark, and what it refuses in a stream (U+FFFE, U+FFFF); printable() escapes the rest.
+_YAML_BREAKS = re.compile("[\x85\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def comment_text(text: str) -> str:
+    """``text`` made safe inside a one-line YAML comment: every character YAML reads as a line break (or refuses)
+    written as an escape, so a file's name cannot end the comment and add keys to the paytable."""
+    said = printable(text)[:200]
+    return _YAML_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", said)

@@ -5,6 +5,7 @@
 
 const holder = document.getElementById("paytable");
 const start = JSON.parse(holder.dataset.json); // the last valid paytable: the form's values are set on it
+const page = holder.dataset.page; // this page's id: the server drops an edit that a newer one of it replaces
 const editor = document.getElementById("editor");
 const fieldsBox = document.getElementById("fields");
 const yamlPane = document.getElementById("yaml");
@@ -71,8 +72,10 @@ function showProblems(problems, fromYaml) {
   }
 }
 
-async function post(url, body) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+async function post(url, body, edit) {
+  const headers = { "Content-Type": "application/json" };
+  if (edit) headers["X-Trey-Edit"] = `${page}:${edit}`;
+  const response = await fetch(url, { method: "POST", headers, body });
   return [response.status, await response.json()];
 }
 
@@ -83,7 +86,7 @@ async function update(event, fromYaml) {
   const request = fromYaml ? { yaml: yamlPane.value, origin: start.origin } : edited();
   let answer;
   try {
-    const [code, data] = await post("/api/figures", JSON.stringify(request));
+    const [code, data] = await post("/api/figures", JSON.stringify(request), number);
     if (code !== 200) throw new Error(data.error || `the server answered ${code}`);
     answer = data;
   } catch (error) {
