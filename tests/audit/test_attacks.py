@@ -248,8 +248,10 @@ def test_an_amount_past_the_bound_is_refused_by_both_readers(tmp_path: Path, net
     path = _log(tmp_path, [json.dumps(data), *LINES[1:3]])
     found = _both(path)
     assert [(p["line"], p["code"], p["message"]) for p in found["problems"]["listed"]] == [(1, "log.amount", said)]
-    result = run_cli("audit", STANDARD, path)
-    assert result.exit_code == 1 and "Traceback" not in result.stderr + result.stdout
+    if net == 10**26:  # it ended in an OverflowError's traceback
+        result = run_cli("audit", STANDARD, path)
+        assert result.exit_code == 1 and "Traceback" not in result.stderr + result.stdout
+        assert f"{path}:1: round {data['round']}: {said}" in " ".join(result.stdout.split())
 
 
 def test_a_due_past_64_bits_is_computed_exactly(tmp_path: Path) -> None:
@@ -287,14 +289,14 @@ def test_junk_lines_past_those_kept_are_counted_without_being_built(
     monkeypatch.setattr(log.LogProblem, "__post_init__", counted)
     monkeypatch.setattr(log, "BLOCK_BYTES", 6_000)  # many blocks: the room is asked block by block
     path = tmp_path / "junk.jsonl"
-    path.write_text("{}\n" * 5_000 + LINES[0] + "\n" + LINES[0] + "\n")  # and a duplicate past the room
+    path.write_text("{}\n" * 2_500 + LINES[0] + "\n" + LINES[0] + "\n")  # and a duplicate past the room
     found = audit(SPEC, [path], ANALYSIS)
-    assert (found.problem_count, found.duplicates, found.lines, found.rounds) == (5_001, 1, 5_002, 2)
+    assert (found.problem_count, found.duplicates, found.lines, found.rounds) == (2_501, 1, 2_502, 2)
     assert len(found.problems) == KEPT and [p.line for p in found.problems] == list(range(1, KEPT + 1))
-    assert len(built) == KEPT  # the other 4,001 only counted
+    assert len(built) == KEPT  # the other 1,501 only counted
     printed = run_cli("audit", STANDARD, path).stdout
-    assert "... 4,001 more lines refused or logged twice" in printed
-    assert "FAIL: 5,000 lines refused; 1 round id logged twice" in " ".join(printed.split())
+    assert "... 1,501 more lines refused or logged twice" in printed
+    assert "FAIL: 2,500 lines refused; 1 round id logged twice" in " ".join(printed.split())
 
 
 # --- 8. signals ----------------------------------------------------------------------------------------------------
