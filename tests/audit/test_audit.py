@@ -101,9 +101,10 @@ def test_each_bad_line_is_located_and_the_audit_goes_on(tmp_path: Path) -> None:
         (10, "log.line-too-long"),
         (11, "log.not-json"),
     ]
-    assert found.rounds == 1 and found.mispaid_count == 0
+    assert found.rounds == 2 and found.mispaid_count == 0  # the round logged twice is audited all the same
     said = f"{path}:6: round R-twice: a card is dealt twice in the round: {good['player'][0]}"
     assert str(found.problems[5]) == said
+    assert found.problems[7].message == "the round id is logged twice: first at line 8"
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])

@@ -15,7 +15,7 @@ from conftest import STANDARD
 from trey.audit.audit import audit, audit_json
 from trey.audit.columnar import prove
 from trey.audit.log import MAX_LINE_BYTES
-from trey.audit.seen import SeenIds, digests
+from trey.audit.seen import SeenIds
 from trey.audit.simulated import simulated_log
 from trey.engine import analyze
 from trey.paytable.load import load_spec
@@ -112,21 +112,26 @@ def test_any_edit_of_a_log_audits_the_same_with_and_without_the_columnar_reader(
     _both(path)
 
 
-def test_round_ids_are_found_again_across_batches_and_within_one() -> None:
+def test_round_ids_are_found_again_across_batches_and_within_one_with_where_they_were_first_met() -> None:
     import pyarrow as pa
 
+    from trey.audit.seen import NEW
+
     seen = SeenIds()
-    first = digests(pa.array(["a", "b", "a", "é" * 64]))
-    assert seen.first_time(first).tolist() == [True, True, False, True]
+
+    def met(ids: list[str], first_line: int) -> list[int | None]:
+        wheres = np.arange(first_line, first_line + len(ids), dtype=np.uint64)
+        return [None if w == NEW else int(w) for w in seen.earlier(seen.digests(pa.array(ids)), wheres)]
+
+    assert met(["a", "b", "a", "é" * 64, "a"], 1) == [None, None, 1, None, 1]
+    line = 10
     for i in range(40):  # batches of every size: the sorted levels merge
-        batch = digests(pa.array([f"r{i}-{j}" for j in range(i + 1)]))
-        assert seen.first_time(batch).all()
+        assert met([f"r{i}-{j}" for j in range(i + 1)], line) == [None] * (i + 1)
+        line += i + 1
     assert len(seen) == 3 + sum(range(1, 41)) and len(seen.levels) <= 7
-    again = digests(pa.array(["r3-2", "new", "b", "r39-39"]))
-    assert seen.first_time(again).tolist() == [False, True, False, False]
-    assert len(set(digests(pa.array([str(i) for i in range(100_000)])).tolist())) == 100_000
-    assert digests(pa.array(["ab"])) != digests(pa.array(["ab\x00"]))  # the length is in the digest
-    assert np.all(digests(pa.array(["x" * 64])) == digests(pa.array(["x" * 64])))
+    assert met(["r3-2", "new", "b", "r39-39", "new"], 5000) == [10 + 6 + 2, None, 2, line - 1, 5001]
+    assert len(set(seen.digests(pa.array([str(i) for i in range(100_000)])).tolist())) == 100_000
+    assert seen.digests(pa.array(["ab"])) != seen.digests(pa.array(["ab\x00"]))  # the length is in the digest
 
 
 def test_small_blocks_audit_as_one_block_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,7 +146,7 @@ def test_small_blocks_audit_as_one_block_does(tmp_path: Path, monkeypatch: pytes
     assert _both(path) == whole
     problems = whole["problems"]["listed"]  # type: ignore[index]
     assert [(p["line"], p["code"]) for p in problems] == [(101, "log.line-too-long"), (202, "log.duplicate-round")]
-    assert whole["rounds"] == 300
+    assert whole["rounds"] == 301  # the round logged twice is audited all the same
 
 
 def test_ids_beyond_memory_go_to_a_temporary_file_that_is_removed(
@@ -182,5 +187,7 @@ def test_a_round_in_two_logs_of_one_audit_is_logged_twice(tmp_path: Path) -> Non
     again = tmp_path / "again.jsonl"
     again.write_text(LINES[4] + "\n")
     found = audit(SPEC, [path, again], ANALYSIS)
-    assert [(p.file, p.line, p.code) for p in found.problems] == [(str(again), 1, "log.duplicate-round")]
-    assert found.rounds == 10
+    assert [(p.file, p.line, p.code, p.message) for p in found.problems] == [
+        (str(again), 1, "log.duplicate-round", f"the round id is logged twice: first at {path}:5")
+    ]
+    assert found.rounds == 11 and found.duplicates == 1 and found.verdict.result == "FAIL"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pyarrow.compute as pc
 
 from trey import __version__
 from trey.audit.cards import CardCounts, CardTest
-from trey.audit.log import LogProblem, read_log
+from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
@@ -26,13 +27,12 @@ from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.floor.drill import Line, answer_lines
-from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.play.payouts import PayRule
 from trey.play.settle import Settler
 from trey.play.simulate import Z_LIMIT
 from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table, situation_counts
 
-KEPT = 1_000  # problems and mis-paid rounds listed at most (all are counted)
 ANTE_PLAY_PARTS = ("Ante", "Play", "Ante Bonus")  # the answer key's lines of Ante & Play
 BATCH = 4_096  # rounds simulated at a time (trey simulate --log)
 MAX_SEATS = 10_000  # seats whose decisions are followed (a log naming more is not followed past them)
@@ -43,6 +43,15 @@ MAX_SEATS = 10_000  # seats whose decisions are followed (a log naming more is n
 _DUE_KEPT = 200_000
 # (net due in cents, units staked, what is due and why, Ante & Play's parts in cents: ante, play, ante_bonus)
 Due = tuple[int, int, str, tuple[int, ...]]
+# Dues past this (over a batch) are added as Python integers: a table may pay 10^9 to 1 on a bet of 10^9.
+_INT64_SAFE = 1 << 62
+NOT_CHECKED_METER = "not checked: the log does not carry the meter"
+
+
+class Result(StrEnum):
+    PASS = "PASS"  # nothing failed, nothing left unchecked
+    FAIL = "FAIL"  # something failed
+    INCOMPLETE = "INCOMPLETE"  # nothing failed, but something was not checked
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,43 @@ class MisPaid:
     due: Fraction
     reason: str  # what is due and why, as the drill's answer key says it
     order: int = field(default=0, compare=False, repr=False)  # the wager's place in the paytable, to list in order
+
+
+@dataclass(frozen=True)
+class NotChecked:
+    """A wager whose payment the audit could not check: a progressive's meter share, in a round that does not log
+    the meter it was paid at. Its logged net enters the totals as logged (a claim)."""
+
+    line: int
+    round: str
+    wager: str
+    logged: Fraction
+    reason: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The audit's one verdict, behind the terminal's last line, the report's result, the JSON's ``verdict`` and the
+    exit status. PASS only when every line was read, no round id repeats, and every wager was checked and paid as
+    due; FAIL when something failed; INCOMPLETE when nothing failed but something was not checked."""
+
+    result: Result
+    findings: tuple[str, ...]  # what failed
+    not_checked: tuple[str, ...]  # what was not checked
+
+    @property
+    def passed(self) -> bool:
+        return self.result is Result.PASS
+
+    def __str__(self) -> str:
+        if self.passed:
+            return "PASS: every line read and every round paid as due"
+        said = list(self.findings) + ([f"not checked: {'; '.join(self.not_checked)}"] if self.not_checked else [])
+        return f"{self.result}: {'; '.join(said)}"
+
+
+def _counted(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
 
 
 @dataclass
@@ -159,18 +205,21 @@ class Audit:
     lines: int = 0
     rounds: int = 0  # valid rounds audited
     problems: list[LogProblem] = field(default_factory=list)
-    problem_count: int = 0
+    problem_count: int = 0  # lines refused and round ids logged twice
+    duplicates: int = 0  # round ids logged twice (their rounds are audited all the same)
     mispaid: list[MisPaid] = field(default_factory=list)
     mispaid_count: int = 0
     overpaid: Fraction = Fraction(0)  # paid beyond what was due, in all
     underpaid: Fraction = Fraction(0)
+    not_checked: list[NotChecked] = field(default_factory=list)
+    not_checked_count: int = 0
     returns: dict[str, WagerReturn] = field(default_factory=dict)
     cards: CardCounts = field(default_factory=CardCounts)
     # Ante & Play's expectation for these very rounds, given each round's cards and logged decision (per the bets
     # as placed), and its variance: the sharp test of the return.
     expected_net: Fraction = Fraction(0)
     expected_variance: float = 0.0
-    due_cache: dict[tuple[str, int, int, int], Due] = field(default_factory=dict, repr=False)
+    due_cache: dict[tuple[object, ...], Due] = field(default_factory=dict, repr=False)
     seat_codes: dict[str, int] = field(default_factory=dict, repr=False)
     seat_order: list[SeatDecisions] = field(default_factory=list, repr=False)  # as seat_codes number them
     seats_not_followed: int = 0  # Ante & Play rounds of seats beyond MAX_SEATS
@@ -179,8 +228,32 @@ class Audit:
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
 
     @property
+    def verdict(self) -> Verdict:
+        """The verdict, made here alone (every output and the exit status read it). ``KEPT`` problems, mis-paid
+        and unchecked wagers are listed at most; the verdict counts them all."""
+        money = money_style(self.spec.table).money
+        findings = []
+        refused = self.problem_count - self.duplicates
+        if refused:
+            findings.append(_counted(refused, "line refused", "lines refused"))
+        if self.duplicates:
+            findings.append(_counted(self.duplicates, "round id logged twice", "round ids logged twice"))
+        if self.mispaid_count:
+            findings.append(
+                f"{_counted(self.mispaid_count, 'wager', 'wagers')} mis-paid ({money(self.overpaid)} overpaid, "
+                f"{money(self.underpaid)} underpaid)"
+            )
+        unchecked = []
+        if self.not_checked_count:
+            jackpots = _counted(self.not_checked_count, "jackpot", "jackpots")
+            unchecked.append(f"{jackpots} paid from a progressive meter (the log does not carry the meter)")
+        result = Result.FAIL if findings else Result.INCOMPLETE if unchecked else Result.PASS
+        return Verdict(result, tuple(findings), tuple(unchecked))
+
+    @property
     def clean(self) -> bool:
-        return self.problem_count == 0 and self.mispaid_count == 0
+        """The verdict is PASS."""
+        return self.verdict.passed
 
     @property
     def seats(self) -> dict[str, SeatDecisions]:
@@ -256,7 +329,9 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
             wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, variance=result.stats.variance
         )
     expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
-    with SeenIds() as seen:  # one set of round ids for all the logs: a round in two of them is logged twice
+    # One set of round ids for all the logs (a round in two of them is logged twice), its temporary runs removed
+    # however the audit ends: an error, Ctrl-C, SIGTERM or SIGHUP.
+    with SeenIds() as seen:
         for path in logs:
             _audit_log(found, path, settler, rule, expectations, seen, columnar=columnar)
     return found
@@ -273,10 +348,12 @@ def _audit_log(
     columnar: bool,
 ) -> None:
     """One log's rounds, block by block, added to ``found``."""
-    for rounds, problems in read_log(path, found.spec, columnar=columnar, seen=seen):
-        found.lines += len(rounds) + len(problems)
-        found.problem_count += len(problems)
-        found.problems += problems[: max(0, KEPT - len(found.problems))]
+    for batch in read_log(path, found.spec, columnar=columnar, seen=seen, room=lambda: KEPT - len(found.problems)):
+        rounds = batch.rounds
+        found.lines += batch.lines
+        found.problem_count += batch.problem_count
+        found.duplicates += batch.duplicates
+        found.problems += batch.problems[: max(0, KEPT - len(found.problems))]
         if not len(rounds):
             continue
         due = _settle(rounds, settler, rule, found)
@@ -284,7 +361,9 @@ def _audit_log(
             _decisions(rounds, due[ANTE_PLAY], settler, expectations, found)
 
 
-def _decisions(rounds: Rounds, due: IntArray, settler: Settler, expected: HandExpectations, found: Audit) -> None:
+def _decisions(
+    rounds: Rounds, due: npt.NDArray[Any], settler: Settler, expected: HandExpectations, found: Audit
+) -> None:
     """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy; ``due``: what
     is due on the Ante & Play of each round that has one, in cents."""
     ante = np.flatnonzero(rounds.ante_rows)
@@ -317,7 +396,7 @@ def _decisions(rounds: Rounds, due: IntArray, settler: Settler, expected: HandEx
     found.expected_net += expected_cents / 100
     found.expected_variance += float(variance.sum())
     found.actual_net += Fraction(int(due.sum()), 100)
-    differences = start_difference + np.cumsum(due / 100 - mean)
+    differences = start_difference + np.cumsum(due.astype(np.float64) / 100 - mean)
     variances = start_variance + np.cumsum(variance)
     trail, start = found.trail, found.decided
     i = (-start) % trail.every
@@ -390,17 +469,25 @@ def parts_of(lines: list[Line]) -> dict[str, Fraction]:
     return split
 
 
-def _due(spec: GameSpec, settled: dict[str, Any], wager: str, bet: Fraction, rule: PayRule) -> Due:
-    parts = lines_of(spec, answer_lines(spec, settled, {w: bet for w in settled}, rule), wager)
+def _due(
+    spec: GameSpec,
+    settled: dict[str, Any],
+    wager: str,
+    bet: Fraction,
+    rule: PayRule,
+    meters: dict[str, Fraction] | None = None,
+) -> Due:
+    parts = lines_of(spec, answer_lines(spec, settled, {w: bet for w in settled}, rule, meters), wager)
     reason = "; ".join(f"{line.part}: {line.reason}" for line in parts)
     due = sum((line.amount for line in parts), Fraction(0))
     split = tuple(cents(v) for v in parts_of(parts).values())
     return cents(due), settled[wager].staked, reason, split
 
 
-def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> dict[str, IntArray]:
+def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> dict[str, npt.NDArray[Any]]:
     """Settle a batch with its logged decisions, total what is due and list what was mis-paid; returns, per wager,
-    what is due on each round that bets it (in cents, in the order of those rounds)."""
+    what is due on each round that bets it (in cents, in the order of those rounds: int64, or Python integers past
+    what 64 bits hold)."""
     spec = found.spec
     outcomes = settler.settle(rounds.player, rounds.dealer, rounds.plays if spec.wagers.ante_play else None)
     found.cards.add(np.concatenate([rounds.player, rounds.dealer], axis=1), rounds.tables)
@@ -409,7 +496,7 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
     cache = found.due_cache
     if len(cache) > _DUE_KEPT:
         cache.clear()
-    dues: dict[str, IntArray] = {}
+    dues: dict[str, npt.NDArray[Any]] = {}
     listed: list[MisPaid] = []
     room = KEPT - len(found.mispaid)
     for order, wager in enumerate(spec.wagers.ids):
@@ -429,12 +516,13 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
         for (size, folded, index), row in zip(unique, first.tolist(), strict=True):
             key = (wager, index, size, folded)
             if key not in cache:
-                names = (wager, ANTE_PLAY) if folded >= 0 else (wager,)
-                settled = {w: s for w, s in settler.settled(outcomes, int(rows[row])).items() if w in names}
-                cache[key] = _due(spec, settled, wager, Fraction(size, 100), rule)
+                cache[key] = _due(
+                    spec, _settled(settler, outcomes, int(rows[row]), wager, folded), wager, Fraction(size, 100), rule
+                )
             table.append(cache[key])
-        due = np.array([t[0] for t in table], dtype=np.int64)[inverse]
-        dues[wager] = due
+        largest = max(max(abs(t[0]), *(abs(p) for p in t[3])) for t in table)
+        exact = np.int64 if largest * len(rows) < _INT64_SAFE else object  # sums of a batch stay within 64 bits
+        due = np.array([t[0] for t in table], dtype=exact)[inverse]
         totals = found.returns[wager]
         totals.rounds += len(rows)
         for (size, _, _), count, (due_one, staked, _, _) in zip(unique, counts.tolist(), table, strict=True):
@@ -443,6 +531,11 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
             totals.wagered_cents += size * staked * count
             totals.net_cents += due_one * count
         logged = rounds.net[wager][rows]
+        reasons: dict[int, str] = {}
+        if wager in settler.meter_rows:
+            jackpots = np.flatnonzero(np.isin(outcome, settler.meter_rows[wager]))
+            if len(jackpots):
+                _jackpots(rounds, rows, jackpots, due, logged, reasons, settler, outcomes, rule, found, wager)
         wrong = np.flatnonzero(logged != due)
         if len(wrong):
             found.mispaid_count += len(wrong)
@@ -451,10 +544,10 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
             found.underpaid += Fraction(-sum(d for d in difference if d < 0), 100)
             for i in wrong[: max(0, room)].tolist():
                 row = int(rows[i])
-                reason = table[inverse[i]][2]
+                reason = reasons.get(i, table[inverse[i]][2])
                 listed.append(_mispaid(rounds, row, wager, int(logged[i]), int(due[i]), reason, order))
         if wager == ANTE_PLAY:
-            split = np.array([t[3] for t in table], dtype=np.int64).reshape(-1, len(PARTS))[inverse]
+            split = np.array([t[3] for t in table], dtype=exact).reshape(-1, len(PARTS))[inverse]
             right_total = rounds.has_parts[rows] & (logged == due)
             misplaced = np.flatnonzero(right_total & (rounds.parts[rows] != split).any(axis=1))
             found.mispaid_count += len(misplaced)  # the total is right, its parts are not: paid on the wrong spot
@@ -466,9 +559,63 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
                     for j, k in enumerate(PARTS)
                 )
                 listed.append(_mispaid(rounds, row, wager, int(logged[i]), int(due[i]), f"parts: {said}", order))
+        dues[wager] = due
     listed.sort(key=lambda m: (m.line, m.order))
     found.mispaid += listed[: max(0, room)]
     return dues
+
+
+def _settled(settler: Settler, outcomes: dict[str, IntArray], row: int, wager: str, folded: int) -> dict[str, Any]:
+    """Round ``row`` settled, as much of it as a wager's due depends on: the wager, and Ante & Play when the round
+    bets an Ante (``folded`` at least 0)."""
+    names = (wager, ANTE_PLAY) if folded >= 0 else (wager,)
+    return {w: s for w, s in settler.settled(outcomes, row).items() if w in names}
+
+
+def _jackpots(
+    rounds: Rounds,
+    rows: IntArray,
+    jackpots: IntArray,
+    due: npt.NDArray[Any],
+    logged: IntArray,
+    reasons: dict[int, str],
+    settler: Settler,
+    outcomes: dict[str, IntArray],
+    rule: PayRule,
+    found: Audit,
+    wager: str,
+) -> None:
+    """A progressive's wagers paid a share of its meter (``jackpots``: their places in ``rows``). What is due was
+    counted at the reset; it is due at the meter the round logs: ``due``, ``reasons`` and the totals are set to it.
+    A round without its meter cannot be checked: it is listed as not checked and its logged net counted as it is."""
+    spec = found.spec
+    totals = found.returns[wager]
+    on = rounds.meter_on[wager]
+    for i in jackpots.tolist():
+        row = int(rows[i])
+        at_reset = int(due[i])
+        if on[row]:
+            meter = int(rounds.meter[wager][row])
+            folded = int(not rounds.plays[row]) if rounds.ante_rows[row] else -1
+            key = (wager, int(outcomes[wager][row]), int(rounds.bets[wager][row]), folded, meter)
+            cache = found.due_cache
+            if key not in cache:
+                settled = _settled(settler, outcomes, row, wager, folded)
+                size = Fraction(int(rounds.bets[wager][row]), 100)
+                cache[key] = _due(spec, settled, wager, size, rule, {wager: Fraction(meter, 100)})
+            owed, _, reasons[i], _ = cache[key]
+        else:
+            owed = int(logged[i])  # a claim: counted as logged, never as paid as due
+            found.not_checked_count += 1
+            if len(found.not_checked) < KEPT:
+                row_name = str(settler.tables[wager].outcomes[int(outcomes[wager][row])])
+                share = spec.wagers.side_bet(wager).pays.get(row_name)
+                reason = f"{row_name.replace('_', ' ')}: {share}, {NOT_CHECKED_METER}"
+                found.not_checked.append(
+                    NotChecked(int(rounds.lines[row]), rounds.id_of(row), wager, Fraction(owed, 100), reason)
+                )
+        due[i] = owed
+        totals.net_cents += owed - at_reset
 
 
 def _distinct(
@@ -504,15 +651,23 @@ def _mispaid(rounds: Rounds, row: int, wager: str, logged: int, due: int, reason
 
 def audit_json(found: Audit) -> dict[str, Any]:
     """``trey audit --format json`` (schemas/audit.schema.json)."""
+    verdict = found.verdict
     return {
         "trey_version": __version__,
         "spec_sha256": found.spec.sha256,
         "name": found.spec.name,
         "lines": found.lines,
         "rounds": found.rounds,
-        "clean": found.clean,
+        "clean": verdict.passed,
+        "verdict": {
+            "result": str(verdict.result),
+            "says": str(verdict),
+            "findings": list(verdict.findings),
+            "not_checked": list(verdict.not_checked),
+        },
         "problems": {
             "count": found.problem_count,
+            "logged_twice": found.duplicates,
             "listed": [
                 {"file": p.file, "line": p.line, "round": p.round, "code": p.code, "message": p.message}
                 for p in found.problems
@@ -532,6 +687,19 @@ def audit_json(found: Audit) -> dict[str, Any]:
                     "reason": m.reason,
                 }
                 for m in found.mispaid
+            ],
+        },
+        "not_checked": {
+            "count": found.not_checked_count,
+            "listed": [
+                {
+                    "line": c.line,
+                    "round": c.round,
+                    "wager": c.wager,
+                    "logged": fraction_text(c.logged),
+                    "reason": c.reason,
+                }
+                for c in found.not_checked
             ],
         },
         "ante_play_these_rounds": None

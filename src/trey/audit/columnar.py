@@ -24,13 +24,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from trey.audit.rounds import MAX_ID_CHARACTERS, PART_COUNT, PARTS, BoolArray, IntArray, Rounds
+from trey.audit.rounds import AMOUNT_LIMIT, MAX_ID_CHARACTERS, PART_COUNT, PARTS, BoolArray, IntArray, Rounds, meters
 from trey.cards.card import Card
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.pays import DECIMAL_PATTERN
 
 PRINTABLE = bytes(range(0x20, 0x7F)) + b"\n"  # the only bytes of a block this reader looks into
-MAX_WHOLE_AMOUNT = 10**13 - 1  # the largest whole amount a decimal text may write (13 digits)
+MAX_WHOLE_AMOUNT = AMOUNT_LIMIT - 1  # the largest whole amount (13 digits), as the line reader bounds it
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,12 @@ class Proven:
 
 
 def prove(block: bytes, first_line: int, spec: GameSpec, max_line_bytes: int) -> Proven | None:
-    """``block``: whole lines, each ending in a newline. None: no line of it is proven."""
+    """``block``: whole lines, each ending in a newline (or a carriage return and a newline). None: no line of it
+    is proven."""
+    if b"\r" in block:
+        if block.count(b"\r") != block.count(b"\r\n"):
+            return None  # a carriage return inside a line: the line reader's
+        block = block.replace(b"\r\n", b"\n")  # the same lines, as the line reader takes them
     if (
         not block.endswith(b"\n")
         or b"\\" in block  # escapes: the strict reader checks what they stand for
@@ -83,7 +88,7 @@ def _column(table: pa.Table, name: str) -> pa.Array | None:
 
 def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
     n = table.num_rows
-    known = {"round", "time", "table", "seat", "player", "dealer", "decision", "bets", "net", "parts"}
+    known = {"round", "time", "table", "seat", "player", "dealer", "decision", "bets", "net", "parts", "meter"}
     for field in table.schema:
         if field.name not in known and pa.types.is_nested(field.type):
             return None  # the strict reader bounds how deep a line nests; an unknown nested field goes to it
@@ -94,6 +99,9 @@ def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
         return None
     lengths = pc.binary_length(ids).fill_null(0).to_numpy(zero_copy_only=False)
     ok &= (lengths >= 1) & (lengths <= MAX_ID_CHARACTERS)
+    # Printable ASCII already (the block is); the line reader refuses a space at either end.
+    spaced = pc.or_(pc.starts_with(ids, " "), pc.ends_with(ids, " ")).fill_null(False)
+    ok &= ~spaced.to_numpy(zero_copy_only=False)
 
     hands = []
     for seat in ("player", "dealer"):
@@ -153,6 +161,22 @@ def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
         ok &= ~has_parts | (parts_ok & complete & ante)
         parts = np.stack([values[k] for k in PARTS], axis=1)
 
+    metered = meters(spec)
+    meter_on = {w: np.zeros(n, dtype=bool) for w in metered}
+    meter = {w: np.zeros(n, dtype=np.int64) for w in metered}
+    given = _column(table, "meter")
+    if given is not None:
+        read = _amounts(given, n, tuple(metered), signed=False)
+        if read is None:
+            return None
+        meter_on, meter, meter_ok = read
+        some = np.zeros(n, dtype=bool)  # the line reader refuses an empty mapping
+        for logged in meter_on.values():
+            some |= logged
+        ok &= ~given.is_valid().to_numpy(zero_copy_only=False) | (meter_ok & some)
+        for wager, reset in metered.items():  # never below its reset, in whole cents: at least ceil(100 reset)
+            ok &= ~meter_on[wager] | (meter[wager] >= math.ceil(reset * 100))
+
     tables = _texts(_column(table, "table"), n)
     seats = _seats(_column(table, "seat"), n)
     rounds = Rounds(
@@ -168,6 +192,8 @@ def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
         net,
         has_parts,
         parts,
+        meter_on,
+        meter,
     )
     doubtful = np.flatnonzero(~ok).tolist()
     return Proven(rounds.take(ok) if doubtful else rounds, doubtful)

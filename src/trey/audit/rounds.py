@@ -14,13 +14,21 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from trey.paytable.model import ANTE_PLAY
+from trey.paytable.model import ANTE_PLAY, GameSpec
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
 PART_COUNT = len(PARTS)
 MAX_ID_CHARACTERS = 64  # a round's id and its table's name
+# Every logged amount is below this (13 digits before the point, as DECIMAL_PATTERN writes them), in both readers:
+# in cents it is below 2^50, so sums and differences of a batch's amounts stay exact in 64 bits.
+AMOUNT_LIMIT = 10**13
+
+
+def meters(spec: GameSpec) -> dict[str, Fraction]:
+    """The wagers with a progressive meter a round may log, by id, with the meter's reset (it never stands lower)."""
+    return {b.id: b.progressive.reset for b in spec.wagers.side_bets if b.progressive is not None}
 
 
 def cents(amount: Fraction) -> int:
@@ -47,6 +55,8 @@ class Rounds:
     net: dict[str, IntArray]  # what the player won (+) or lost, in cents
     has_parts: BoolArray
     parts: IntArray  # (n, 3) cents: ante, play, ante_bonus, where has_parts
+    meter_on: dict[str, BoolArray]  # by progressive wager id: whether the round logs its meter
+    meter: dict[str, IntArray]  # the meter as the round was dealt, in cents (0 where not logged)
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -74,6 +84,8 @@ class Rounds:
             {w: a[index] for w, a in self.net.items()},
             self.has_parts[index],
             self.parts[index],
+            {w: a[index] for w, a in self.meter_on.items()},
+            {w: a[index] for w, a in self.meter.items()},
         )
 
     @staticmethod
@@ -96,6 +108,8 @@ class Rounds:
             {w: np.concatenate([b.net[w] for b in batches]) for w in wagers},
             np.concatenate([b.has_parts for b in batches]),
             np.concatenate([b.parts for b in batches]),
+            {w: np.concatenate([b.meter_on[w] for b in batches]) for w in batches[0].meter_on},
+            {w: np.concatenate([b.meter[w] for b in batches]) for w in batches[0].meter},
         )
         order = np.argsort(lines, kind="stable")
         return whole.take(order)

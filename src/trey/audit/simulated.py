@@ -1,5 +1,6 @@
 """Hand histories of correctly settled rounds (``trey simulate --log``), for demonstrations and for the tests
-of the audit: seeded deals, the strategy's decisions, bets at the table's sizes, every net as the dealer pays it."""
+of the audit: seeded deals, the strategy's decisions, bets at the table's sizes, every net as the dealer pays it
+(a progressive's meter standing at its reset, and logged)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 from trey.audit.audit import BATCH, lines_of, parts_of
+from trey.audit.rounds import meters
 from trey.cards.card import cards_of
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
@@ -48,6 +50,7 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
     rule = PayRule.of(spec.table)
     sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}
     rng = np.random.Generator(np.random.PCG64(seed))
+    metered = meters(spec)
     number = 0
     while number < rounds:
         cards = deal(rng, min(BATCH, rounds - number))
@@ -76,4 +79,6 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             line["net"] = {w: _amount(n) for w, n in net.items()}
             if plays is not None:
                 line["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
+            if metered:  # a progressive's share is paid at the reset here: the meter logged says so
+                line["meter"] = {w: _amount(reset) for w, reset in metered.items()}
             yield json.dumps(line, separators=(", ", ": "))

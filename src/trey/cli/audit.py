@@ -27,7 +27,9 @@ from trey.cli.app import (
 @user_errors
 def audit(
     file: PaytableFile,
-    logs: Annotated[list[Path], typer.Argument(help="Hand histories (JSON Lines).", show_default=False, metavar="LOG")],
+    logs: Annotated[
+        list[Path], typer.Argument(help="Hand histories (JSON Lines or CSV).", show_default=False, metavar="LOG")
+    ],
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the audit report (HTML, PDF) here.", show_default=False)
@@ -37,16 +39,22 @@ def audit(
     force: Force = False,
 ) -> None:
     """Re-settle the rounds of hand histories: every mis-paid round, and each wager's return against the exact
-    figures. Exit 1 when a line is refused or a round mis-paid."""
+    figures. Exit 0 only on PASS; 1 when a line is refused, a round id logged twice, a round mis-paid or a wager
+    not checked."""
     from trey.audit.audit import audit as run_audit
     from trey.audit.audit import audit_json
+    from trey.core.outputs import Interrupted
     from trey.paytable.load import load_spec
 
     if out is not None:
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force)
-    found = run_audit(load_spec(file), logs)
+    spec = load_spec(file)
+    try:
+        found = run_audit(spec, logs)
+    except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already
+        raise SystemExit(128 + exc.signum) from None
     if out is not None:
         from trey.core.files import display_name
         from trey.documents.make import audit_report
@@ -63,5 +71,5 @@ def audit(
         from trey.present.audit_view import print_audit
 
         print_audit(found)
-    if not found.clean:
+    if not found.verdict.passed:
         raise typer.Exit(1)

@@ -98,6 +98,7 @@ class Code(StrEnum):
     LOG_DUPLICATE_ROUND = "log.duplicate-round"
     LOG_LINE_TOO_LONG = "log.line-too-long"
     LOG_TOO_MANY = "log.too-many"
+    LOG_CSV_HEADER = "log.csv-header"
     PROFILE_SHIPPED_NAME = "profile.shipped-name"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
@@ -228,13 +229,16 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (
         (Code.LOG_FIELD, Code.LOG_CARD, Code.LOG_CARD_TWICE, Code.LOG_WAGER, Code.LOG_AMOUNT),
-        "a round without its id, decision, bets or nets, a card that does not exist or is dealt twice, a wager "
-        "the paytable does not offer, an amount that is not exact",
+        "a round without its id (printable ASCII, no space around it), decision, bets or nets, a CSV field holding "
+        "a line break, a card that does not exist or is dealt twice, a wager the paytable does not offer (or a "
+        "meter for one without a progressive), an amount that is not exact or not below 10,000,000,000,000, a "
+        "meter below its reset",
     ),
     (
         (Code.LOG_BET_LIMITS, Code.LOG_DUPLICATE_ROUND),
-        "a bet outside the table's limits; a round id logged twice",
+        "a bet outside the table's limits; a round id logged twice (its round is audited all the same)",
     ),
+    ((Code.LOG_CSV_HEADER,), "a CSV log's header that cannot be read or names a column twice: nothing of it is read"),
     (
         (Code.PROFILE_SHIPPED_NAME,),
         "a profile file that takes the name of a profile trey ships (`generic`) without being that profile",

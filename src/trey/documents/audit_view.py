@@ -24,7 +24,8 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
         "logs": logs,
         "lines": f"{found.lines:,}",
         "rounds": f"{found.rounds:,}",
-        "clean": found.clean,
+        "clean": found.verdict.passed,
+        "verdict": str(found.verdict),
         "problems": [str(p) for p in found.problems],
         "problem_count": f"{found.problem_count:,}",
         "mispaid": [
@@ -41,6 +42,17 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
         "mispaid_count": f"{found.mispaid_count:,}",
         "overpaid": money(found.overpaid),
         "underpaid": money(found.underpaid),
+        "not_checked": [
+            {
+                "line": c.line,
+                "round": c.round,
+                "wager": found.spec.wagers.title(c.wager),
+                "logged": money(c.logged),
+                "why": c.reason,
+            }
+            for c in found.not_checked
+        ],
+        "not_checked_count": f"{found.not_checked_count:,}",
         "returns": [
             {
                 "title": r.title,

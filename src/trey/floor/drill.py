@@ -14,6 +14,7 @@ up with basic hands. The same game, seed, level and number of hands give the sam
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -163,9 +164,14 @@ def _paid_note(won: Payout, rule: PayRule) -> str:
 
 
 def answer_lines(
-    spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, Fraction], rule: PayRule
+    spec: GameSpec,
+    settled: dict[str, SettledWager],
+    bets: dict[str, Fraction],
+    rule: PayRule,
+    meters: Mapping[str, Fraction] | None = None,
 ) -> list[Line]:
-    """Per wager, what the dealer pays or takes and why, from the settled round."""
+    """Per wager, what the dealer pays or takes and why, from the settled round; a progressive's meter share at
+    ``meters`` (by wager id: the meter as the round was dealt), by default at its reset."""
     lines: list[Line] = []
     for wager, result in settled.items():
         bet = bets[wager]
@@ -211,7 +217,9 @@ def answer_lines(
             amount, text = _win_text(label, pay.to_one_text, bet, rule, pay.net)
         else:
             assert pay is not None
-            meter = side_bet.progressive.reset if side_bet.progressive is not None else None
+            meter = None
+            if side_bet.progressive is not None:
+                meter = (meters or {}).get(wager, side_bet.progressive.reset)
             won = rule.pay(bet, pay, meter=meter, progressive=side_bet.progressive is not None)
             if pay.reads_meter:
                 assert meter is not None

@@ -20,7 +20,7 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
     for problem in found.problems:
         console.print(user_text(str(problem)), highlight=False)
     if found.problem_count > len(found.problems):
-        console.print(f"... {found.problem_count - len(found.problems):,} more lines refused")
+        console.print(f"... {found.problem_count - len(found.problems):,} more lines refused or logged twice")
     if found.mispaid:
         table = Table(title="Mis-paid rounds", title_justify="left")
         for column in ("line", "round", "wager", "logged", "due", "why"):
@@ -31,6 +31,15 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
     console.print(
         f"{found.mispaid_count:,} wagers mis-paid: {money(found.overpaid)} overpaid, {money(found.underpaid)} underpaid"
     )
+    if found.not_checked:
+        table = Table(title="Wagers not checked", title_justify="left")
+        for column in ("line", "round", "wager", "logged", "why"):
+            table.add_column(column, justify="right" if column in ("line", "logged") else "left")
+        for c in found.not_checked:
+            table.add_row(str(c.line), user_text(c.round), c.wager, money(c.logged), user_text(c.reason))
+        console.print(table)
+    if found.not_checked_count > len(found.not_checked):
+        console.print(f"... {found.not_checked_count - len(found.not_checked):,} more wagers not checked")
     returns = Table(title="Return per wager (per unit of the initial bet)", title_justify="left")
     for column in ("wager", "rounds", "bet", "net", "RTP", "theoretical RTP", "z"):
         returns.add_column(column, justify="left" if column == "wager" else "right")
@@ -70,4 +79,4 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
             f"({d.plays_below:,} played below it, {d.folds_above:,} folded above it) won more than the player's "
             f"cards alone explain (z = {d.z:.2f}): the figures show decisions that follow the dealer's cards"
         )
-    console.print("PASS: every line read and every round paid as due" if found.clean else "FAIL: see above")
+    console.print(user_text(str(found.verdict)), highlight=False)

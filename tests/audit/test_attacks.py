@@ -1,0 +1,456 @@
+"""The red team's attacks on the audit (issue 29), each made as a forger would make it, and the refusal or the finding
+it now meets: a forged duplicate id, a jackpot judged at the wrong meter, amounts past 64 bits, junk that chose the
+memory, a signal that left the id runs behind, CSV logs Excel writes, look-alike ids and CRLF lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from conftest import PAYTABLES, REPO, STANDARD, run_cli
+from trey.audit.audit import audit, audit_json
+from trey.audit.columnar import prove
+from trey.audit.log import KEPT, MAX_LINE_BYTES
+from trey.audit.seen import digests
+from trey.audit.simulated import simulated_log
+from trey.core.jsonschemas import validator
+from trey.engine import analyze
+from trey.paytable.load import load_spec
+
+SPEC = load_spec(STANDARD)
+ANALYSIS = analyze(SPEC)
+LINES = list(simulated_log(SPEC, 40, 29))
+PASS = "PASS: every line read and every round paid as due"
+
+
+def _log(tmp_path: Path, lines: list[str], name: str = "log.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _both(path: Path, spec: Any = SPEC, analysis: Any = ANALYSIS) -> dict[str, Any]:
+    """The audit with the columnar reader and with every line read strictly: they must agree."""
+    fast = audit_json(audit(spec, [path], analysis, columnar=True))
+    assert fast == audit_json(audit(spec, [path], analysis, columnar=False))
+    return fast
+
+
+def _overpaid(line: str, round_id: str, by: int) -> str:
+    data = json.loads(line)
+    data["round"] = round_id
+    data["net"]["pair_plus"] = int(data["net"]["pair_plus"]) + by
+    return json.dumps(data)
+
+
+# --- 4. a forged duplicate hides a round ------------------------------------------------------------------------
+
+
+def _unkeyed_digest(ids: list[str]) -> list[int]:
+    """The digest round ids were compared by before issue 29 (SplitMix64's finaliser over the id's words, no key)."""
+    mask, golden = (1 << 64) - 1, 0x9E3779B97F4A7C15
+
+    def mixed(h: int) -> int:
+        h = ((h ^ (h >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        h = ((h ^ (h >> 27)) * 0x94D049BB133111EB) & mask
+        return h ^ (h >> 31)
+
+    found = []
+    for text in ids:
+        raw = text.encode()
+        h = mixed((len(raw) + golden) & mask)
+        for at in range(0, len(raw), 8):
+            h = (mixed(h ^ int.from_bytes(raw[at : at + 8], "little")) + golden) & mask
+        found.append(h)
+    return found
+
+
+# Two ids a forger found to share the unkeyed digest (a second of search: the digest was invertible).
+COLLIDING = ("T1-0M4TM-0000042", "T1-X4DLFx0cGh1iw")
+
+
+def test_ids_sharing_the_old_unkeyed_digest_are_two_rounds_and_the_overpaid_one_is_found(tmp_path: Path) -> None:
+    first, second = COLLIDING
+    assert _unkeyed_digest([first])[0] == _unkeyed_digest([second])[0]  # the attack: under the old digest, one id
+    lines = [*LINES[:10], _overpaid(LINES[10], first, 0), _overpaid(LINES[11], second, 100_000)]
+    path = _log(tmp_path, lines)
+    data = _both(path)
+    assert data["problems"]["count"] == 0 and data["rounds"] == 12
+    assert [(m["line"], m["round"], m["wager"]) for m in data["mispaid"]["listed"]] == [(12, second, "pair_plus")]
+    assert (data["mispaid"]["overpaid"], data["mispaid"]["underpaid"]) == ("100000", "0")
+    result = run_cli("audit", STANDARD, path)
+    assert result.exit_code == 1
+    assert result.stdout.rstrip().endswith("FAIL: 1 wager mis-paid ($100,000 overpaid, $0 underpaid)")
+
+
+def test_the_digest_is_sip_hash_2_4_under_a_key_of_each_audit() -> None:
+    """The published test vectors (Aumasson and Bernstein, appendix A: key 00..0f, messages 00..(n-1)), in a batch
+    of mixed lengths; and two audits' keys differ, so what one digest joins the next does not."""
+    key = bytes(range(16))
+    found = digests(pa.array([b"", bytes(range(15)), b"x" * 70, bytes(range(8))], type=pa.binary()), key)
+    assert found[:2].tolist() == [0x726FDB47DD0E0E31, 0xA129CA6149BE45E5]
+    assert found[3] == 0x93F5F5799A932462  # a message of exactly one word: the length word alone follows
+    assert digests(pa.array([b"x" * 70], type=pa.binary()), key)[0] == found[2]  # alone as in a batch
+    from trey.audit.seen import SeenIds
+
+    assert SeenIds().key != SeenIds().key
+
+
+def test_a_repeated_id_names_both_lines_and_its_overpaid_round_is_still_checked(tmp_path: Path) -> None:
+    again = json.loads(LINES[1])["round"]
+    path = _log(tmp_path, [*LINES[:6], _overpaid(LINES[1], again, 100_000)])
+    data = _both(path)
+    assert data["problems"] == {
+        "count": 1,
+        "logged_twice": 1,
+        "listed": [
+            {
+                "file": str(path),
+                "line": 7,
+                "round": again,
+                "code": "log.duplicate-round",
+                "message": "the round id is logged twice: first at line 2",
+            }
+        ],
+    }
+    assert [(m["line"], m["round"]) for m in data["mispaid"]["listed"]] == [(7, again)]
+    assert data["mispaid"]["overpaid"] == "100000" and data["rounds"] == 7
+    said = "FAIL: 1 round id logged twice; 1 wager mis-paid ($100,000 overpaid, $0 underpaid)"
+    assert data["verdict"]["says"] == said and not data["clean"]
+    assert list(validator("audit").iter_errors(data)) == []
+    result = run_cli("audit", STANDARD, path)
+    assert result.exit_code == 1 and result.stdout.rstrip().endswith(said)
+    assert f"{path}:7: round {again}: the round id is logged twice: first at line 2" in " ".join(result.stdout.split())
+
+
+# --- 5. progressive jackpots at the meter the round was dealt at -------------------------------------------------
+
+PROGRESSIVE = PAYTABLES / "progressive" / "three-card-progressive.yaml"
+JACKPOT = {"table": "P", "seat": 1, "player": ["As", "Ks", "Qs"], "dealer": ["2h", "7d", "9c"]}
+
+
+def _jackpot(round_id: str, net: int, meter: int | None = None) -> str:
+    line: dict[str, Any] = {"round": round_id, **JACKPOT, "bets": {"progressive": 1}, "net": {"progressive": net}}
+    if meter is not None:
+        line["meter"] = {"progressive": meter}
+    return json.dumps(line)
+
+
+@pytest.fixture(scope="module")
+def progressive() -> tuple[Any, Any]:
+    spec = load_spec(PROGRESSIVE)
+    return spec, analyze(spec)
+
+
+def test_a_jackpot_is_due_at_the_meter_the_round_logs(tmp_path: Path, progressive: tuple[Any, Any]) -> None:
+    """Paid $12,345 at a $12,345 meter: as due (it was 'mis-paid' against the reset). Paid the $5,000 reset while
+    the meter stood at $50,000: mis-paid by $45,000 (it was 'paid as due')."""
+    lines = [_jackpot("P-1", 12_344, meter=12_345), _jackpot("P-2", 4_999, meter=50_000)]
+    path = _log(tmp_path, lines)
+    assert all(list(validator("hand-history").iter_errors(json.loads(line))) == [] for line in lines)
+    data = _both(path, *progressive)
+    assert data["mispaid"]["listed"] == [
+        {
+            "line": 2,
+            "round": "P-2",
+            "wager": "progressive",
+            "logged": "4999",
+            "due": "49999",
+            "reason": "Three Card Progressive: mini royal spades: 100% of the meter at $50,000 = $50,000 for the $1 "
+            "bet (net $49,999)",
+        }
+    ]
+    assert (data["mispaid"]["underpaid"], data["not_checked"]["count"]) == ("45000", 0)
+    assert data["returns"][1]["net"] == str(12_344 + 49_999)  # as due, at each round's meter
+
+
+def test_a_jackpot_without_its_meter_is_not_checked_and_the_verdict_is_not_pass(
+    tmp_path: Path, progressive: tuple[Any, Any]
+) -> None:
+    losing = _jackpot("P-0", -1).replace('["As", "Ks", "Qs"]', '["2s", "7h", "9d"]')
+    path = _log(tmp_path, [losing, _jackpot("P-3", 4_999)])
+    data = _both(path, *progressive)
+    reason = "mini royal spades: 100% of the meter, not checked: the log does not carry the meter"
+    assert data["not_checked"] == {
+        "count": 1,
+        "listed": [{"line": 2, "round": "P-3", "wager": "progressive", "logged": "4999", "reason": reason}],
+    }
+    said = "INCOMPLETE: not checked: 1 jackpot paid from a progressive meter (the log does not carry the meter)"
+    assert (data["verdict"]["result"], data["verdict"]["says"], data["clean"]) == ("INCOMPLETE", said, False)
+    assert data["mispaid"]["count"] == 0 and data["returns"][1]["net"] == str(-1 + 4_999)  # counted as logged
+    assert list(validator("audit").iter_errors(data)) == []
+    result = run_cli("audit", PROGRESSIVE, path)
+    assert result.exit_code == 1 and PASS not in result.stdout
+    assert " ".join(result.stdout.split()).endswith(said) and "Wagers not checked" in result.stdout
+
+
+def test_a_meter_is_read_alike_by_both_readers_and_from_csv(tmp_path: Path, progressive: tuple[Any, Any]) -> None:
+    lines = [
+        _jackpot("P-4", 4_999, meter=100),  # below the reset of 5,000: no meter stands there
+        _jackpot("P-5", 4_999, meter=5_000).replace('"meter": {"progressive"', '"meter": {"ante_play"'),
+        _jackpot("P-6", 4_999, meter=5_000).replace('{"progressive": 5000}', "{}"),
+        _jackpot("P-7", 4_999, meter=5_000),
+    ]
+    data = _both(_log(tmp_path, lines), *progressive)
+    assert [(p["line"], p["code"], p["message"]) for p in data["problems"]["listed"]] == [
+        (1, "log.amount", "meter.progressive: the meter of 100 is below its reset of 5000"),
+        (2, "log.wager", "meter: the wager 'ante_play' has no progressive meter"),
+        (3, "log.field", "meter must be a mapping of wager ids to amounts"),
+    ]
+    assert data["rounds"] == 1 and data["mispaid"]["count"] == data["not_checked"]["count"] == 0
+    header = "round,table,player,dealer,bet_progressive,net_progressive,meter_progressive\n"
+    csv_log = tmp_path / "log.csv"
+    csv_log.write_text(header + "P-8,P,As Ks Qs,2h 7d 9c,1,4999,50000\nP-9,P,As Ks Qs,2h 7d 9c,1,4999,\n")
+    found = audit(progressive[0], [csv_log], progressive[1])
+    assert [(m.round, m.due) for m in found.mispaid] == [("P-8", 49_999)]
+    assert [c.round for c in found.not_checked] == ["P-9"] and found.verdict.result == "FAIL"
+
+
+def test_a_simulated_progressive_log_logs_its_meter_and_audits_clean(
+    tmp_path: Path, progressive: tuple[Any, Any]
+) -> None:
+    lines = list(simulated_log(progressive[0], 30, 2))
+    assert all(json.loads(line)["meter"] == {"progressive": 5000} for line in lines)
+    assert audit(progressive[0], [_log(tmp_path, lines)], progressive[1]).verdict.passed
+
+
+# --- 6. amounts the reader takes but cannot hold ---------------------------------------------------------------
+
+
+BELOW = "net.pair_plus: an amount must be below 10,000,000,000,000, not"
+
+
+@pytest.mark.parametrize(
+    ("net", "said"),
+    [
+        (10**26, f"{BELOW} 100,000,000,000,000,000,000,000,000"),
+        (92_233_720_368_547_758, f"{BELOW} 92,233,720,368,547,758"),  # it wrapped int64: a -$92 quadrillion
+        (-(10**40), f"{BELOW} a number of 41 digits"),
+        ("99999999999999", "net.pair_plus: cannot read the amount '99999999999999' (text)"),
+        (2.5, "net.pair_plus: an amount must be exact, not the decimal number 2.5"),  # was "an net amount"
+    ],
+)
+def test_an_amount_past_the_bound_is_refused_by_both_readers(tmp_path: Path, net: object, said: str) -> None:
+    data = json.loads(LINES[0])
+    data["net"]["pair_plus"] = net
+    path = _log(tmp_path, [json.dumps(data), *LINES[1:3]])
+    found = _both(path)
+    assert [(p["line"], p["code"], p["message"]) for p in found["problems"]["listed"]] == [(1, "log.amount", said)]
+    if net == 10**26:  # it ended in an OverflowError's traceback
+        result = run_cli("audit", STANDARD, path)
+        assert result.exit_code == 1 and "Traceback" not in result.stderr + result.stdout
+        assert f"{path}:1: round {data['round']}: {said}" in " ".join(result.stdout.split())
+
+
+def test_a_due_past_64_bits_is_computed_exactly(tmp_path: Path) -> None:
+    """A valid table paying 10^9 to 1 on a $10^9 bet: $10^18 due, paid $9,999,999,999,999.99 (the most a log can
+    write): under-paid by exactly the difference (it was an OverflowError)."""
+    table = tmp_path / "billion.yaml"
+    table.write_text(
+        "trey: 1\nname: A billion to one\ntable: {currency: USD, minimum: 1, maximum: 1000000000}\n"
+        "wagers:\n  pair_plus: {straight_flush: 1000000000, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}\n"
+    )
+    spec = load_spec(table)
+    line = {"round": "B-1", "player": ["9h", "Th", "Jh"], "dealer": ["2c", "3d", "5s"]}
+    line |= {"bets": {"pair_plus": 10**9}, "net": {"pair_plus": "9999999999999.99"}}
+    data = _both(_log(tmp_path, [json.dumps(line)]), spec, analyze(spec))
+    assert data["mispaid"]["listed"][0]["due"] == str(10**18)
+    assert data["mispaid"]["underpaid"] == "99999000000000000001/100"  # 10^18 - 9,999,999,999,999.99
+    assert data["returns"][0]["net"] == str(10**18)
+
+
+# --- 7. memory chosen by junk ------------------------------------------------------------------------------------
+
+
+def test_junk_lines_past_those_kept_are_counted_without_being_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import trey.audit.log as log
+
+    built = []
+    original = log.LogProblem.__post_init__
+
+    def counted(self: log.LogProblem) -> None:
+        built.append(self.line)
+        original(self)
+
+    monkeypatch.setattr(log.LogProblem, "__post_init__", counted)
+    monkeypatch.setattr(log, "BLOCK_BYTES", 6_000)  # many blocks: the room is asked block by block
+    path = tmp_path / "junk.jsonl"
+    path.write_text("{}\n" * 2_500 + LINES[0] + "\n" + LINES[0] + "\n")  # and a duplicate past the room
+    found = audit(SPEC, [path], ANALYSIS)
+    assert (found.problem_count, found.duplicates, found.lines, found.rounds) == (2_501, 1, 2_502, 2)
+    assert len(found.problems) == KEPT and [p.line for p in found.problems] == list(range(1, KEPT + 1))
+    assert len(built) == KEPT  # the other 1,501 only counted
+    printed = run_cli("audit", STANDARD, path).stdout
+    assert "... 1,501 more lines refused or logged twice" in printed
+    assert "FAIL: 2,500 lines refused; 1 round id logged twice" in " ".join(printed.split())
+
+
+# --- 8. signals ----------------------------------------------------------------------------------------------------
+
+_CHILD = """
+import signal, sys
+from pathlib import Path
+import trey.audit.log as log
+import trey.audit.seen as seen
+seen.IN_MEMORY = 20
+log.BLOCK_BYTES = 2_000
+spill, marker = seen.SeenIds._spill, Path(sys.argv[1])
+def long_audit(self):
+    spill(self)
+    marker.write_text("spilled")
+    signal.pause()  # still auditing when the signal comes
+seen.SeenIds._spill = long_audit
+from trey.cli import main
+sys.argv = ["trey", "audit", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_during_a_long_audit_removes_its_id_runs(tmp_path: Path, signum: int) -> None:
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    marker = tmp_path / "spilled"
+    log = _log(tmp_path, LINES)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(marker), str(STANDARD), str(log)],
+        cwd=REPO,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists():  # the state we need: ids spilled to a run on disk
+            assert child.poll() is None and time.monotonic() < deadline, "the audit ended or never spilled"
+            time.sleep(0.02)
+        runs = [p for folder in temporary.iterdir() for p in folder.iterdir()]
+        assert runs and all(p.name.startswith("run-") for p in runs)
+        child.send_signal(signum)
+        _, stderr = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 128 + signum and b"Traceback" not in stderr
+    assert list(temporary.iterdir()) == []
+
+
+# --- 9. CSV logs, look-alike ids; 19. CRLF -------------------------------------------------------------------------
+
+
+def _csv(rows: list[dict[str, Any]], header: list[str] | None = None, end: str = "\n") -> str:
+    wagers = list(rows[0]["bets"])
+    names = ["round", "table", "seat", "player", "dealer", "decision"]
+    names += [f"bet_{w}" for w in wagers] + [f"net_{w}" for w in wagers]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator=end)
+    writer.writerow(header or names)
+    for r in rows:
+        fixed = [r["round"], r["table"], r["seat"], " ".join(r["player"]), " ".join(r["dealer"]), r["decision"]]
+        writer.writerow(fixed + [r["bets"][w] for w in wagers] + [r["net"][w] for w in wagers])
+    return buffer.getvalue()
+
+
+ROWS = [json.loads(line) for line in LINES[:8]]
+
+
+def test_a_csv_header_naming_a_column_twice_is_refused(tmp_path: Path) -> None:
+    """The last net_prime would have won silently: the Six Card Bonus's net column is gone, its real one hidden."""
+    header = _csv(ROWS).split("\n", 1)[0].split(",")
+    header[-1] = "net_prime"
+    path = tmp_path / "twice.csv"
+    path.write_text(_csv(ROWS, header))
+    found = audit(SPEC, [path], ANALYSIS)
+    assert [(p.line, p.code, p.message) for p in found.problems] == [
+        (1, "log.csv-header", "the header names the column 'net_prime' twice: nothing of the file is read")
+    ]
+    assert found.rounds == 0 and str(found.verdict) == "FAIL: 1 line refused"
+    assert run_cli("audit", STANDARD, path).exit_code == 1
+
+
+def test_excels_byte_order_mark_and_crlf_lines_read_as_plain_csv(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.csv"
+    plain.write_text(_csv(ROWS))
+    excel = tmp_path / "excel.csv"
+    excel.write_bytes(b"\xef\xbb\xbf" + _csv(ROWS, end="\r\n").encode())
+    expected = audit_json(audit(SPEC, [plain], ANALYSIS))
+    assert expected["rounds"] == 8 and expected["clean"]
+    assert audit_json(audit(SPEC, [excel], ANALYSIS)) == expected
+
+
+def test_a_quoted_line_break_is_one_located_problem(tmp_path: Path) -> None:
+    rows = [dict(r) for r in ROWS]
+    rows[2]["round"] = "T1-\n0000003"
+    rows[5]["round"] = "T1-" + "\n" * 3 + "x"  # over several lines
+    path = tmp_path / "broken.csv"
+    path.write_text(_csv(rows) + '"T1-never closed,T1\n')
+    found = audit(SPEC, [path], ANALYSIS)
+    assert [(p.line, p.code, p.message) for p in found.problems] == [
+        (4, "log.field", "a quoted field holds a line break (lines 4 to 5): a round is one line"),
+        (8, "log.field", "a quoted field holds a line break (lines 8 to 11): a round is one line"),
+        (14, "log.field", "a quoted field is never closed: a round is one line"),
+    ]
+    assert found.rounds == 6
+
+
+@pytest.mark.parametrize(
+    ("twin", "shown", "said"),
+    [
+        ("T1-0000001\u200b", "T1-0000001\\u200b", "this one holds U+200B at character 11"),
+        ("T1\u20100000001", "T1\\u20100000001", "this one holds U+2010 at character 3"),
+        (" T1-0000001", " T1-0000001", None),
+        ("T1-0000001 ", "T1-0000001 ", None),
+    ],
+)
+def test_an_id_that_only_looks_like_another_is_refused_by_both_readers(
+    tmp_path: Path, twin: str, shown: str, said: str | None
+) -> None:
+    lines = [LINES[0], _overpaid(LINES[1], twin, 5)]
+    found = _both(_log(tmp_path, lines))
+    message = (
+        f"a round id is printable ASCII, so that ids that look alike are alike: {said}"
+        if said
+        else "a round id has no space at its start or end (ids that look alike are alike)"
+    )
+    assert [(p["line"], p["round"], p["code"], p["message"]) for p in found["problems"]["listed"]] == [
+        (2, shown, "log.field", message)
+    ]
+    csv_log = tmp_path / "log.csv"
+    csv_log.write_text(_csv([ROWS[0], {**ROWS[1], "round": twin}]))
+    assert [p.message for p in audit(SPEC, [csv_log], ANALYSIS).problems] == [message]
+
+
+def test_a_crlf_log_is_proven_by_the_columnar_reader_and_audits_as_its_lf_twin(tmp_path: Path) -> None:
+    block = ("\r\n".join(LINES) + "\r\n").encode()
+    proven = prove(block, 1, SPEC, MAX_LINE_BYTES)
+    assert proven is not None and proven.doubtful == [] and len(proven.rounds) == len(LINES)
+    assert prove(block.replace(b", ", b",\r ", 1), 1, SPEC, MAX_LINE_BYTES) is None  # a carriage return alone
+    crlf = tmp_path / "crlf.jsonl"
+    crlf.write_bytes(block)
+    lf = audit_json(audit(SPEC, [_log(tmp_path, LINES)], ANALYSIS))
+    assert _both(crlf) == lf and lf["clean"]
+
+
+def test_digests_of_equal_ids_agree_in_any_batch() -> None:
+    from trey.audit.seen import SeenIds
+
+    seen = SeenIds()
+    ids = [json.loads(line)["round"] for line in LINES]
+    whole = seen.digests(pa.array(ids))
+    assert np.array_equal(seen.digests(pa.array(ids[5:9])), whole[5:9])
+    assert np.array_equal(seen.digests(pa.array(ids).slice(3, 4)), whole[3:7])
