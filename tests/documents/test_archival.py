@@ -25,6 +25,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert run_cli("certify", STANDARD, "--out", out, "--date", "2026-01-01", "--simulate", "20000").exit_code == 0
     (out / "analysis.json").write_text(run_cli("analyze", STANDARD, "--format", "json").stdout)
     (out / "simulation.json").write_text(run_cli("simulate", STANDARD, "--rounds", "5000", "--format", "json").stdout)
+    (out / "hand.json").write_text(run_cli("hand", STANDARD, "Q-6-3", "--seen", "7h", "--format", "json").stdout)
     return out
 
 
@@ -34,6 +35,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("certificate", "standard.certificate.json"),
         ("analysis", "analysis.json"),
         ("simulation", "simulation.json"),
+        ("hand", "hand.json"),
     ],
 )
 def test_check_jsonschema_validates_the_outputs_with_the_shipped_schemas(
@@ -45,7 +47,7 @@ def test_check_jsonschema_validates_the_outputs_with_the_shipped_schemas(
     assert result.returncode == 0, result.stdout + result.stderr
     assert "ok -- validation done" in result.stdout
     broken = json.loads((outputs / instance).read_text())
-    broken["wagers" if schema != "certificate" else "analysis"] = "nothing"
+    broken[{"certificate": "analysis", "hand": "normal"}.get(schema, "wagers")] = "nothing"
     (outputs / f"broken-{instance}").write_text(json.dumps(broken))
     command[-1] = str(outputs / f"broken-{instance}")
     assert subprocess.run(command, capture_output=True, text=True, check=False).returncode == 1
