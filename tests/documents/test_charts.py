@@ -175,6 +175,9 @@ def test_a_progressives_meter_chart_is_its_rtp_formula() -> None:
         cert, json_name="p.json", paytable_name="p.yaml", charts=draw_charts(chart_inputs(cert))
     )
     assert "Progressive: a lone bettor&#39;s RTP against the meter, from the reset to" in html
+    # a side bet returns at least nothing: a bound below 0% is the normal approximation failing, and is marked
+    assert '<td class="num">-109.9753% † to 250.9708%</td>' in html
+    assert "† Below what any session can return" in html
 
 
 def test_titles_are_drawn_as_written_never_read_as_mathematics() -> None:

@@ -8,7 +8,15 @@ from fractions import Fraction
 from typing import Any
 
 from trey.cards.readings import READINGS
-from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text, sqrt_decimal
+from trey.core.numbers import (
+    break_even_text,
+    decimal_text,
+    fraction_text,
+    one_in_text,
+    percent_text,
+    sqrt_decimal,
+    to_decimal,
+)
 from trey.documents.charts import (
     Contribution,
     Contributions,
@@ -127,15 +135,24 @@ def _by_hand(result: AntePlayAnalysis) -> dict[str, Any]:
     }
 
 
+BEYOND = "†"  # marks a range bound no session can reach: the normal approximation fails there
+
+
 def _rtp_ranges(results: list[WagerAnalysis]) -> list[dict[str, Any]]:
-    """The range of each wager's realised RTP after each session length, at each confidence."""
+    """The range of each wager's realised RTP after each session length, at each confidence; a bound below the
+    lowest RTP a session can have (every round its largest loss) is marked."""
     wagers = []
     for result in results:
         ranges = {(r.rounds, r.confidence): r for r in rtp_ranges(result.stats)}
+        floor = to_decimal(1 + min(r.net for r in result.net_results))
         rows = []
         for rounds in RANGE_ROUNDS:
             cells = [ranges[rounds, confidence] for confidence, _ in RANGE_CONFIDENCE]
-            texts = [f"{decimal_text(c.low * 100, PLACES)}% to {decimal_text(c.high * 100, PLACES)}%" for c in cells]
+            texts = [
+                f"{decimal_text(c.low * 100, PLACES)}%{' ' + BEYOND if c.low < floor else ''} to "
+                f"{decimal_text(c.high * 100, PLACES)}%"
+                for c in cells
+            ]
             rows.append({"rounds": f"{rounds:,}", "cells": texts})
         wagers.append({"title": result.title, "rtp": percent_text(result.stats.rtp, PLACES), "rows": rows})
     return wagers
@@ -498,6 +515,7 @@ def certificate_context(
     style = money_style(spec.table)
     for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
         view["figures"].append(("Theoretical win", theo_sentence(theo, style)))
+    ranges = _rtp_ranges(list(cert.analysis.wagers.values()))
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:
@@ -562,8 +580,9 @@ def certificate_context(
         "simulation": _simulation(cert),
         "protection": _protection(cert),
         "section": section_numbers(protection=cert.protection is not None),
-        "rtp_ranges": _rtp_ranges(list(cert.analysis.wagers.values())),
+        "rtp_ranges": ranges,
         "range_confidences": [confidence for confidence, _ in RANGE_CONFIDENCE],
+        "range_beyond": BEYOND if any(BEYOND in c for w in ranges for r in w["rows"] for c in r["cells"]) else None,
         "disclosure": _disclosure(cert),
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
