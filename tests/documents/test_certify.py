@@ -43,6 +43,12 @@ def pdf_pages(path: Path) -> list[str]:
     return [page.extract_text() for page in PdfReader(path).pages]
 
 
+@pytest.fixture(scope="module")
+def standard_pages(standard_dir: Path) -> list[str]:
+    """The standard certificate's pages as text, read once for the tests that read them."""
+    return pdf_pages(standard_dir / "standard.certificate.pdf")
+
+
 def test_json_follows_its_schema_and_carries_the_analysis(standard_dir: Path) -> None:
     data = json.loads((standard_dir / "standard.certificate.json").read_text())
     assert list(validator("certificate").iter_errors(data)) == []
@@ -60,10 +66,10 @@ def test_json_follows_its_schema_and_carries_the_analysis(standard_dir: Path) ->
     )
 
 
-def test_the_pdf_holds_the_figures_and_the_id_on_every_page(standard_dir: Path) -> None:
+def test_the_pdf_holds_the_figures_and_the_id_on_every_page(standard_dir: Path, standard_pages: list[str]) -> None:
     data = json.loads((standard_dir / "standard.certificate.json").read_text())
     cert_id = data["certificate_id"]
-    pages = pdf_pages(standard_dir / "standard.certificate.pdf")
+    pages = standard_pages
     assert len(pages) >= 8
     for number, text in enumerate(pages, start=1):
         assert f"Certificate {cert_id} rev 1" in text
@@ -400,10 +406,10 @@ def assert_numbered_consecutively(text: str) -> None:
     assert wagers == [f"5.{n}" for n in range(1, len(wagers) + 1)] and wagers, found
 
 
-def test_sections_are_numbered_consecutively(standard_dir: Path) -> None:
+def test_sections_are_numbered_consecutively(standard_pages: list[str]) -> None:
     """Finding 30.3: section 5 had no heading and game protection no number (it is numbered in
     tests/protect/test_protection_documents.py)."""
-    text = "\n".join(pdf_pages(standard_dir / "standard.certificate.pdf"))
+    text = "\n".join(standard_pages)
     assert_numbered_consecutively(text)
     assert "5. Figures of each wager" in text
     assert headings(text)[-1] == "10"
