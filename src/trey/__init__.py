@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from trey.engine import GameAnalysis, analyze
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
+    from trey.protect.hand import hand
     from trey.protect.protection import protect
     from trey.trust.validation import validate
 
@@ -45,6 +46,7 @@ _API = {
     "dealer_sheet": "trey.documents.make",
     "drill": "trey.documents.make",
     "grid": "trey.choose.solve",
+    "hand": "trey.protect.hand",
     "load_spec": "trey.paytable.load",
     "protect": "trey.protect.protection",
     "simulate": "trey.play.simulate",
@@ -64,6 +66,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "dealer_sheet",
     "drill",
     "grid",
+    "hand",
     "load_spec",
     "protect",
     "simulate",

@@ -173,11 +173,23 @@ def test_csv_and_workbook_read_back_equal_the_json(tmp_path: Path) -> None:
         assert [(r["outcome"], r["pays"], int(r["combinations"]), r["probability_exact"]) for r in mine] == [
             (o["outcome"], o["pays"], o["combinations"], o["probability"]) for o in exact["outcomes"]
         ]
+        for r in mine:  # return = probability x pays
+            assert Fraction(r["return_exact"]) == Fraction(r["probability_exact"]) * Fraction(r["pays"])
+    by_hand = [r for r in rows if r["kind"] == "by_hand"]
+    assert [(r["hand"], r["outcome"], r["pays"], int(r["combinations"]), r["probability_exact"]) for r in by_hand] == [
+        (o["hand"], o["outcome"], o["pays"], o["combinations"], o["probability"])
+        for o in data["wagers"]["ante_play"]["by_hand"]
+    ]
     book_path = tmp_path / "par.xlsx"
     result = run_cli("analyze", STANDARD, "--format", "xlsx", "--out", book_path)
     assert result.exit_code == 0, result.stderr
     book = load_workbook(book_path)
-    assert book.sheetnames == ["Summary", "ante_play", "pair_plus", "prime", "six_card_bonus"]
+    assert book.sheetnames == ["Summary", "ante_play", "ante_play by hand", "pair_plus", "prime", "six_card_bonus"]
+    hand_rows = list(book["ante_play by hand"].iter_rows(values_only=True))
+    assert [(r[0], r[1], r[3], r[4], r[6]) for r in hand_rows[1:]] == [
+        (o["hand"], o["outcome"], o["pays"], o["combinations"], o["probability"])
+        for o in data["wagers"]["ante_play"]["by_hand"]
+    ]
     summary = list(book["Summary"].iter_rows(values_only=True))
     for line in summary[1:]:
         wager = str(line[0])

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -24,6 +25,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert run_cli("certify", STANDARD, "--out", out, "--date", "2026-01-01", "--simulate", "20000").exit_code == 0
     (out / "analysis.json").write_text(run_cli("analyze", STANDARD, "--format", "json").stdout)
     (out / "simulation.json").write_text(run_cli("simulate", STANDARD, "--rounds", "5000", "--format", "json").stdout)
+    (out / "hand.json").write_text(run_cli("hand", STANDARD, "Q-6-3", "--seen", "7h", "--format", "json").stdout)
     return out
 
 
@@ -33,6 +35,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ("certificate", "standard.certificate.json"),
         ("analysis", "analysis.json"),
         ("simulation", "simulation.json"),
+        ("hand", "hand.json"),
     ],
 )
 def test_check_jsonschema_validates_the_outputs_with_the_shipped_schemas(
@@ -44,7 +47,7 @@ def test_check_jsonschema_validates_the_outputs_with_the_shipped_schemas(
     assert result.returncode == 0, result.stdout + result.stderr
     assert "ok -- validation done" in result.stdout
     broken = json.loads((outputs / instance).read_text())
-    broken["wagers" if schema != "certificate" else "analysis"] = "nothing"
+    broken[{"certificate": "analysis", "hand": "normal"}.get(schema, "wagers")] = "nothing"
     (outputs / f"broken-{instance}").write_text(json.dumps(broken))
     command[-1] = str(outputs / f"broken-{instance}")
     assert subprocess.run(command, capture_output=True, text=True, check=False).returncode == 1
@@ -68,6 +71,51 @@ def test_a_certificate_from_an_earlier_version_verifies_when_every_figure_agrees
     result = run_cli("verify", path)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.endswith(", overall PASS (generic profile), issued by trey 0.1.9; not signed\n")
+
+
+ADDED = ("rtp_range", "by_hand", "dealer_qualifies")  # issue 30: figures added to a wager's analysis
+
+
+def _issued_before_the_added_figures(data: dict[str, Any]) -> None:
+    data["simulation"] = None  # not re-run here: the point is the analysis
+    for wager in data["analysis"]["wagers"].values():
+        for key in ADDED:
+            wager.pop(key, None)
+
+
+def test_a_certificate_issued_before_figures_were_added_verifies_and_one_that_has_them_must_agree(
+    outputs: Path,
+) -> None:
+    """The JSON gained the range of the realised RTP, the outcomes by hand and the dealer's qualifying without a
+    change of format: a certificate without them (as issued before) still verifies; one with them is held to them."""
+    result = run_cli("verify", _reissued(outputs, _issued_before_the_added_figures))
+    assert result.exit_code == 0, result.stderr
+
+    def changed(data: dict[str, Any]) -> None:
+        _issued_before_the_added_figures(data)
+        data["analysis"]["wagers"]["ante_play"]["dealer_qualifies"] = "7/10"  # a forger's better qualifying rate
+
+    result = run_cli("verify", _reissued(outputs, changed))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[1:] == ["  analysis.wagers.ante_play.dealer_qualifies"]
+
+    def one_row_less(data: dict[str, Any]) -> None:
+        data["simulation"] = None
+        data["analysis"]["wagers"]["ante_play"]["by_hand"].pop()
+
+    result = run_cli("verify", _reissued(outputs, one_row_less))
+    assert (result.exit_code, result.stderr.splitlines()[1:]) == (1, ["  analysis.wagers.ante_play.by_hand"])
+
+    def figure_removed(data: dict[str, Any]) -> None:  # a figure every certificate has is never excused
+        _issued_before_the_added_figures(data)
+        del data["analysis"]["wagers"]["pair_plus"]["variance"]
+
+    result = run_cli("verify", path := _reissued(outputs, figure_removed))
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {path}: not a valid certificate: $.analysis.wagers.pair_plus: 'variance' is a required property "
+        "(the file does not follow schemas/certificate.schema.json)\n",
+    )
 
 
 def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
+from fractions import Fraction
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ from trey import __version__
 from trey.core.jsonschemas import validator
 from trey.core.numbers import percent_text
 from trey.engine import analyze
-from trey.paytable.load import load_spec
+from trey.paytable.load import load_spec, load_spec_bytes
 from trey.trust.certificate import content_id
 
 DATE = "2026-01-01"
@@ -40,6 +43,12 @@ def pdf_pages(path: Path) -> list[str]:
     return [page.extract_text() for page in PdfReader(path).pages]
 
 
+@pytest.fixture(scope="module")
+def standard_pages(standard_dir: Path) -> list[str]:
+    """The standard certificate's pages as text, read once for the tests that read them."""
+    return pdf_pages(standard_dir / "standard.certificate.pdf")
+
+
 def test_json_follows_its_schema_and_carries_the_analysis(standard_dir: Path) -> None:
     data = json.loads((standard_dir / "standard.certificate.json").read_text())
     assert list(validator("certificate").iter_errors(data)) == []
@@ -57,10 +66,10 @@ def test_json_follows_its_schema_and_carries_the_analysis(standard_dir: Path) ->
     )
 
 
-def test_the_pdf_holds_the_figures_and_the_id_on_every_page(standard_dir: Path) -> None:
+def test_the_pdf_holds_the_figures_and_the_id_on_every_page(standard_dir: Path, standard_pages: list[str]) -> None:
     data = json.loads((standard_dir / "standard.certificate.json").read_text())
     cert_id = data["certificate_id"]
-    pages = pdf_pages(standard_dir / "standard.certificate.pdf")
+    pages = standard_pages
     assert len(pages) >= 8
     for number, text in enumerate(pages, start=1):
         assert f"Certificate {cert_id} rev 1" in text
@@ -87,23 +96,26 @@ def test_the_html_holds_every_section_and_real_charts(standard_dir: Path) -> Non
         "2. Rules in force",
         "3. Paytables",
         "4. Method",
+        "5. Figures of each wager",
         "5.1 Ante &amp; Play",
+        "Ante &amp; Play by the player's hand",
         "5.4 Six Card Bonus",
         "6. Compliance checks",
         "7. Simulation confirmation",
         "1,000,000 rounds dealt from freshly shuffled decks, seed 2026",
-        "8. Charts",
-        "9. Player disclosure",
+        "8. Range of the realised RTP",
+        "9. Contributions to RTP",
+        "10. Player disclosure",
         "Appendix A. The paytable as parsed",
         "Appendix B. Reproduce and verify",
     ):
         assert heading in html
-    assert html.count('src="data:image/svg+xml;base64,') == 2  # each figure type drawn once for all wagers
-    assert "<figcaption>The range of the realised RTP against rounds played." in html
-    assert "<figcaption>Each paying outcome's share of the amount returned" in html
+    assert html.count('src="data:image/svg+xml;base64,') == 1  # the contributions, drawn once for all wagers
+    assert "<figcaption>Every row of the PAR tables of section 5 that contributes to RTP" in html
     assert "set in Trey Sans (DejaVu Sans 2.37," in html  # the tool environment names the font
     assert "108,290.00" in html  # the royal flush: 1 in 108,290
-    assert html.count("<td>Dealer higher</td>") == 1  # Ante & Play's losing outcome, named as every document names it
+    # Ante & Play's losing outcome, named as every document names it: in the PAR table and by each hand category
+    assert html.count("<td>Dealer higher</td>") == 1 + 6
     assert html.count("<td>No paying hand</td>") == 3  # the side bets' losing rows
     assert "<td>Six cards of one colour</td>" in html
     assert '<td class="num">12/5525</td>' in html  # exact probability of a straight flush
@@ -376,3 +388,103 @@ def test_the_library_makes_the_certificate_the_command_writes(tmp_path: Path) ->
     for name, content in made.files.items():
         assert (tmp_path / name).read_bytes() == content, name
     assert made.certificate.certificate_id == json.loads(made.files["40-30-6-4-1.certificate.json"])["certificate_id"]
+
+
+# --- a certificate agrees with itself (issue 30.3) -------------------------------------------------------------------
+
+
+def headings(text: str) -> list[str]:
+    """The numbered headings of a certificate's text, in order: "1. Scope", "5.1 Ante & Play"."""
+    return re.findall(r"^(\d+(?:\.\d+)?)\.? [A-Z]", text, re.M)
+
+
+def assert_numbered_consecutively(text: str) -> None:
+    found = headings(text)
+    sections = [n for n in found if "." not in n]
+    assert sections == [str(n) for n in range(1, len(sections) + 1)], found
+    wagers = [n for n in found if n.startswith("5.")]
+    assert wagers == [f"5.{n}" for n in range(1, len(wagers) + 1)] and wagers, found
+
+
+def test_sections_are_numbered_consecutively(standard_pages: list[str]) -> None:
+    """Finding 30.3: section 5 had no heading and game protection no number (it is numbered in
+    tests/protect/test_protection_documents.py)."""
+    text = "\n".join(standard_pages)
+    assert_numbered_consecutively(text)
+    assert "5. Figures of each wager" in text
+    assert headings(text)[-1] == "10"
+
+
+def reader_text(html: str) -> str:
+    """What a reader reads: the HTML's text without the code boxes (the canonical paytable is a file's own text)
+    and without attributes."""
+    body = re.sub(r"<pre>.*?</pre>|<style>.*?</style>|<title>.*?</title>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+IDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\b(?:mimic-dealer|always-play|play_at_least)\b")
+
+
+def test_readers_see_titles_never_ids(standard_dir: Path) -> None:
+    """Finding 30.3: internal reading ids (player_hand, colours, six_cards) appeared in the reader's text, and so
+    did a strategy's id (mimic-dealer): a table that mimics the dealer, with every reading, is named in words."""
+    from datetime import date
+
+    from trey.documents.certificate_view import render_certificate_html
+    from trey.trust.certificate import build_certificate
+
+    assert IDS.findall(reader_text((standard_dir / "standard.certificate.html").read_text())) == []
+    text = (PAYTABLES / "ante_bonus" / "5-4-1-mimic-dealer.yaml").read_text().replace("mimic-dealer", "the dealer's")
+    text = text.replace("strategy: the dealer's", "strategy: mimic-dealer")  # the names are the file's own words
+    side_bets = "\nside_bets:\n" + "".join(
+        f"  bet_{name}:\n    reads: {name}\n    pays: {{{outcome}: 1}}\n"
+        for name, outcome in (("player_hand", "pair"), ("colours", "three_same_colour"), ("six_cards", "flush"))
+    )
+    spec = load_spec_bytes((text.replace("trey: 1", "trey: 2") + side_bets).encode(), "mimic.yaml")
+    cert = build_certificate(spec, file_name="mimic.yaml", file_size=1, issue_date=date(2026, 1, 1))
+    html = render_certificate_html(cert, json_name="mimic.certificate.json", paytable_name="mimic.yaml")
+    assert IDS.findall(reader_text(html)) == []
+    for words in ("Paid on the player's three cards;", "mimic the dealer: Q-3-2", "the strategy 'mimic the dealer'"):
+        assert words in " ".join(reader_text(html).split())
+
+
+def test_the_par_tables_return_column_adds_up_to_minus_the_house_edge(standard_dir: Path) -> None:
+    """Issue 30.3: a return column (probability × net) beside the contribution to RTP, as PAR sheets give it."""
+    data = json.loads((standard_dir / "standard.certificate.json").read_text())["analysis"]["wagers"]
+    html = (standard_dir / "standard.certificate.html").read_text()
+    totals = re.findall(
+        r"<tr><th>Total</th><th></th><th class=\"num\">[\d,]+</th><th class=\"num\">1</th>"
+        r"<th class=\"num\">1</th><th></th><th class=\"num\">([-\d.]+%)</th>"
+        r"<th class=\"num\">([-\d.]+%)</th></tr>",
+        html,
+    )
+    assert [t[1] for t in totals] == [percent_text(-Fraction(w["house_edge"])) for w in data.values()]
+    assert [t[0] for t in totals] == [percent_text(Fraction(w["rtp"])) for w in data.values()]
+    ante = data["ante_play"]
+    returns = [Fraction(o["probability"]) * Fraction(o["pays"]) for o in ante["outcomes"] + ante["ante_bonus"]]
+    assert sum(returns, Fraction(0)) == -Fraction(ante["house_edge"])
+    for value in returns:
+        assert f'<td class="num">{percent_text(value)}</td></tr>' in html
+
+
+def split_elements(html: str) -> list[str]:
+    """The tables and code boxes of a document laid out on more than one page, by their first words."""
+    from trey.documents.pdf import render_document
+
+    pages: dict[Any, set[int]] = {}
+    for number, page in enumerate(render_document(html).pages):
+        # WeasyPrint exposes the laid-out boxes only as _page_box (as the dealer sheet measures its pages).
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            if element is not None and element.tag in ("table", "pre"):
+                pages.setdefault(element, set()).add(number)
+    return [" ".join("".join(e.itertext()).split())[:40] for e, on in pages.items() if len(on) > 1]
+
+
+def test_no_table_or_code_box_is_split_across_pages(standard_dir: Path) -> None:
+    """Finding 30.3: the Appendix B command box split across pages 12–13. The check itself finds a split: a table
+    longer than a page must be split, and is named."""
+    assert split_elements((standard_dir / "standard.certificate.html").read_text()) == []
+    rows = "".join(f"<tr><td>row {n}</td></tr>" for n in range(120))
+    (split,) = split_elements(f"<html><body><table>{rows}</table><pre>x</pre></body></html>")
+    assert split.startswith("row 0row 1")

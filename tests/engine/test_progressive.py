@@ -161,7 +161,7 @@ def test_a_progressive_is_certified_verified_and_judged_on_its_named_figures(tmp
     assert "Increment (share of every stake added to the meter) 10%" in text
     assert "RTP at a meter M (exact coefficients) 529/1105 + 1/22100 × M + 7/884 × other bettors" in text
     html = (tmp_path / "three-card-progressive.certificate.html").read_text()
-    assert html.count("data:image/svg+xml;base64,") == 2 + 1  # the two certificate charts, the RTP-meter chart
+    assert html.count("data:image/svg+xml;base64,") == 1 + 1  # the contributions to RTP, the RTP-meter chart
     assert (
         "<figcaption>Three Card Progressive: a lone bettor&#39;s RTP against the meter, from the reset to $23,040; "
         "the dashed line is 100%, the red line the break-even meter.</figcaption>"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -49,6 +50,20 @@ def test_a_certificate_with_protection_carries_verifies_and_refuses_a_changed_fi
     assert data["protection"]["scenarios"] == expected["scenarios"]  # the same figures as trey protect
     text = _text(made.files["standard.certificate.pdf"])
     assert "Game protection" in text and "one dealer card 3.4829% 6.8558 pt 54.2203% 1.7417" in text
+    # numbered with the others (issue 30.3: it had no number), and those after it follow on
+    lines = [
+        line
+        for page in PdfReader(io.BytesIO(made.files["standard.certificate.pdf"])).pages
+        for line in page.extract_text().splitlines()
+    ]
+    numbered = [line for line in lines if re.fullmatch(r"\d+\. [A-Z].*", line)]
+    assert [int(line.split(".")[0]) for line in numbered] == list(range(1, 12))
+    assert numbered[7:] == [
+        "8. Game protection",
+        "9. Range of the realised RTP",
+        "10. Contributions to RTP",
+        "11. Player disclosure",
+    ]
     pdf = tmp_path / "standard.certificate.pdf"
     pdf.write_bytes(made.files["standard.certificate.pdf"])
     assert run_cli("verify", pdf).exit_code == 0

@@ -102,6 +102,12 @@ def three_card_key(cards: Sequence[int]) -> int:
     return _pack(category, r1, r2, r3)
 
 
+def key_categories(keys: IntArray) -> IntArray:
+    """Vectorised :func:`key_category`: each key's :class:`ThreeCardCategory` as an int."""
+    categories: IntArray = keys >> _CATEGORY_SHIFT
+    return categories
+
+
 def three_card_category(cards: Sequence[int]) -> ThreeCardCategory:
     return key_category(three_card_key(cards))
 

@@ -4,6 +4,7 @@ become a message and exit 1 (see :mod:`trey.cli.app`)."""
 # Importing a command module registers its commands; --help lists them in this order.
 # isort: off
 from trey.cli import game  # noqa: F401
+from trey.cli import hand  # noqa: F401
 from trey.cli import trust  # noqa: F401
 from trey.cli import floor  # noqa: F401
 from trey.cli import protect  # noqa: F401

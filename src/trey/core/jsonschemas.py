@@ -22,6 +22,7 @@ NAMES = (
     "audit",
     "hand-history",
     "simulation-part",
+    "hand",
 )
 
 

@@ -8,15 +8,22 @@ from fractions import Fraction
 from typing import Any
 
 from trey.cards.readings import READINGS
-from trey.core.numbers import break_even_text, decimal_text, fraction_text, one_in_text, percent_text, sqrt_decimal
+from trey.core.numbers import (
+    break_even_text,
+    decimal_text,
+    fraction_text,
+    one_in_text,
+    percent_text,
+    sqrt_decimal,
+    to_decimal,
+)
 from trey.documents.charts import (
-    Share,
-    Shares,
-    Spread,
-    return_share_svg,
+    Contribution,
+    Contributions,
+    chart_groups,
+    chart_scale,
+    contribution_svg,
     rtp_meter_svg,
-    rtp_range_svg,
-    share_chart_groups,
 )
 from trey.documents.environment import render
 from trey.engine.progressive import ProgressiveAnalysis
@@ -25,15 +32,19 @@ from trey.engine.stats import OutcomeRow, WagerStats
 from trey.figures.registry import (
     AVERAGE_WAGER,
     CYCLE,
+    DEALER_QUALIFIES,
     ELEMENT_OF_RISK,
     HIT_FREQUENCY,
     HOUSE_EDGE,
     LARGEST_WIN,
+    RANGE_CONFIDENCE,
+    RANGE_ROUNDS,
     RTP,
     STD_DEV,
     VARIANCE,
     VOLATILITY_INDEX_90,
     VOLATILITY_INDEX_95,
+    rtp_ranges,
 )
 from trey.figures.theo import theo_sentence, theoretical_wins
 from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
@@ -42,10 +53,12 @@ from trey.paytable.pays import percent_text_exact
 from trey.paytable.yamldoc import canonical_yaml
 from trey.present.labels import (
     HAND_ORDER,
+    hand_label,
     outcome_label,
     pay_label,
     qualifier_sentence,
     resolution_rows,
+    strategy_kind_words,
     variant_rows,
 )
 from trey.protect.protection import strategy_words
@@ -64,6 +77,14 @@ def with_fraction(value: Fraction, places: int = 4) -> str:
     return f"{percent_text(value, places)} ({fraction_text(value)})"
 
 
+PLACES = 4  # of a percentage in the PAR tables (and on the chart's bars, which print the table's text)
+
+
+def _par_rows(result: WagerAnalysis) -> list[OutcomeRow]:
+    """A wager's PAR table: its outcomes, then for Ante & Play the Ante Bonus rows, paid on top."""
+    return [*result.outcomes, *(result.ante_bonus if isinstance(result, AntePlayAnalysis) else ())]
+
+
 def _par_row(row: OutcomeRow, wager: str) -> dict[str, str]:
     return {
         "outcome": outcome_label(row.outcome, wager=wager, bonus=not row.returns_stake),
@@ -72,25 +93,69 @@ def _par_row(row: OutcomeRow, wager: str) -> dict[str, str]:
         "probability": decimal_text(row.probability, 8),
         "exact": fraction_text(row.probability),
         "one_in": one_in_text(row.one_in).removeprefix("1 in "),
-        "contribution": percent_text(row.contribution, 4),
+        "contribution": percent_text(row.contribution, PLACES),
+        "return": percent_text(row.expected_net, PLACES),
     }
 
 
-def _shares(result: WagerAnalysis) -> list[Share]:
-    wager = result.wager
-    rows = list(result.outcomes)
-    if isinstance(result, AntePlayAnalysis):
-        rows += list(result.ante_bonus)
-    # Shares of what is handed back (stakes included), so that every share is positive and they add up to 100%.
-    returned = sum((r.probability * r.returned for r in rows), Fraction(0))
+def _contributions(result: WagerAnalysis) -> list[Contribution]:
+    """The rows of the wager's PAR table that contribute to RTP (not the side bets' losing rows, nor a fold), each
+    with its contribution as the table gives it."""
     return [
-        Share(
-            outcome_label(r.outcome, wager=wager, bonus=not r.returns_stake),
-            float(r.probability * r.returned / returned * 100),
+        Contribution(
+            outcome_label(r.outcome, wager=result.wager, bonus=not r.returns_stake),
+            float(r.contribution * 100),
+            percent_text(r.contribution, PLACES),
         )
-        for r in rows
-        if r.returned > 0 and r.combinations
+        for r in _par_rows(result)
+        if r.contribution
     ]
+
+
+def _by_hand(result: AntePlayAnalysis) -> dict[str, Any]:
+    """Ante & Play's outcomes by the player's hand, the rows that happen under the strategy."""
+    rows = [
+        {
+            "hand": hand_label(r.hand),
+            "outcome": r.situation.label,
+            "pays": fraction_text(r.pays),
+            "combinations": f"{r.combinations:,}",
+            "probability": decimal_text(r.probability, 8),
+            "return": percent_text(r.expected_net, PLACES),
+        }
+        for r in result.by_hand
+        if r.combinations
+    ]
+    never = len(result.by_hand) - len(rows)
+    return {
+        "rows": rows,
+        "total_combinations": f"{sum(r.combinations for r in result.by_hand):,}",
+        "total_return": percent_text(sum((r.expected_net for r in result.by_hand), Fraction(0)), PLACES),
+        "never": never,
+    }
+
+
+BEYOND = "†"  # marks a range bound no session can reach: the normal approximation fails there
+
+
+def _rtp_ranges(results: list[WagerAnalysis]) -> list[dict[str, Any]]:
+    """The range of each wager's realised RTP after each session length, at each confidence; a bound below the
+    lowest RTP a session can have (every round its largest loss) is marked."""
+    wagers = []
+    for result in results:
+        ranges = {(r.rounds, r.confidence): r for r in rtp_ranges(result.stats)}
+        floor = to_decimal(1 + min(r.net for r in result.net_results))
+        rows = []
+        for rounds in RANGE_ROUNDS:
+            cells = [ranges[rounds, confidence] for confidence, _ in RANGE_CONFIDENCE]
+            texts = [
+                f"{decimal_text(c.low * 100, PLACES)}%{' ' + BEYOND if c.low < floor else ''} to "
+                f"{decimal_text(c.high * 100, PLACES)}%"
+                for c in cells
+            ]
+            rows.append({"rounds": f"{rounds:,}", "cells": texts})
+        wagers.append({"title": result.title, "rtp": percent_text(result.stats.rtp, PLACES), "rows": rows})
+    return wagers
 
 
 @dataclass(frozen=True)
@@ -126,8 +191,7 @@ class MeterChart:
 class ChartInputs:
     """What a certificate's charts show, as plain data: they may be drawn in another process."""
 
-    spreads: tuple[Spread, ...]
-    shares: tuple[Shares, ...]
+    contributions: tuple[Contributions, ...]
     meters: dict[str, MeterChart]  # by progressive wager
 
 
@@ -135,8 +199,7 @@ class ChartInputs:
 class CertificateCharts:
     """Every chart of a certificate, as SVG."""
 
-    rtp_range: str
-    return_share: tuple[str, ...]  # one chart per page's worth of wagers (charts.share_chart_groups)
+    contribution: tuple[str, ...]  # one chart per page's worth of wagers (charts.chart_groups)
     meters: dict[str, str]  # by progressive wager: its RTP against its meter
 
 
@@ -151,17 +214,17 @@ def chart_inputs(cert: Certificate) -> ChartInputs:
             marked = None if meter_range.marked is None else float(meter_range.marked)
             meters[r.wager] = MeterChart(meter_range.points(r.progressive), marked, currency)
     return ChartInputs(
-        spreads=tuple(Spread(r.title, r.stats) for r in results),
-        shares=tuple(Shares(r.title, _shares(r)) for r in results),
+        contributions=tuple(Contributions(r.title, _contributions(r)) for r in results),
         meters=meters,
     )
 
 
 def draw_charts(inputs: ChartInputs) -> CertificateCharts:
-    """The certificate's charts: each figure type drawn once for all its wagers, and each progressive's meter."""
+    """The certificate's charts: the contributions to RTP drawn once for all its wagers, and each progressive's
+    meter."""
+    scale = chart_scale(inputs.contributions)
     return CertificateCharts(
-        rtp_range=rtp_range_svg(inputs.spreads),
-        return_share=tuple(return_share_svg(group) for group in share_chart_groups(inputs.shares)),
+        contribution=tuple(contribution_svg(group, scale) for group in chart_groups(inputs.contributions)),
         meters={wager: rtp_meter_svg(m.points, m.break_even, m.currency) for wager, m in inputs.meters.items()},
     )
 
@@ -242,7 +305,7 @@ def _stats_text(stats: WagerStats) -> str:
 
 
 def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: CertificateCharts) -> dict[str, Any]:
-    rows = [_par_row(r, wager) for r in result.outcomes]
+    rows = [_par_row(r, wager) for r in _par_rows(result)]
     at_reset = " at the reset, lone bettor" if result.progressive is not None else ""
     figures = [(CYCLE.document_title, f"{CYCLE.text(result)} equally likely deals")]
     for figure in (RTP, HOUSE_EDGE, HIT_FREQUENCY, VARIANCE):
@@ -257,30 +320,36 @@ def _wager(wager: str, result: WagerAnalysis, spec: GameSpec, charts: Certificat
             f"per unit staked, with the meter at its reset ({reset}); pays are net "
             "(an amount or a meter share is paid for the stake, which is not returned besides)"
         )
+    unit += "; return = probability × pays, the rows adding up to −house edge"
+    by_hand = None
     if isinstance(result, AntePlayAnalysis):
-        rows += [_par_row(r, wager) for r in result.ante_bonus]
         unit = (
-            "per Ante. Pays are the net result of Ante and Play together (a lost hand costs the Ante and the "
-            "Play: 2 Antes), the Ante Bonus rows are paid on top; contribution to RTP = probability × (1 + pays)"
+            "per Ante. Pays: the net of Ante and Play together (a lost hand costs 2 Antes), the Ante Bonus rows paid "
+            "on top; contribution to RTP = probability × (1 + pays), an Ante Bonus row's probability × pays; return "
+            "= probability × pays, the rows adding up to −house edge"
         )
         figures += [
             (AVERAGE_WAGER.document_title, f"{AVERAGE_WAGER.text(result)} Antes ({AVERAGE_WAGER.exact_text(result)})"),
             (ELEMENT_OF_RISK.document_title, f"{ELEMENT_OF_RISK.text(result)} ({ELEMENT_OF_RISK.exact_text(result)})"),
-            ("Strategy", f"{result.strategy.kind}: {result.strategy.rule}"),
+            (
+                DEALER_QUALIFIES.label,
+                f"{DEALER_QUALIFIES.text(result)} ({DEALER_QUALIFIES.exact_text(result)}) of all deals",
+            ),
+            ("Strategy", f"{strategy_kind_words(result.strategy.kind)}: {result.strategy.rule}"),
             ("Hands played / folded", f"{result.strategy.hands_played:,} / {result.strategy.hands_folded:,} of 22,100"),
         ]
+        by_hand = _by_hand(result)
+    par = _par_rows(result)
     return {
         "key": wager,
         "title": result.title,
         "unit": unit,
         "rows": rows,
         "total_combinations": f"{sum(r.combinations for r in result.outcomes):,}",
-        "total_contribution": percent_text(
-            sum((r.contribution for r in result.outcomes), Fraction(0))
-            + sum((r.contribution for r in getattr(result, "ante_bonus", ())), Fraction(0)),
-            4,
-        ),
+        "total_contribution": percent_text(sum((r.contribution for r in par), Fraction(0)), PLACES),
+        "total_return": percent_text(sum((r.expected_net for r in par), Fraction(0)), PLACES),
         "figures": figures,
+        "by_hand": by_hand,
         "progressive": _progressive(result, spec, charts),
     }
 
@@ -299,7 +368,7 @@ def _paytables(cert: Certificate) -> list[dict[str, Any]]:
             tables.append({"title": "Ante & Play: Ante Bonus", "rows": rows, "empty": "no Ante Bonus", "reads": ""})
         else:
             bet = wagers.side_bet(wager)
-            reads = f"Paid on {READINGS[bet.reads].title} ({bet.reads}); a deal is paid by the rarest row it fits."
+            reads = f"Paid on {READINGS[bet.reads].title}; a deal is paid by the rarest row it fits."
             tables.append({"title": bet.title, "rows": rows, "empty": "no paying row", "reads": reads})
     return tables
 
@@ -337,9 +406,8 @@ def _disclosure(cert: Certificate) -> list[str]:
     lines = []
     for result in cert.analysis.wagers.values():
         if isinstance(result, AntePlayAnalysis):
-            strategy = (
-                "optimal strategy" if result.strategy.kind == "optimal" else f"the strategy '{result.strategy.kind}'"
-            )
+            kind = result.strategy.kind
+            strategy = "optimal strategy" if kind == "optimal" else f"the strategy '{strategy_kind_words(kind)}'"
             lines.append(
                 f"Ante & Play: theoretical return to player with {strategy}: "
                 f"{percent_text(1 - result.element_of_risk, 2)} of the total amount wagered "
@@ -415,6 +483,28 @@ def _signed_by(block: dict[str, str] | None) -> str:
     return f"{block['signer']} ({algorithm}, key {key}); the PDF carries the lab's PDF signature"
 
 
+# The certificate's numbered sections, in order; game protection only when the certificate has it.
+SECTIONS = (
+    "scope",
+    "rules",
+    "paytables",
+    "method",
+    "wagers",
+    "checks",
+    "simulation",
+    "protection",
+    "ranges",
+    "charts",
+    "disclosure",
+)
+
+
+def section_numbers(*, protection: bool) -> dict[str, int]:
+    """Each section's number: consecutive, whichever sections the certificate has."""
+    present = [s for s in SECTIONS if protection or s != "protection"]
+    return {name: number for number, name in enumerate(present, 1)}
+
+
 def certificate_context(
     cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
 ) -> dict[str, Any]:
@@ -427,6 +517,7 @@ def certificate_context(
     style = money_style(spec.table)
     for view, theo in zip(wagers, theoretical_wins(cert.analysis).values(), strict=True):
         view["figures"].append(("Theoretical win", theo_sentence(theo, style)))
+    ranges = _rtp_ranges(list(cert.analysis.wagers.values()))
     ante = cert.analysis.ante_play
     strategy_text = None
     if ante is not None:
@@ -490,6 +581,10 @@ def certificate_context(
         ],
         "simulation": _simulation(cert),
         "protection": _protection(cert),
+        "section": section_numbers(protection=cert.protection is not None),
+        "rtp_ranges": ranges,
+        "range_confidences": [confidence for confidence, _ in RANGE_CONFIDENCE],
+        "range_beyond": BEYOND if any(BEYOND in c for w in ranges for r in w["rows"] for c in r["cells"]) else None,
         "disclosure": _disclosure(cert),
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),

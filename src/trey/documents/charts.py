@@ -8,32 +8,24 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec
-
-from trey.engine.stats import Z_90, Z_95, WagerStats
+from typing import TYPE_CHECKING, ParamSpec
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 P = ParamSpec("P")
 
-ROUNDS_ENDS = [1e2, 1e8]  # the range chart's lines are straight on its log-log axes: their ends draw them
 INK = "#1a1a1a"
 LINE = "#1f4e8c"
-# One colour per wager on the range chart (matplotlib's default cycle, stated so that a new default cannot change
-# the certificates).
-PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-# The share chart's rows: a bar each, a title row above each wager's bars, a gap between wagers.
+LOSS = "#b00020"  # a negative contribution (Ante & Play's lost Play bets)
+# The contribution chart's rows: a bar each, a title row above each wager's bars, a gap between wagers.
 BAR_INCHES = 0.24
 TITLE_ROWS = 1.2
 GAP_ROWS = 0.5
 AXIS_INCHES = 0.5
-# The tallest share chart: drawn 6.4 inches wide at 74% of the text width, 8 inches of it fill a Letter page's text
-# height with its caption. More wagers than that holds are drawn in further charts, whole wagers each.
-MAX_SHARE_INCHES = 8.0
-# The range chart's legend, below the axes: this many entries a row, and the height of a row.
-LEGEND_COLUMNS = 3
-LEGEND_ROW_INCHES = 0.2
+# The tallest contribution chart: drawn 6.4 inches wide at 74% of the text width, 8 inches of it fill a Letter page's
+# text height with its caption. More wagers than that holds are drawn in further charts, whole wagers each.
+MAX_CHART_INCHES = 8.0
 
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -79,139 +71,101 @@ def chart(draw: Callable[P, Figure]) -> Callable[P, str]:
     return svg
 
 
-def _rounds_axis(axis: Any) -> None:
-    """Rounds played, 100 to 100 million, on a log scale with plain labels: matplotlib's default 10^k labels go
-    through its math-text parser, ten times slower."""
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
-
-    axis.set_major_locator(FixedLocator([10.0**k for k in range(2, 9)]))
-    axis.set_major_formatter(FixedFormatter(["100", "1k", "10k", "100k", "1M", "10M", "100M"]))
-    axis.set_minor_locator(NullLocator())
+def chart_rows(wager: Contributions) -> float:
+    """The rows a wager takes on a contribution chart: its title, its bars, the gap after it."""
+    return TITLE_ROWS + len(wager.rows) + GAP_ROWS
 
 
-@dataclass(frozen=True)
-class Spread:
-    """A wager as the range chart shows it: its title and its statistics."""
-
-    title: str
-    stats: WagerStats
-
-
-@chart
-def rtp_range_svg(wagers: Sequence[Spread]) -> Figure:
-    """Every wager on one chart: how far from its theoretical RTP the realised RTP of a session of n rounds may
-    fall, for 95% (solid) and 90% (dashed) of sessions. Log-log, so each wager is a straight line of slope -1/2
-    (z × standard deviation / √n); the y axis is in percentage points of RTP."""
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-    from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
-
-    # The legend stands below the axes, in rows of three, so that no number of wagers can hide a line or be
-    # clipped; matplotlib's constrained layout measures the tick labels and the axis titles, so none is cut off.
-    entries = len(wagers) + 2
-    legend_rows = math.ceil(entries / LEGEND_COLUMNS)
-    figure = Figure(figsize=(6.4, 3.0 + LEGEND_ROW_INCHES * legend_rows), layout="constrained")
-    axes = figure.add_subplot()
-    halves = []
-    for index, wager in enumerate(wagers):
-        colour = PALETTE[index % len(PALETTE)]
-        if wager.stats.variance == 0:  # every session returns the RTP exactly: no line to draw
-            axes.plot([], [], color=colour, linewidth=4, label=f"{wager.title}: no spread")
-            continue
-        for z, style in ((Z_95, "-"), (Z_90, "--")):
-            half = [(high - low) / 2 * 100 for low, high in (wager.stats.rtp_band(int(n), z) for n in ROUNDS_ENDS)]
-            halves += half
-            axes.plot(ROUNDS_ENDS, half, color=colour, linestyle=style, linewidth=1.3)
-        axes.plot([], [], color=colour, linewidth=4, label=wager.title)  # the legend's swatch for this wager
-    axes.set_xscale("log")
-    axes.set_yscale("log")
-    axes.set_xlim(ROUNDS_ENDS[0], ROUNDS_ENDS[-1])
-    _rounds_axis(axes.xaxis)
-    # Whole decades around the lines, labelled in plain numbers (0.01, 1, 1,000).
-    low, high = (math.floor(math.log10(min(halves))), math.ceil(math.log10(max(halves)))) if halves else (-2, 0)
-    axes.set_ylim(10.0**low, 10.0**high)
-    axes.yaxis.set_major_locator(FixedLocator([10.0**k for k in range(low, high + 1)]))
-    axes.yaxis.set_major_formatter(FixedFormatter([f"{10.0**k:,.{max(0, -k)}f}" for k in range(low, high + 1)]))
-    axes.yaxis.set_minor_locator(NullLocator())
-    axes.set_xlabel("rounds played", color=INK)
-    axes.set_ylabel("± points of RTP", color=INK)
-    axes.grid(True, which="major", color="#dddddd", linewidth=0.5)
-    handles, _ = axes.get_legend_handles_labels()
-    handles += [
-        Line2D([], [], color=INK, linewidth=1.3, label="95% of sessions"),
-        Line2D([], [], color=INK, linewidth=1.3, linestyle="--", label="90% of sessions"),
-    ]
-    figure.legend(handles=handles, loc="outside lower center", ncols=LEGEND_COLUMNS, fontsize=7, frameon=False)
-    return figure
-
-
-def share_rows(wager: Shares) -> float:
-    """The rows a wager takes on a share chart: its title, its bars, the gap after it."""
-    return TITLE_ROWS + len(wager.shares) + GAP_ROWS
-
-
-def share_chart_groups(wagers: Sequence[Shares]) -> list[list[Shares]]:
-    """The wagers of each share chart, in order: as many whole wagers as fit :data:`MAX_SHARE_INCHES`."""
-    most = (MAX_SHARE_INCHES - AXIS_INCHES) / BAR_INCHES + GAP_ROWS
-    groups: list[list[Shares]] = []
+def chart_groups(wagers: Sequence[Contributions]) -> list[list[Contributions]]:
+    """The wagers of each contribution chart, in order: as many whole wagers as fit :data:`MAX_CHART_INCHES`."""
+    most = (MAX_CHART_INCHES - AXIS_INCHES) / BAR_INCHES + GAP_ROWS
+    groups: list[list[Contributions]] = []
     rows = 0.0
     for wager in wagers:
-        if groups and rows + share_rows(wager) <= most:
+        if groups and rows + chart_rows(wager) <= most:
             groups[-1].append(wager)
-            rows += share_rows(wager)
+            rows += chart_rows(wager)
         else:
             groups.append([wager])
-            rows = share_rows(wager)
+            rows = chart_rows(wager)
     return groups
 
 
 @dataclass(frozen=True)
-class Share:
+class Contribution:
+    """One row of a PAR table as the chart draws it: its outcome, its contribution to RTP in percent, and that
+    contribution as the table prints it (the bar's label)."""
+
     label: str
     percent: float
+    text: str
 
 
 @dataclass(frozen=True)
-class Shares:
-    """A wager's paying outcomes and the share of the amount returned that each accounts for."""
+class Contributions:
+    """A wager's PAR table rows, each with its contribution to RTP."""
 
     title: str
-    shares: Sequence[Share]
+    rows: Sequence[Contribution]
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The contribution charts' x axis, one for all of a certificate's charts: its ends and its ticks."""
+
+    low: float
+    high: float
+    ticks: tuple[int, ...]
+
+
+def chart_scale(wagers: Sequence[Contributions]) -> Scale:
+    """From 0 (or the most negative bar) to 100 (or the largest bar), with room for the labels beside the bars,
+    ticks every 20 points."""
+    values = [c.percent for wager in wagers for c in wager.rows]
+    low = min([0.0, *values])
+    high = max([100.0, *values])
+    room = (high - low) * 0.18  # a label's width beside its bar
+    ticks = tuple(range(math.floor(low / 20) * 20, math.ceil(high / 20) * 20 + 1, 20))
+    return Scale(low - (room if low < 0 else 0), high + room, ticks)
 
 
 @chart
-def return_share_svg(wagers: Sequence[Shares]) -> Figure:
-    """Each paying outcome's share of the amount returned (stakes included), as horizontal bars: the wagers one
-    under the other, each under its title, on one scale from 0 to 100%. One axes for all (a panel per wager would
-    cost matplotlib a set of axes each)."""
+def contribution_svg(wagers: Sequence[Contributions], scale: Scale) -> Figure:
+    """Each row of each PAR table and its contribution to RTP, as horizontal bars labelled as the table prints
+    them: the wagers one under the other, each under its title, on one scale; a negative contribution (a lost
+    Play bet costs more than the Ante) drawn to the left of zero. One axes for all (a panel per wager would cost
+    matplotlib a set of axes each)."""
     from matplotlib.figure import Figure
 
-    # Rows from the top: per wager, a title row then its bars in the order of its paytable.
-    positions, labels, values, titles = [], [], [], []
+    # Rows from the top: per wager, a title row then its bars in the order of its PAR table.
+    positions, labels, values, texts, titles = [], [], [], [], []
     row = 0.0
     for wager in wagers:
-        titles.append((row, wager.title if wager.shares else f"{wager.title}: returns nothing"))
-        for share, at in zip(wager.shares, range(len(wager.shares)), strict=True):
+        titles.append((row, wager.title if wager.rows else f"{wager.title}: returns nothing"))
+        for contribution, at in zip(wager.rows, range(len(wager.rows)), strict=True):
             positions.append(row + TITLE_ROWS + at)
-            labels.append(share.label)
-            values.append(share.percent)
-        row += share_rows(wager)
+            labels.append(contribution.label)
+            values.append(contribution.percent)
+            texts.append(contribution.text)
+        row += chart_rows(wager)
     rows = row - GAP_ROWS
     height = BAR_INCHES * rows + AXIS_INCHES
     figure = Figure(figsize=(6.4, height))
     axes = figure.add_subplot()
-    drawn = axes.barh(positions, values, color=LINE, height=0.6)
-    axes.bar_label(drawn, labels=[f"{v:.1f}%" for v in values], padding=3, fontsize=7, color=INK)
+    colours = [LOSS if v < 0 else LINE for v in values]
+    drawn = axes.barh(positions, values, color=colours, height=0.6)
+    axes.bar_label(drawn, labels=texts, padding=3, fontsize=7, color=INK)
     for top, title in titles:
-        axes.text(0, top + TITLE_ROWS - 0.55, title, fontsize=8.5, fontweight="bold", color=INK, va="baseline")
+        axes.text(scale.low, top + TITLE_ROWS - 0.55, title, fontsize=8.5, fontweight="bold", color=INK, va="baseline")
     axes.set_yticks(positions, labels, fontsize=8)
     axes.set_ylim(rows - 0.4, -0.4)  # the first row at the top
-    axes.set_xlim(0, 110)
-    axes.set_xticks(range(0, 101, 20))
+    axes.set_xlim(scale.low, scale.high)
+    axes.set_xticks(scale.ticks)
+    axes.axvline(0, color=INK, linewidth=0.6)
     axes.tick_params(axis="y", length=0)
     axes.tick_params(axis="x", labelsize=8)
-    axes.set_xlabel("share of the amount returned, stakes included (%)", color=INK)
-    for side in ("top", "right"):
+    axes.set_xlabel("contribution to RTP (% of the initial wager)", color=INK)
+    for side in ("top", "right", "left"):
         axes.spines[side].set_visible(False)
     figure.subplots_adjust(left=0.3, right=0.97, top=1 - 0.05 / height, bottom=AXIS_INCHES / height)
     return figure

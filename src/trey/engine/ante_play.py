@@ -11,6 +11,8 @@ Bonus is paid on the player's hand as the ``player_hand`` reading reads it.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -18,15 +20,18 @@ import numpy as np
 import numpy.typing as npt
 
 from trey.cards.hand_table import DEALER_HANDS, HANDS, HandTable, hand_table
-from trey.cards.hands import IntArray, high_card_key
+from trey.cards.hands import IntArray, ThreeCardCategory, high_card_key, key_categories
 from trey.cards.readings.player_hand import class_of_hand
-from trey.engine.results import AntePlayAnalysis, Decision, StrategyReport
+from trey.engine.results import AntePlayAnalysis, Decision, HandOutcome, StrategyReport
 from trey.engine.stats import OutcomeRow, net_distribution, stats_of
-from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Rules, StrategyKind
+from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, AntePlay, Paytable, Rules, StrategyKind
 from trey.rules.ante_play import (
+    SITUATIONS,
     DealerCounts,
+    Resolution,
     Situation,
     bonus_column,
+    bonus_columns,
     bonus_pays,
     resolution_table,
     situation_counts,
@@ -88,6 +93,88 @@ def _describe_strategy(game: AntePlay, table: HandTable, plays: BoolArray) -> St
     return StrategyReport(game.strategy.kind, decision, threshold, played, HANDS - played)
 
 
+@dataclass(frozen=True)
+class HandValue:
+    """What one player hand expects, per Ante and the Ante Bonus included, against the dealer hands it may face:
+    playing and folding, exactly."""
+
+    play: Fraction
+    fold: Fraction
+
+    @property
+    def margin(self) -> Fraction:
+        """What playing gains over folding (negative: folding loses less)."""
+        return self.play - self.fold
+
+    @property
+    def plays(self) -> bool:
+        """The better decision; indifference folds (the smaller total wager for the same return), as the optimal
+        strategy does."""
+        return self.margin > 0
+
+
+def hand_value(
+    counts: Mapping[Situation, int], resolution: Mapping[Situation, Resolution], bonus: Fraction
+) -> HandValue:
+    """The expectation of a hand whose Ante Bonus pays ``bonus``, from how many of the dealer hands it may face end
+    in each played situation (``counts``: the engine's for a hand, or those holding a seen card): each dealer hand
+    equally likely. The one statement of a hand's expectation; the optimal strategy's integer comparison in
+    :func:`_decide` is this margin times the dealer hands (a test holds the two decisions equal for every hand)."""
+    total = sum(counts.values())
+    if total <= 0:
+        raise ValueError("a hand needs at least one dealer hand to face")
+    played = sum((n * resolution[s].round_net(bonus) for s, n in counts.items()), Fraction(0))
+    return HandValue(played / total, resolution[Situation.FOLD].round_net(bonus))
+
+
+def _sums_by(groups: IntArray, values: IntArray, size: int) -> IntArray:
+    """The integer sum of ``values`` in each of ``size`` groups."""
+    sums = np.zeros(size, dtype=np.int64)
+    np.add.at(sums, groups, values)
+    return sums
+
+
+def _hand_names(ante_bonus: Paytable, category: IntArray, column: IntArray) -> dict[tuple[int, int], str]:
+    """The rows of the outcome table by hand: each (category, Ante Bonus column) that holds hands, strongest
+    category first, named by the category, or by the Ante Bonus row when that row pays part of a category apart
+    (a mini-royal among the straight flushes)."""
+    columns = bonus_columns(ante_bonus)
+    names: dict[tuple[int, int], str] = {}
+    for cat in sorted(set(category.tolist()), reverse=True):
+        present = sorted(set(column[category == cat].tolist()))
+        slug = ThreeCardCategory(cat).slug
+        for col in present:
+            row = columns[col]
+            names[(cat, col)] = row if len(present) > 1 and row is not None and row != slug else slug
+    return names
+
+
+def _by_hand(
+    ante_bonus: Paytable,
+    table: HandTable,
+    counts: DealerCounts,
+    plays: BoolArray,
+    column: IntArray,
+    bonus: list[Fraction],
+    resolution: Mapping[Situation, Resolution],
+) -> tuple[HandOutcome, ...]:
+    """Every (hand, situation) row of the strategy's deals: the hands of each row's category and Ante Bonus column,
+    their dealer hands by situation when they are played, all 18,424 when folded."""
+    category = key_categories(table.keys)
+    width = len(bonus)
+    groups = category * width + column
+    size = (int(ThreeCardCategory.STRAIGHT_FLUSH) + 1) * width
+    deals = {Situation.FOLD: _sums_by(groups, np.where(plays, 0, DEALER_HANDS), size)}
+    for situation, count in counts.by_situation().items():
+        deals[situation] = _sums_by(groups, np.where(plays, count, 0), size)
+    cycle = HANDS * DEALER_HANDS
+    return tuple(
+        HandOutcome(name, s, resolution[s].round_net(bonus[col]), int(deals[s][cat * width + col]), cycle)
+        for (cat, col), name in _hand_names(ante_bonus, category, column).items()
+        for s in SITUATIONS
+    )
+
+
 def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
     table = hand_table()
     counts = dealer_counts_at(rules.dealer_qualifier.minimum_key)
@@ -121,6 +208,7 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
         for i, (name, odds) in enumerate(game.ante_bonus.all_odds)
     )
     distribution = net_distribution(pairs)
+    not_qualify = int(counts.not_qualify.sum())
     return AntePlayAnalysis(
         ANTE_PLAY,
         ANTE_PLAY_TITLE,
@@ -130,5 +218,7 @@ def analyze_ante_play(game: AntePlay, rules: Rules) -> AntePlayAnalysis:
         strategy=_describe_strategy(game, table, plays),
         ante_bonus=bonus_rows,
         average_wager=1 + Fraction(int(plays.sum()), HANDS),
+        by_hand=_by_hand(game.ante_bonus, table, counts, plays, column, bonus, resolution),
+        dealer_qualifies=Fraction(cycle - not_qualify, cycle),
         plays=plays,
     )

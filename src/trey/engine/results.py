@@ -13,6 +13,7 @@ import numpy.typing as npt
 from trey.cards.hands import ThreeCardCategory, describe_key, key_category
 from trey.engine.stats import NetResult, OutcomeRow, WagerStats
 from trey.paytable.model import ANTE_PLAY, GameSpec, StrategyKind
+from trey.rules.ante_play import Situation
 
 if TYPE_CHECKING:
     from trey.engine.progressive import ProgressiveAnalysis
@@ -101,12 +102,54 @@ class StrategyReport:
 
 
 @dataclass(frozen=True)
+class HandOutcome:
+    """One row of Ante & Play's outcomes by the player's hand, as labs' PAR sheets give them: a hand category (the
+    mini-royal apart when the Ante Bonus pays it apart), how the round ends, and its net result per Ante with the
+    Ante Bonus included."""
+
+    hand: str  # the category's slug (straight_flush ... high_card), or the Ante Bonus row paid apart (mini_royal)
+    situation: Situation
+    pays: Fraction  # Ante, Play and Ante Bonus together, per Ante
+    combinations: int
+    cycle: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.combinations, self.cycle)
+
+    @property
+    def contribution(self) -> Fraction:
+        """Its share of the RTP: probability × (1 + pays), the Ante's stake returned with the net."""
+        return self.probability * (1 + self.pays)
+
+    @property
+    def expected_net(self) -> Fraction:
+        """Probability × pays: the rows add up to E[net] = −house edge."""
+        return self.probability * self.pays
+
+    @property
+    def one_in(self) -> Fraction | None:
+        return Fraction(self.cycle, self.combinations) if self.combinations else None
+
+
+@dataclass(frozen=True)
 class AntePlayAnalysis(WagerAnalysis):
     strategy: StrategyReport = field(kw_only=True)
     ante_bonus: tuple[OutcomeRow, ...] = field(kw_only=True)
     average_wager: Fraction = field(kw_only=True)
+    # Every (hand category, situation) of the strategy's decisions, rows that never happen included: by situation
+    # they add up to the outcomes, exactly (checked below).
+    by_hand: tuple[HandOutcome, ...] = field(kw_only=True)
+    dealer_qualifies: Fraction = field(kw_only=True)  # over every deal, whatever the player decides
     # plays[i]: does the player play hand i of the hand table (the engine's decisions, reused by the simulator)
     plays: npt.NDArray[np.bool_] = field(kw_only=True, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for row in self.outcomes:
+            counted = sum(r.combinations for r in self.by_hand if str(r.situation) == row.outcome)
+            if counted != row.combinations:
+                raise ValueError(f"{self.wager}: the outcomes by hand do not add up to {row.outcome}")
 
     @property
     def element_of_risk(self) -> Fraction:

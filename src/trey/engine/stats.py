@@ -43,6 +43,12 @@ class OutcomeRow:
         return self.probability * (self.pays + 1 if self.returns_stake else self.pays)
 
     @property
+    def expected_net(self) -> Fraction:
+        """This outcome's share of the expected net result, the "return" of a PAR sheet: probability × pays. A
+        wager's rows add up to E[net] = −house edge (its contributions to RTP, to 1 more)."""
+        return self.probability * self.pays
+
+    @property
     def one_in(self) -> Fraction | None:
         """Odds of the outcome as "1 in N" (None when it cannot happen)."""
         return Fraction(self.cycle, self.combinations) if self.combinations else None
@@ -75,11 +81,6 @@ class WagerStats:
 
     def volatility_index(self, z: float) -> float:
         return z * self.std_dev
-
-    def rtp_band(self, rounds: int, z: float) -> tuple[float, float]:
-        """The range the realised RTP falls in after ``rounds`` rounds with confidence z (normal approximation)."""
-        half = self.volatility_index(z) / math.sqrt(rounds)
-        return float(self.rtp) - half, float(self.rtp) + half
 
 
 def net_distribution(pairs: Iterable[tuple[Fraction, int]]) -> tuple[NetResult, ...]:

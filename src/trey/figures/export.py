@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from trey import __version__
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
-from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
 from trey.engine.stats import OutcomeRow, WagerStats
-from trey.figures.registry import ANTE_PLAY_FIGURES, STD_DEV, WAGER_FIGURES
+from trey.figures.registry import ANTE_PLAY_FIGURES, RANGE_PLACES, STD_DEV, WAGER_FIGURES, rtp_ranges
 from trey.figures.theo import TheoreticalWin, theoretical_win
 
 if TYPE_CHECKING:
@@ -29,12 +29,36 @@ def outcome_json(row: OutcomeRow) -> dict[str, Any]:
     }
 
 
+def hand_outcome_json(row: HandOutcome) -> dict[str, Any]:
+    return {
+        "hand": row.hand,
+        "outcome": str(row.situation),
+        "pays": fraction_text(row.pays),
+        "combinations": row.combinations,
+        "probability": fraction_text(row.probability),
+    }
+
+
+def rtp_range_json(stats: WagerStats) -> list[dict[str, Any]]:
+    """The realised RTP's range after each session length, at 90% and 95% (schemas/analysis.schema.json)."""
+    return [
+        {
+            "rounds": r.rounds,
+            "confidence": r.confidence,
+            "low": rounded_float(r.low, RANGE_PLACES),
+            "high": rounded_float(r.high, RANGE_PLACES),
+        }
+        for r in rtp_ranges(stats)
+    ]
+
+
 def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "title": result.title,
         **{figure.name: figure.json(result) for figure in WAGER_FIGURES},
         "outcomes": [outcome_json(row) for row in result.outcomes],
         "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
+        "rtp_range": rtp_range_json(result.stats),
     }
     if result.progressive is not None:
         data["progressive"] = progressive_json(result.progressive)
@@ -46,6 +70,7 @@ def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str
     if isinstance(result, AntePlayAnalysis):
         data["ante_bonus"] = [outcome_json(row) for row in result.ante_bonus]
         data.update({figure.name: figure.json(result) for figure in ANTE_PLAY_FIGURES})
+        data["by_hand"] = [hand_outcome_json(row) for row in result.by_hand]
         data["strategy"] = {
             "kind": str(result.strategy.kind),
             "decision": str(result.strategy.decision),

@@ -17,9 +17,9 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from trey.core.numbers import decimal_text, fraction_text, percent_text, rounded_float, sqrt_decimal
+from trey.core.numbers import decimal_text, fraction_text, percent_text, rounded_float, sqrt_decimal, to_decimal
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
-from trey.engine.stats import Z_90, Z_95
+from trey.engine.stats import Z_90, Z_95, WagerStats
 from trey.paytable.odds import net_odds_text
 
 Value = Fraction | Decimal | int
@@ -45,6 +45,9 @@ class Figure:
     exact: bool = True  # False: irrational, from the exact variance
     title: str = ""  # in documents, when it differs from the label: "Return to player (RTP)"
     words: Callable[[Any], str] | None = None  # a rendering of its own ("35 to 1" for the largest win)
+    # False for a figure added after certificates were first issued: the analysis always gives it, but the schema
+    # does not require it, so that a certificate issued without it still reads (and verifies).
+    required: bool = True
 
     def of(self, result: WagerAnalysis) -> Value | None:
         return self.value(result)
@@ -213,6 +216,17 @@ LONG_RUN_RTP = Figure(
     lambda r: r.progressive.long_run_rtp if r.progressive is not None else None,
 )
 
+DEALER_QUALIFIES = Figure(
+    "dealer_qualifies",
+    "Dealer qualifies",
+    Unit.SHARE,
+    4,
+    "P(the dealer qualifies), over every deal whatever the player decides.",
+    _ante_play(lambda r: r.dealer_qualifies),
+    title="Probability the dealer qualifies",
+    required=False,
+)
+
 # Every wager's figures, in the order of the JSON contract.
 WAGER_FIGURES = (
     CYCLE,
@@ -225,5 +239,34 @@ WAGER_FIGURES = (
     VOLATILITY_INDEX_95,
     LARGEST_WIN,
 )
-ANTE_PLAY_FIGURES = (AVERAGE_WAGER, ELEMENT_OF_RISK)  # Ante & Play's own
+ANTE_PLAY_FIGURES = (AVERAGE_WAGER, ELEMENT_OF_RISK, DEALER_QUALIFIES)  # Ante & Play's own
 FIGURES: dict[str, Figure] = {f.name: f for f in (*WAGER_FIGURES, *ANTE_PLAY_FIGURES, LONG_RUN_RTP)}
+
+# The range of the realised RTP after a session of so many rounds, in so many sessions of a hundred: what labs'
+# PAR sheets tabulate beside the volatility index.
+RANGE_ROUNDS = (1_000, 10_000, 100_000, 1_000_000, 10_000_000)
+RANGE_CONFIDENCE = ((90, Z_90), (95, Z_95))  # percent of sessions, and the normal quantile of the volatility index
+RANGE_PLACES = 6  # of the RTP as a share: 4 decimals of its percentage, as the RTP is printed
+
+
+@dataclass(frozen=True)
+class RtpRange:
+    """The range of the realised RTP after ``rounds`` rounds in ``confidence`` percent of sessions: the RTP ± z ×
+    standard deviation / √rounds (the normal approximation), from the exact variance in 40-digit arithmetic."""
+
+    rounds: int
+    confidence: int
+    low: Decimal
+    high: Decimal
+
+
+def rtp_ranges(stats: WagerStats) -> tuple[RtpRange, ...]:
+    """The realised RTP's range for every count of :data:`RANGE_ROUNDS`, at each confidence, in that order."""
+    rtp = to_decimal(stats.rtp)
+    ranges = []
+    for rounds in RANGE_ROUNDS:
+        spread = sqrt_decimal(stats.variance / rounds)
+        for confidence, z in RANGE_CONFIDENCE:
+            half = Decimal(str(z)) * spread
+            ranges.append(RtpRange(rounds, confidence, rtp - half, rtp + half))
+    return tuple(ranges)

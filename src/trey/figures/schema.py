@@ -20,7 +20,8 @@ def _with_figures(part: dict[str, Any], figures: tuple[Figure, ...], *, after: s
     generated = {f.name: f.schema() for f in figures}
     part["properties"] = {k: generated.get(k) or part["properties"][k] for k in order}
     required = [k for k in part.get("required", []) if k not in names]
-    part["required"] = [k for k in order if k in required or k in names]
+    needed = {f.name for f in figures if f.required}
+    part["required"] = [k for k in order if k in required or k in needed]
 
 
 def analysis_schema() -> dict[str, Any]:

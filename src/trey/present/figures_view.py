@@ -10,6 +10,7 @@ from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.figures.registry import (
     AVERAGE_WAGER,
+    DEALER_QUALIFIES,
     ELEMENT_OF_RISK,
     HIT_FREQUENCY,
     HOUSE_EDGE,
@@ -22,8 +23,10 @@ from trey.figures.registry import (
 )
 from trey.figures.theo import TheoreticalWin, theo_sentence
 from trey.paytable.pays import percent_text_exact
+from trey.present.labels import hand_label
 
 OUTCOME_COLUMNS = ("outcome", "pays", "combinations", "probability", "1 in", "contribution")
+HAND_COLUMNS = ("player's hand", "outcome", "pays", "combinations", "probability", "return")
 ENVY_COLUMNS = ("other bettors", "RTP at reset", "break-even meter", "long-run RTP")
 
 
@@ -65,6 +68,24 @@ def outcome_rows(result: WagerAnalysis, *, exact: bool = False) -> list[tuple[st
     return table
 
 
+def hand_outcome_rows(result: AntePlayAnalysis, *, exact: bool = False) -> list[tuple[str, str, str, str, str, str]]:
+    """Ante & Play's outcomes by the player's hand (:data:`HAND_COLUMNS`), the rows that happen under the strategy:
+    the hand, how the round ends, the net of Ante, Play and Ante Bonus per Ante, combinations, probability and
+    return (probability × pays). One call for every view that shows the table."""
+    return [
+        (
+            hand_label(row.hand),
+            row.situation.label,
+            fraction_text(row.pays),
+            f"{row.combinations:,}",
+            figure_text(row.probability, exact),
+            figure_text(row.expected_net, exact),
+        )
+        for row in result.by_hand
+        if row.combinations
+    ]
+
+
 def summary_rows(
     result: WagerAnalysis,
     *,
@@ -93,6 +114,7 @@ def summary_rows(
         )
         rows.append((AVERAGE_WAGER.label, AVERAGE_WAGER.text(result) + " Antes"))
         rows.append((ELEMENT_OF_RISK.label, shown(ELEMENT_OF_RISK, result, exact)))
+        rows.append((DEALER_QUALIFIES.label, shown(DEALER_QUALIFIES, result, exact) + " of all deals"))
     if theo is not None:
         rows.append(("Theoretical win", theo_sentence(theo, style or MoneyStyle())))
     return rows

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from trey.cards.card import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.core.numbers import MoneyStyle
-from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, Ties
+from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, StrategyKind, Ties
 from trey.paytable.odds import net_odds_text
 from trey.paytable.pays import Pay
 from trey.rules.ante_play import Resolution, Situation, resolution_table
@@ -26,6 +26,21 @@ def outcome_label(outcome: str, *, wager: str | None = None, bonus: bool = False
         return f"Ante Bonus: {outcome.replace('_', ' ')}"
     labels = ANTE_PLAY_LABELS if wager == ANTE_PLAY else OUTCOME_LABELS
     return labels.get(outcome) or outcome.replace("_", " ").capitalize()
+
+
+def strategy_kind_words(kind: StrategyKind) -> str:
+    """A strategy's kind as a reader is told it (files and JSON keep its id): "mimic the dealer"."""
+    return {
+        StrategyKind.OPTIMAL: "optimal",
+        StrategyKind.MIMIC_DEALER: "mimic the dealer",
+        StrategyKind.ALWAYS_PLAY: "always play",
+        StrategyKind.PLAY_AT_LEAST: "a fixed rule",
+    }[kind]
+
+
+def hand_label(hand: str) -> str:
+    """A row of the outcomes by the player's hand: "Straight flush", "Mini-royal (A-K-Q suited)"."""
+    return outcome_label(hand)
 
 
 def pay_label(pay: Pay, style: MoneyStyle) -> str:

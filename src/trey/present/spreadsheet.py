@@ -1,8 +1,10 @@
 """PAR sheets as spreadsheets: ``trey analyze --format csv`` and ``--format xlsx`` (labs and suppliers trade them).
 
-CSV: one row per wager outcome, the columns of :data:`CSV_COLUMNS` (stable; the README lists them). The workbook:
-a summary sheet and one sheet per wager (outcome, pays, combinations, probability, 1 in N, return), every figure a
-number (not text), rounded once for display by the number format only, with the exact fraction in the column beside.
+CSV: one row per wager outcome, then Ante & Play's outcomes by the player's hand, the columns of :data:`CSV_COLUMNS`
+(stable, new ones only ever added at the end; the README lists them). The workbook: a summary sheet, one sheet per
+wager (outcome, pays, combinations, probability, 1 in N, contribution to RTP, return), and Ante & Play's outcomes by
+the player's hand; every figure a number (not text), rounded once for display by the number format only, with the
+exact fraction in the column beside.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ import zipfile
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from trey.choose.compare import ComparisonRow
 from trey.core.numbers import decimal_text, fraction_text
-from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
 from trey.engine.stats import OutcomeRow
 from trey.figures.registry import (
     AVERAGE_WAGER,
     CYCLE,
+    DEALER_QUALIFIES,
     ELEMENT_OF_RISK,
     HIT_FREQUENCY,
     HOUSE_EDGE,
@@ -47,6 +51,9 @@ CSV_COLUMNS = (
     "one_in",
     "contribution",
     "contribution_exact",
+    "return",
+    "return_exact",
+    "hand",
 )
 
 
@@ -78,33 +85,54 @@ def sheet_names(wagers: list[str]) -> list[str]:
     return names
 
 
+def _csv_row(wager: str, title: str, kind: str, row: OutcomeRow | HandOutcome) -> list[object]:
+    return [
+        wager,
+        csv_text(title),
+        kind,
+        str(row.situation) if isinstance(row, HandOutcome) else row.outcome,
+        fraction_text(row.pays),
+        row.combinations,
+        row.cycle,
+        decimal_text(row.probability, 12),
+        fraction_text(row.probability),
+        decimal_text(row.one_in, 4) if row.one_in is not None else "",
+        decimal_text(row.contribution, 12),
+        fraction_text(row.contribution),
+        decimal_text(row.expected_net, 12),
+        fraction_text(row.expected_net),
+        row.hand if isinstance(row, HandOutcome) else "",
+    ]
+
+
 def analysis_csv(analysis: GameAnalysis) -> str:
+    """The rows of every wager's PAR table (``kind`` outcome or ante_bonus), then Ante & Play's outcomes by the
+    player's hand (``kind`` by_hand, the hand's category in ``hand``, pays with the Ante Bonus included)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for wager, result in analysis.wagers.items():
         for kind, row in _rows(result):
-            writer.writerow(
-                [
-                    wager,
-                    csv_text(result.title),
-                    kind,
-                    row.outcome,
-                    fraction_text(row.pays),
-                    row.combinations,
-                    row.cycle,
-                    decimal_text(row.probability, 12),
-                    fraction_text(row.probability),
-                    decimal_text(row.one_in, 4) if row.one_in is not None else "",
-                    decimal_text(row.contribution, 12),
-                    fraction_text(row.contribution),
-                ]
-            )
+            writer.writerow(_csv_row(wager, result.title, kind, row))
+        if isinstance(result, AntePlayAnalysis):
+            for hand_row in result.by_hand:
+                writer.writerow(_csv_row(wager, result.title, "by_hand", hand_row))
     return buffer.getvalue()
 
 
 # The Summary sheet's figures, each a number cell and, when exact, its fraction beside it.
-WORKBOOK_FIGURES = (CYCLE, RTP, HOUSE_EDGE, LONG_RUN_RTP, HIT_FREQUENCY, VARIANCE, STD_DEV, ELEMENT_OF_RISK)
+WORKBOOK_FIGURES = (
+    CYCLE,
+    RTP,
+    HOUSE_EDGE,
+    LONG_RUN_RTP,
+    HIT_FREQUENCY,
+    VARIANCE,
+    STD_DEV,
+    ELEMENT_OF_RISK,
+    DEALER_QUALIFIES,
+)
+BY_HAND_SHEET = " by hand"  # after the wager's sheet name: a space, which no wager id has, so no two sheets clash
 
 
 def _has_exact(figure: Figure) -> bool:
@@ -163,19 +191,22 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -
                 cell.number_format = "0.0000%"
     for result, sheet_name in zip(analysis.wagers.values(), sheets, strict=True):
         sheet = book.create_sheet(sheet_name)
-        columns = [
-            "outcome",
-            "kind",
-            "pays",
-            "pays (exact)",
-            "combinations",
-            "probability",
-            "probability (exact)",
-            "1 in N",
-            "return",
-            "return (exact)",
-        ]
-        sheet.append(columns)
+        sheet.append(
+            [
+                "outcome",
+                "kind",
+                "pays",
+                "pays (exact)",
+                "combinations",
+                "probability",
+                "probability (exact)",
+                "1 in N",
+                "contribution to RTP",
+                "contribution to RTP (exact)",
+                "return",
+                "return (exact)",
+            ]
+        )
         for kind, row in _rows(result):
             sheet.append(
                 [
@@ -189,12 +220,15 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -
                     _number(row.one_in) if row.one_in is not None else None,
                     _number(row.contribution),
                     fraction_text(row.contribution),
+                    _number(row.expected_net),
+                    fraction_text(row.expected_net),
                 ]
             )
-        for cell in sheet[1]:
-            cell.font = Font(bold=True)
-        for row_cells in sheet.iter_rows(min_row=2):
-            row_cells[8].number_format = "0.0000%"
+        _style(sheet, percent_columns=(8, 10))
+        if isinstance(result, AntePlayAnalysis):
+            _by_hand_sheet(
+                book.create_sheet(sheet_name[: SHEET_NAME_CHARS - len(BY_HAND_SHEET)] + BY_HAND_SHEET), result
+            )
     for cell in summary[1]:
         cell.font = Font(bold=True)
     for worksheet in book.worksheets:  # text is text: a name such as '=HYPERLINK(...)' never becomes a formula
@@ -207,6 +241,40 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
         ExcelWriter(book, archive).save()
     return _pinned_zip(buffer.getvalue(), created)
+
+
+def _style(sheet: Any, *, percent_columns: tuple[int, ...]) -> None:
+    """Bold headings, and the columns (0-based) shown as percentages."""
+    from openpyxl.styles import Font
+
+    rows = list(sheet.iter_rows())
+    for cell in rows[0]:
+        cell.font = Font(bold=True)
+    for cells in rows[1:]:
+        for column in percent_columns:
+            cells[column].number_format = "0.0000%"
+
+
+def _by_hand_sheet(sheet: Any, result: AntePlayAnalysis) -> None:
+    """Ante & Play's outcomes by the player's hand, every row (0 where it never happens)."""
+    columns = ["hand", "outcome", "pays", "pays (exact)", "combinations", "probability", "probability (exact)"]
+    sheet.append([*columns, "return", "return (exact)"])
+    row: HandOutcome
+    for row in result.by_hand:
+        sheet.append(
+            [
+                row.hand,
+                str(row.situation),
+                _number(row.pays),
+                fraction_text(row.pays),
+                row.combinations,
+                _number(row.probability),
+                fraction_text(row.probability),
+                _number(row.expected_net),
+                fraction_text(row.expected_net),
+            ]
+        )
+    _style(sheet, percent_columns=(7,))
 
 
 def _pinned_zip(data: bytes, when: datetime) -> bytes:

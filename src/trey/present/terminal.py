@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -12,11 +13,12 @@ from rich.table import Table
 from trey.core.numbers import (
     MoneyStyle,
     decimal_text,
+    fraction_text,
     percent_text,
 )
 from trey.core.text import printable
 from trey.engine.progressive import ProgressiveAnalysis
-from trey.engine.results import GameAnalysis, WagerAnalysis
+from trey.engine.results import AntePlayAnalysis, GameAnalysis, WagerAnalysis
 from trey.figures.registry import (
     AVERAGE_WAGER,
     ELEMENT_OF_RISK,
@@ -31,18 +33,22 @@ from trey.figures.theo import TheoreticalWin, theoretical_wins
 from trey.paytable.model import money_style
 from trey.present.figures_view import (
     ENVY_COLUMNS,
+    HAND_COLUMNS,
     OUTCOME_COLUMNS,
     envy_rows,
+    hand_outcome_rows,
     outcome_name,
     outcome_rows,
     progressive_rows,
     summary_rows,
 )
+from trey.present.labels import strategy_kind_words
 from trey.trust.compliance import Verdict
 
 if TYPE_CHECKING:
     from trey.choose.compare import ComparisonRow
     from trey.play.simulate import SimulationResult
+    from trey.protect.hand import Choice, HandReport
 
 
 class _TerminalMoney(MoneyStyle):
@@ -82,9 +88,24 @@ def wager_table(
     for label, text in summary_rows(result, exact=exact, style=style, theo=theo):
         summary.add_row(label, text)
     parts: list[object] = [outcomes, summary]
+    if isinstance(result, AntePlayAnalysis):
+        rows = hand_outcome_rows(result, exact=exact)
+        parts.append(rows_table(f"{user_text(result.title)} by the player's hand", HAND_COLUMNS, rows, text=(0, 1)))
     if result.progressive is not None:
         parts.append(progressive_table(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact))
     return Group(*parts, "")  # type: ignore[arg-type]
+
+
+def rows_table(
+    title: str, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]], *, text: tuple[int, ...] = (0,)
+) -> Table:
+    """A titled table of text rows: the columns of ``text`` left-aligned, the figures right-aligned."""
+    table = Table(title=title, title_justify="left")
+    for index, column in enumerate(columns):
+        table.add_column(column, justify="left" if index in text else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
 def progressive_table(
@@ -126,6 +147,46 @@ def print_analysis(
     theos = theoretical_wins(analysis)
     for wager, result in analysis.wagers.items():
         console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
+
+
+HAND_COLUMNS_OF_A_CHOICE = ("the player sees", "play", "fold", "margin", "decision")
+
+
+def _ev_text(value: Fraction, exact: bool) -> str:
+    text = decimal_text(value, 4)
+    return f"{text} ({fraction_text(value)})" if exact else text
+
+
+def _choice_row(sees: str, choice: Choice, exact: bool) -> tuple[str, ...]:
+    decision = choice.decision
+    if decision == "depends on the suits":
+        decision += f" (plays {choice.playing} of {choice.hands})"
+    return (sees, *(_ev_text(v, exact) for v in (choice.play, choice.fold, choice.margin)), decision)
+
+
+def print_hand(report: HandReport, *, exact: bool = False, console: Console | None = None) -> None:
+    """``trey hand``: the expected values of playing and folding a hand, and with a seen dealer card."""
+    console = console or wide_console()
+    normal = report.normal
+    rows = [_choice_row("nothing", normal, exact)]
+    if report.informed is not None:
+        seen = " ".join(str(c) for c in report.seen)
+        rows.append(_choice_row(f"the dealer's {seen}", report.informed, exact))
+    title = f"{user_text(report.spec.name)}: {user_text(report.hand)}"
+    console.print(rows_table(title, HAND_COLUMNS_OF_A_CHOICE, rows, text=(0, 4)), highlight=False)
+    lines = [
+        "Expected net results per Ante, the Ante Bonus included; playing is the better decision when the margin "
+        "is above 0."
+    ]
+    if normal.hands > 1:
+        lines.append(f"The average of the {normal.hands} hands of {user_text(report.hand)}, each equally likely.")
+    if report.informed is not None and report.informed.hands < normal.hands:
+        lines.append(f"With the seen cards: the {report.informed.hands} of them that leave the seen cards in the deck.")
+    does = "plays it" if report.strategy_plays == normal.hands else "folds it"
+    if 0 < report.strategy_plays < normal.hands:
+        does = f"plays {report.strategy_plays} of them"
+    lines.append(f"The table's strategy ({strategy_kind_words(report.strategy.kind)}: {report.strategy.rule}) {does}.")
+    console.print("\n".join(lines), highlight=False)
 
 
 def print_simulation(result: SimulationResult, console: Console | None = None, *, verdict: str | None = None) -> None:

@@ -11,6 +11,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -201,12 +202,28 @@ def build_certificate(
     return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded)
 
 
+# Figures a wager's analysis gained without a change of format, each derived from what the certificate carried
+# already (the range of the realised RTP from the variance, the outcomes by hand and the dealer's qualifying from
+# the counting): a certificate issued before they were added lacks them and is compared without them; one that
+# has them must agree with the fresh computation like every other field.
+ADDED_FIELDS = frozenset({"rtp_range", "by_hand", "dealer_qualifies"})
+ADDED_FIELDS_AT = re.compile(r"\$\.analysis\.wagers\.[a-z][a-z0-9_]*")  # in a wager's analysis, and nowhere else
+
+
+def _absent_as_issued(stored: dict[str, Any], key: str, path: str) -> bool:
+    """A field the fresh computation has and a certificate issued before it existed lacks."""
+    return key not in stored and key in ADDED_FIELDS and ADDED_FIELDS_AT.fullmatch(path) is not None
+
+
 def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
     """The JSON paths where a stored certificate and a fresh computation differ; the version of trey that wrote
-    each is not a figure and is never compared."""
+    each is not a figure and is never compared, nor are the fields of :data:`ADDED_FIELDS` a certificate issued
+    before them lacks."""
     if isinstance(stored, dict) and isinstance(fresh, dict):
         diffs = []
         for key in sorted((set(stored) | set(fresh)) - {"trey_version"}, key=str):
+            if _absent_as_issued(stored, key, path):
+                continue
             if key not in stored or key not in fresh:
                 diffs.append(f"{path}.{key}")
             else:
