@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TextIO
@@ -249,33 +249,29 @@ def _cell_lines(table: TextTable, row: Sequence[str], widths: tuple[int, ...]) -
     ]
 
 
-def table_lines(table: TextTable, widths: tuple[int, ...]) -> list[Text | str]:
+def table_lines(table: TextTable, widths: tuple[int, ...]) -> Iterator[Text | str]:
     """The table drawn at ``widths``: rich's heavy-headed box (the look trey has always had) and a cell of padding
     each side, or for ``pairs`` the columns two cells apart without a box. Styled lines (the header, a bold column)
-    are :class:`~rich.text.Text`; the body's plain lines are str, written as they are (a grid of 200,000 rows)."""
+    are :class:`~rich.text.Text`; the body's plain lines are str, made as they are written (a grid of 200,000
+    rows)."""
     bold = [column.bold for column in table.columns]
     if table.pairs:
-        lines: list[Text | str] = []
         for row in table.rows:
             for parts in _cell_lines(table, row, widths):
-                lines.append(_styled(parts, bold, "", "  ", "") if any(bold) else "  ".join(parts).rstrip())
-        return lines
+                yield _styled(parts, bold, "", "  ", "") if any(bold) else "  ".join(parts).rstrip()
+        return
     frame = box.HEAVY_HEAD
     padded = [w + 2 for w in widths]
-    lines = [frame.get_top(padded)]
+    yield frame.get_top(padded)
+    head = (frame.head_left + " ", f" {frame.head_vertical} ", " " + frame.head_right)
     for parts in _cell_lines(table, [c.header for c in table.columns], widths):
-        lines.append(
-            _styled(
-                parts, [True] * len(parts), frame.head_left + " ", f" {frame.head_vertical} ", " " + frame.head_right
-            )
-        )
-    lines.append(frame.get_row(padded, "head"))
+        yield _styled(parts, [True] * len(parts), *head)
+    yield frame.get_row(padded, "head")
     edge, between, end = frame.mid_left + " ", f" {frame.mid_vertical} ", " " + frame.mid_right
     for row in table.rows:
         for parts in _cell_lines(table, row, widths):
-            lines.append(_styled(parts, bold, edge, between, end) if any(bold) else edge + between.join(parts) + end)
-    lines.append(frame.get_bottom(padded))
-    return lines
+            yield _styled(parts, bold, edge, between, end) if any(bold) else edge + between.join(parts) + end
+    yield frame.get_bottom(padded)
 
 
 def _styled(parts: list[str], bold: list[bool], edge: str, between: str, end: str) -> Text:
@@ -331,7 +327,9 @@ def print_table(console: Console, table: TextTable) -> Layout:
     if table.title:
         say(console, table.title, bold=table.bold_title)
     if chosen.widths is None:
-        _emit(console, [*block_lines(table, console.width), *([] if table.pairs else [""])])
+        _emit(console, block_lines(table, console.width))
+        if not table.pairs:
+            _emit(console, [""])
     else:
         _emit(console, table_lines(table, chosen.widths))
     return chosen
@@ -343,21 +341,26 @@ def say(console: Console, text: str, *, bold: bool = False) -> None:
     _emit(console, [Text(line, style="bold") for line in lines] if bold else list(lines))
 
 
-def _emit(console: Console, lines: Sequence[Text | str]) -> None:
+def _emit(console: Console, lines: Iterable[Text | str]) -> None:
     """Lines as they are: styled ones through rich (which styles them only for a terminal), plain ones written
-    straight to the console's file, in order; neither wrapped nor cropped."""
+    straight to the console's file, a few thousand at a time, in order; neither wrapped nor cropped."""
     plain: list[str] = []
     styles = console.color_system is not None  # None: a file or a pipe, which get the text alone
     for line in lines:
         if isinstance(line, str) or not styles:
             plain.append(line if isinstance(line, str) else line.plain)
-            continue
+            if len(plain) < _WRITE_LINES:
+                continue
         if plain:
             console.file.write("\n".join(plain) + "\n")
             plain = []
-        console.print(line, soft_wrap=True, crop=False)
+        if not isinstance(line, str) and styles:
+            console.print(line, soft_wrap=True, crop=False)
     if plain:
         console.file.write("\n".join(plain) + "\n")
+
+
+_WRITE_LINES = 4096
 
 
 def print_all(console: Console, parts: Iterable[TextTable | str]) -> None:
