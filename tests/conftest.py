@@ -46,3 +46,10 @@ def embedded_fonts(pdf: Path) -> set[str]:
 @pytest.fixture
 def cli() -> type[Run]:
     return Run
+
+
+@pytest.fixture(autouse=True)
+def _piped_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands' output as a pipe gets it (unlimited width), whatever COLUMNS the shell running the tests
+    exports; a test that wants a width sets COLUMNS itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)

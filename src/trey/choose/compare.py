@@ -3,19 +3,26 @@
 The house edge is 1 - RTP as everywhere in trey: a progressive's with the meter at the reset, for a lone bettor
 (:data:`RANKED_BY` says so in every header); its long-run RTP stands in a column of its own.
 
+The baseline of the difference ("vs first") is the first file given, whatever its rank: the one a manager puts
+first (the table on the floor) is the one the others are weighed against; the comparison names it
+(:attr:`Comparison.baseline`). Each file is labelled by the shortest suffix of its path that no other file's
+path shares (:func:`file_labels`), so that rows are told apart without printing long paths; a file given twice is
+refused (its rows could not be told apart).
+
 A table-games manager chooses among several tables (the Ante Bonus tables a supplier leases, Pair Plus from 2.32%
 to 7.28% house edge); :func:`compare` gives every figure they weigh, exact, for each file and wager.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import PurePosixPath
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import decimal_text, fraction_text
+from trey.core.numbers import MoneyStyle, decimal_text, fraction_text
 from trey.engine import analyze
 from trey.figures.registry import (
     AVERAGE_WAGER,
@@ -31,7 +38,7 @@ from trey.figures.registry import (
     Value,
 )
 from trey.figures.theo import theoretical_win
-from trey.paytable.model import GameSpec
+from trey.paytable.model import GameSpec, money_style
 from trey.paytable.schema_errors import did_you_mean
 
 RANKED_BY = "house edge (a progressive's at the reset, for a lone bettor)"
@@ -58,8 +65,10 @@ class ComparisonRow:
     wager: str
     title: str
     figures: Mapping[str, Value | None]  # the figures of COMPARED by name (None: it does not apply to the wager)
-    theo_per_hour: Fraction
+    theo_per_hour: Fraction  # in the currency of the file's table section (style)
     edge_vs_first: Fraction | None  # house edge minus the first file's for the same wager (None: it has none)
+    label: str = ""  # the shortest suffix of the file's path that tells it from the other files compared
+    style: MoneyStyle = field(default_factory=MoneyStyle)  # the file's currency and locale
 
     @property
     def house_edge(self) -> Fraction:
@@ -78,6 +87,44 @@ class ComparisonRow:
         return self.figures[figure.name]
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """What "vs first" is against: the first file given (as given, and its label)."""
+
+    file: str
+    label: str
+
+
+class Comparison(list[ComparisonRow]):
+    """The rows, ranked (a list, as the library has always returned), and the :class:`Baseline` of their "vs
+    first"."""
+
+    def __init__(self, rows: Iterable[ComparisonRow], baseline: Baseline) -> None:
+        super().__init__(rows)
+        self.baseline = baseline
+
+
+def file_labels(files: Sequence[str]) -> list[str]:
+    """Each file by the shortest suffix of its path, in whole components, that no other file's path ends with:
+    ``paytables/pair_plus/40-30-6-3-1.yaml`` is ``40-30-6-3-1.yaml`` beside other names, ``pair_plus/standard.yaml``
+    beside ``ante_bonus/standard.yaml``. A file given twice is refused: nothing tells its rows apart."""
+    parts = [PurePosixPath(file).parts or (file,) for file in files]
+    seen: dict[tuple[str, ...], str] = {}
+    for file, path in zip(files, parts, strict=True):
+        if path in seen:
+            again = "given twice" if seen[path] == file else f"{seen[path]} given again"
+            raise TreyError(f"{file} is {again}", hint="give each file once")
+        seen[path] = file
+    labels = []
+    for index, path in enumerate(parts):
+        others = [p for i, p in enumerate(parts) if i != index]
+        length = 1
+        while length < len(path) and any(p[-length:] == path[-length:] for p in others):
+            length += 1
+        labels.append("/".join(path[-length:]))
+    return labels
+
+
 def vs_first_text(row: ComparisonRow) -> str:
     """The house edge's difference to the first file's, in percentage points ("—" when that file has no such
     wager)."""
@@ -86,11 +133,13 @@ def vs_first_text(row: ComparisonRow) -> str:
     return f"{decimal_text(row.edge_vs_first * 100, HOUSE_EDGE.places)} pt"
 
 
-def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list[ComparisonRow]:
-    """Rows for every (file, wager), or only ``wager``; wagers in the order first met, each ranked by house edge."""
+def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> Comparison:
+    """Rows for every (file, wager), or only ``wager``; wagers in the order first met, each ranked by house edge,
+    with the difference to the first file given (the baseline)."""
     rows: list[ComparisonRow] = []
     offered: list[str] = []
-    for file, spec in games:
+    labels = file_labels([file for file, _ in games])
+    for (file, spec), file_label in zip(games, labels, strict=True):
         analysis = analyze(spec)
         for wager_id, result in analysis.wagers.items():
             if wager_id not in offered:
@@ -106,6 +155,8 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
                     figures={figure.name: figure.of(result) for figure in COMPARED},
                     theo_per_hour=theoretical_win(result, analysis).per_hour,
                     edge_vs_first=None,
+                    label=file_label,
+                    style=money_style(spec.table),
                 )
             )
     if wager is not None and wager not in offered:
@@ -114,26 +165,34 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> list
     first = {r.wager: r.house_edge for r in rows if r.file == first_file}
     order = {w: i for i, w in enumerate(offered)}
     ranked = sorted(rows, key=lambda r: (order[r.wager], r.house_edge, r.file))
-    return [
-        ComparisonRow(**{**r.__dict__, "edge_vs_first": r.house_edge - first[r.wager] if r.wager in first else None})
-        for r in ranked
-    ]
+    return Comparison(
+        (
+            ComparisonRow(
+                **{**r.__dict__, "edge_vs_first": r.house_edge - first[r.wager] if r.wager in first else None}
+            )
+            for r in ranked
+        ),
+        Baseline(first_file, labels[0]),
+    )
 
 
-def comparison_json(rows: list[ComparisonRow]) -> dict[str, Any]:
+def comparison_json(rows: Comparison) -> dict[str, Any]:
     """``trey compare --format json`` (schemas/comparison.schema.json)."""
 
     return {
+        "baseline": {"file": rows.baseline.file, "label": rows.baseline.label},
         "rows": [
             {
                 "file": r.file,
+                "label": r.label,
                 "name": r.name,
                 "wager": r.wager,
                 "title": r.title,
                 **{figure.name: figure.json_of(r.figure(figure)) for figure in COMPARED},
                 "theoretical_win_per_hour": fraction_text(r.theo_per_hour),
+                "currency": r.style.currency,
                 "house_edge_vs_first": fraction_text(r.edge_vs_first) if r.edge_vs_first is not None else None,
             }
             for r in rows
-        ]
+        ],
     }

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.table import Table
 
 from trey.audit.audit import Audit
 from trey.core.numbers import decimal_text, percent_text
 from trey.paytable.model import money_style
+from trey.present.layout import TextTable, figure, label, print_table
 from trey.present.terminal import terminal_money, user_text, wide_console
 
 
@@ -22,48 +22,40 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
     if found.problem_count > len(found.problems):
         console.print(f"... {found.problem_count - len(found.problems):,} more lines refused or logged twice")
     if found.mispaid:
-        table = Table(title="Mis-paid rounds", title_justify="left")
-        for column in ("line", "round", "wager", "logged", "due", "why"):
-            table.add_column(column, justify="right" if column in ("line", "logged", "due") else "left")
-        for m in found.mispaid:
-            table.add_row(str(m.line), user_text(m.round), m.wager, money(m.logged), money(m.due), user_text(m.reason))
-        console.print(table)
+        mispaid = (figure("line"), figure("round", left=True), label("wager"), figure("logged"), figure("due"))
+        rows = [(str(m.line), m.round, m.wager, money(m.logged), money(m.due), m.reason) for m in found.mispaid]
+        print_table(console, TextTable((*mispaid, label("why")), rows, title="Mis-paid rounds"))
     console.print(
         f"{found.mispaid_count:,} wagers mis-paid: {money(found.overpaid)} overpaid, {money(found.underpaid)} underpaid"
     )
     if found.not_checked:
-        table = Table(title="Wagers not checked", title_justify="left")
-        for column in ("line", "round", "wager", "logged", "why"):
-            table.add_column(column, justify="right" if column in ("line", "logged") else "left")
-        for c in found.not_checked:
-            table.add_row(str(c.line), user_text(c.round), c.wager, money(c.logged), user_text(c.reason))
-        console.print(table)
+        unchecked = (figure("line"), figure("round", left=True), label("wager"), figure("logged"), label("why"))
+        lines = [(str(c.line), c.round, c.wager, money(c.logged), c.reason) for c in found.not_checked]
+        print_table(console, TextTable(unchecked, lines, title="Wagers not checked"))
     if found.not_checked_count > len(found.not_checked):
         console.print(f"... {found.not_checked_count - len(found.not_checked):,} more wagers not checked")
-    returns = Table(title="Return per wager (per unit of the initial bet)", title_justify="left")
-    for column in ("wager", "rounds", "bet", "net", "RTP", "theoretical RTP", "z"):
-        returns.add_column(column, justify="left" if column == "wager" else "right")
+    returns = []
     for r in found.returns.values():
-        returns.add_row(
-            user_text(r.title),
-            f"{r.rounds:,}",
-            money(r.bet),
-            money(r.net),
-            percent_text(r.rtp) if r.rtp is not None else "—",
-            percent_text(r.theoretical_rtp),
-            decimal_text(r.z_decimal, 2) if r.z is not None else "—",
+        returns.append(
+            (
+                r.title,
+                f"{r.rounds:,}",
+                money(r.bet),
+                money(r.net),
+                percent_text(r.rtp) if r.rtp is not None else "—",
+                percent_text(r.theoretical_rtp),
+                decimal_text(r.z_decimal, 2) if r.z is not None else "—",
+            )
         )
-    console.print(returns)
+    columns = (label("wager"), *(figure(c) for c in ("rounds", "bet", "net", "RTP", "theoretical RTP", "z")))
+    print_table(console, TextTable(columns, returns, title="Return per wager (per unit of the initial bet)"))
     if found.rounds_z is not None:
         console.print(
             f"Ante & Play against the expectation of these very rounds (their cards and decisions): "
             f"z = {found.rounds_z:.2f}"
         )
-    cards = Table(title="Are the cards random? (chi-square; flagged below 10^-6)", title_justify="left")
-    for column in ("test", "observations", "chi-square", "df", "p-value", ""):
-        cards.add_column(column, justify="left" if column in ("test", "") else "right")
-    for t in found.card_tests:
-        cards.add_row(
+    cards = [
+        (
             t.name,
             f"{t.observations:,}",
             f"{t.statistic:.2f}",
@@ -71,7 +63,10 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
             f"{t.p_value:.3g}",
             "FLAGGED" if t.flagged else "",
         )
-    console.print(cards)
+        for t in found.card_tests
+    ]
+    columns = (label("test"), *(figure(c) for c in ("observations", "chi-square", "df", "p-value")), label(""))
+    print_table(console, TextTable(columns, cards, title="Are the cards random? (chi-square; flagged below 10^-6)"))
     flagged = [d for d in found.seats.values() if d.flagged]
     for d in flagged:
         console.print(

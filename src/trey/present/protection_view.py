@@ -5,37 +5,47 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rich.console import Console
-from rich.table import Table
 
 from trey.cards.hands import describe_key
 from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
-from trey.present.terminal import user_text, wide_console
+from trey.present.layout import TextTable, figure, label, print_table, say, terminal_console
 from trey.protect.protection import Protection
 
 
 def print_protection(protection: Protection, console: Console | None = None) -> None:
-    console = console or wide_console()
+    console = console or terminal_console()
     ante = protection.analysis.ante_play
     assert ante is not None
-    console.print(f"[bold]{user_text(protection.spec.name)}[/bold]: game protection (Ante & Play, per Ante)")
-    console.print(
-        f"Normal play: player edge {percent_text(ante.stats.mean)} (house edge {percent_text(-ante.stats.mean)})"
+    say(console, f"{protection.spec.name}: game protection (Ante & Play, per Ante)", bold=True)
+    say(
+        console,
+        f"Normal play: player edge {percent_text(ante.stats.mean)} (house edge {percent_text(-ante.stats.mean)})",
     )
-    console.print("")
-    summary = Table(title="What the information is worth", title_justify="left")
-    for column in ("the player knows", "player edge", "gain", "hit frequency", "SD", "average wager"):
-        summary.add_column(column, justify="left" if column == "the player knows" else "right")
-    for play in protection.scenarios:
-        summary.add_row(
-            user_text(play.scenario),
+    say(console, "")
+    normal = ante.stats
+    rows = [
+        (
+            "nothing (normal play)",
+            percent_text(normal.mean),
+            f"{decimal_text(Fraction(0), 4)} pt",
+            percent_text(normal.hit_frequency),
+            decimal_text(sqrt_decimal(normal.variance), 4),
+            decimal_text(ante.average_wager, 4),
+        )
+    ]
+    rows += [
+        (
+            play.scenario,
             percent_text(play.stats.mean),
             f"{decimal_text(play.gain * 100, 4)} pt",
             percent_text(play.stats.hit_frequency),
             decimal_text(sqrt_decimal(play.stats.variance), 4),
             decimal_text(play.average_wager, 4),
         )
-    for c in protection.sampled:
-        summary.add_row(
+        for play in protection.scenarios
+    ]
+    rows += [
+        (
             f"{c.scenario} (±{100 * c.gain_error:.4f} pt; {c.samples:,} samples, seed {c.seed})",
             f"{100 * c.edge:.4f}%",
             f"{100 * c.gain:.4f} pt",
@@ -43,32 +53,45 @@ def print_protection(protection: Protection, console: Console | None = None) -> 
             f"{c.std_dev:.4f}",
             f"{c.average_wager:.4f}",
         )
-    console.print(summary)
+        for c in protection.sampled
+    ]
+    columns = (label("the player knows"), *(figure(c) for c in ("player edge", "gain", "hit frequency", "SD")))
+    summary = TextTable((*columns, figure("average wager")), rows, title="What the information is worth")
+    print_table(console, summary)
     for play in protection.scenarios:
         deals = play.stats.cycle
-        chart = Table(title=f"{user_text(play.scenario)}: the informed strategy and its tells", title_justify="left")
-        for column in ("seen", "weakest hand played", "exceptions", "plays below normal", "folds above normal"):
-            chart.add_column(column, justify="left" if column in ("seen", "weakest hand played") else "right")
-        for line, tell in zip(play.chart, play.tells, strict=True):
-            weakest = describe_key(line.weakest_played) if line.weakest_played is not None else "nothing"
-            chart.add_row(
-                user_text(line.seen),
-                weakest,
-                f"{line.folded_above + line.played_below:,}",
+        chart = [
+            (
+                line.seen,
+                describe_key(line.weakest_played) if line.weakest_played is not None else "nothing",
+                f"{line.folded_above:,}",
+                f"{line.played_below:,}",
                 _per_1000(tell.plays_below, deals),
                 _per_1000(tell.folds_above, deals),
             )
-        console.print(chart)
-        console.print("Tells: per 1,000 hands dealt, decisions that differ from the normal strategy when this is seen.")
-        console.print("")
-    bets = Table(title="Side bets (placed before anything is seen)", title_justify="left")
-    for column in ("wager", "RTP", "informed RTP", "why"):
-        bets.add_column(column, justify="left" if column in ("wager", "why") else "right")
-    for b in protection.side_bets:
-        informed = percent_text(b.informed_rtp) if b.informed_rtp is not None else "not computed"
-        bets.add_row(user_text(b.title), percent_text(b.rtp), informed, b.why)
-    if protection.side_bets:
-        console.print(bets)
+            for line, tell in zip(play.chart, play.tells, strict=True)
+        ]
+        columns = (label("seen"), figure("weakest hand played", left=True), figure("folded at or above"))
+        columns += (figure("played below"), figure("plays below normal"), figure("folds above normal"))
+        print_table(console, TextTable(columns, chart, title=f"{play.scenario}: the informed strategy and its tells"))
+        say(
+            console,
+            "Folded at or above, played below: the hands (with their contexts) that break the weakest-hand rule. "
+            "Tells: per 1,000 hands dealt, decisions that differ from the normal strategy when this is seen.",
+        )
+        say(console, "")
+    bets = [
+        (
+            b.title,
+            percent_text(b.rtp),
+            percent_text(b.informed_rtp) if b.informed_rtp is not None else "not computed",
+            b.why,
+        )
+        for b in protection.side_bets
+    ]
+    if bets:
+        columns = (label("wager"), figure("RTP"), figure("informed RTP"), label("why"))
+        print_table(console, TextTable(columns, bets, title="Side bets (placed before anything is seen)"))
 
 
 def _per_1000(count: int, deals: int) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.console import Console
+
 from trey.choose.solve import GridPoint, Solution
 from trey.core.numbers import fraction_text, percent_text
-from trey.present.terminal import user_text, wide_console
+from trey.present.layout import TextTable, figure, label, print_table, say, terminal_console
 
 
 def solution_json(solution: Solution) -> dict[str, Any]:
@@ -26,17 +28,18 @@ def solution_json(solution: Solution) -> dict[str, Any]:
     }
 
 
-def print_solution(solution: Solution) -> None:
-    console = wide_console()
+def print_solution(solution: Solution, console: Console | None = None) -> None:
+    console = console or terminal_console()
     pay = solution.exact_pay
-    console.print(
-        f"{user_text(solution.wager)}.{user_text(solution.row)}: a house edge of {percent_text(solution.target)} needs "
+    say(
+        console,
+        f"{solution.wager}.{solution.row}: a house edge of {percent_text(solution.target)} needs "
         f"a pay of exactly {fraction_text(pay)} to 1 ({float(pay):.4f} to 1)",
-        highlight=False,
     )
-    console.print("nearest printable pays (the two that bracket the target first):", highlight=False)
-    for c in solution.candidates:
-        console.print(f"  {c.odds_text:>12}  house edge {percent_text(c.house_edge)}  ({fraction_text(c.house_edge)})")
+    rows = [(c.odds_text, percent_text(c.house_edge), fraction_text(c.house_edge)) for c in solution.candidates]
+    columns = (figure("pays"), figure("house edge"), figure("exact house edge"))
+    title = "nearest printable pays (the two that bracket the target first)"
+    print_table(console, TextTable(columns, rows, title=title, bold_title=False))
 
 
 def grid_json(wager: str, rows: list[str], points: list[GridPoint]) -> dict[str, Any]:
@@ -49,11 +52,10 @@ def grid_json(wager: str, rows: list[str], points: list[GridPoint]) -> dict[str,
     }
 
 
-def print_grid(wager: str, rows: list[str], points: list[GridPoint]) -> None:
-    console = wide_console()
-    console.print(f"{user_text(wager)}: {len(points):,} combinations of {', '.join(rows)}", highlight=False)
-    for p in points:
-        mark = "  in band" if p.in_band else ""
-        pays = ", ".join(f"{r} {x} to 1" for r, x in zip(rows, p.pays, strict=True))
-        console.print(f"  {pays}: house edge {percent_text(p.house_edge)}{mark}", highlight=False)
-    console.print(f"{sum(p.in_band for p in points):,} in band", highlight=False)
+def print_grid(wager: str, rows: list[str], points: list[GridPoint], console: Console | None = None) -> None:
+    console = console or terminal_console()
+    say(console, f"{wager}: {len(points):,} combinations of {', '.join(rows)}")
+    columns = (*(figure(f"{row} (to 1)") for row in rows), figure("house edge"), label("band"))
+    cells = [(*(str(x) for x in p.pays), percent_text(p.house_edge), "in band" if p.in_band else "") for p in points]
+    print_table(console, TextTable(columns, cells))
+    say(console, f"{sum(p.in_band for p in points):,} in band")

@@ -310,12 +310,14 @@ COMPARISON_CSV_COLUMNS = (
     "theoretical_win_per_hour",
     "house_edge_vs_first_points",
     "house_edge_exact",
+    "label",  # added after the first release's columns, which keep their places
+    "currency",  # of theoretical_win_per_hour
 )
 
 
 def comparison_csv(rows: list[ComparisonRow]) -> str:
     """``trey compare --format csv``: the columns of :data:`COMPARISON_CSV_COLUMNS`, rounded once (4 decimals),
-    the exact house edge as a fraction in the last column."""
+    the exact house edge as a fraction, then the row's label and the theoretical win's currency."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COMPARISON_CSV_COLUMNS)
@@ -330,6 +332,8 @@ def comparison_csv(rows: list[ComparisonRow]) -> str:
                 decimal_text(r.theo_per_hour, 2),
                 HOUSE_EDGE.number_text_of(r.edge_vs_first),
                 fraction_text(r.house_edge),
+                csv_text(r.label),
+                r.style.currency,
             ]
         )
     return buffer.getvalue()

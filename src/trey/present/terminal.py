@@ -1,4 +1,5 @@
-"""Readable terminal tables of an analysis (``trey analyze --format table``), drawn with rich."""
+"""Readable terminal tables of an analysis (``trey analyze --format table``), a simulation and a comparison, fitted
+to the terminal by :mod:`trey.present.layout` (no figure is ever cut)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from trey.core.numbers import (
     MoneyStyle,
@@ -43,10 +43,11 @@ from trey.present.figures_view import (
     summary_rows,
 )
 from trey.present.labels import strategy_kind_words
+from trey.present.layout import TextTable, figure, label, print_all, print_table, say, terminal_console
 from trey.trust.compliance import Verdict
 
 if TYPE_CHECKING:
-    from trey.choose.compare import ComparisonRow
+    from trey.choose.compare import Comparison
     from trey.play.simulate import SimulationResult
     from trey.protect.hand import Choice, HandReport
 
@@ -64,71 +65,65 @@ def terminal_money(style: MoneyStyle) -> MoneyStyle:
 
 
 def user_text(text: str) -> str:
-    """Text from a paytable for rich: control characters escaped, and ``[...]`` shown, never read as markup."""
+    """Text from a paytable for a line printed as rich markup (the audit's): control characters escaped, and
+    ``[...]`` shown, never read as markup. The tables of :mod:`trey.present.layout` need none of this."""
     return escape(printable(text))
 
 
-def wager_table(
+def wager_parts(
     result: WagerAnalysis,
     *,
     exact: bool = False,
     style: MoneyStyle | None = None,
     meter: Fraction | None = None,
     theo: TheoreticalWin | None = None,
-) -> Group:
-    title = f"{user_text(result.title)}  —  cycle {result.cycle:,} deals"
-    outcomes = Table(title=title, title_justify="left", title_style="bold")
-    for column in OUTCOME_COLUMNS:
-        outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
-    for row in outcome_rows(result, exact=exact):
-        outcomes.add_row(*row)
-    summary = Table(show_header=False, box=None, pad_edge=False)
-    summary.add_column(style="bold")
-    summary.add_column()
-    for label, text in summary_rows(result, exact=exact, style=style, theo=theo):
-        summary.add_row(label, text)
-    parts: list[object] = [outcomes, summary]
+) -> list[TextTable | str]:
+    """A wager's outcome table, its figures and, for a progressive, its meter's; then an empty line."""
+    outcomes = TextTable(
+        tuple(label(c) if c == "outcome" else figure(c) for c in OUTCOME_COLUMNS),
+        outcome_rows(result, exact=exact),
+        title=f"{result.title}  —  cycle {result.cycle:,} deals",
+    )
+    summary = TextTable(
+        (label(bold=True), label()), summary_rows(result, exact=exact, style=style, theo=theo), pairs=True
+    )
+    parts: list[TextTable | str] = [outcomes, summary]
     if isinstance(result, AntePlayAnalysis):
         rows = hand_outcome_rows(result, exact=exact)
-        parts.append(rows_table(f"{user_text(result.title)} by the player's hand", HAND_COLUMNS, rows, text=(0, 1)))
+        parts.append(rows_table(f"{result.title} by the player's hand", HAND_COLUMNS, rows, text=(0, 1)))
     if result.progressive is not None:
-        parts.append(progressive_table(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact))
-    return Group(*parts, "")  # type: ignore[arg-type]
+        parts += progressive_parts(result.progressive, style=style or MoneyStyle(), meter=meter, exact=exact)
+    return [*parts, ""]
 
 
 def rows_table(
     title: str, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]], *, text: tuple[int, ...] = (0,)
-) -> Table:
-    """A titled table of text rows: the columns of ``text`` left-aligned, the figures right-aligned."""
-    table = Table(title=title, title_justify="left")
-    for index, column in enumerate(columns):
-        table.add_column(column, justify="left" if index in text else "right", no_wrap=True)
-    for row in rows:
-        table.add_row(*row)
-    return table
+) -> TextTable:
+    """A titled table of text rows: the columns of ``text`` are labels (left, wrapped), the others figures."""
+    return TextTable(
+        tuple(label(c) if i in text else figure(c) for i, c in enumerate(columns)), list(rows), title=title
+    )
 
 
-def progressive_table(
+def progressive_parts(
     p: ProgressiveAnalysis, *, style: MoneyStyle, meter: Fraction | None = None, exact: bool = False
-) -> Group:
+) -> list[TextTable | str]:
     """The RTP of a progressive against its meter: the formula's exact coefficients, reset, break-even, envy."""
-    figures = Table(show_header=False, box=None, pad_edge=False)
-    figures.add_column(style="bold")
-    figures.add_column()
-    for label, text in progressive_rows(p, style=style, meter=meter, exact=exact):
-        figures.add_row(label, text)
-    envy = Table(title="Envy: by the number of other progressive bettors", title_justify="left")
-    for column in ENVY_COLUMNS:
-        envy.add_column(column, justify="right", no_wrap=True)
-    for row in envy_rows(p, style=style):
-        envy.add_row(*row)
-    return Group(figures, envy)
+    figures = TextTable(
+        (label(bold=True), label()), progressive_rows(p, style=style, meter=meter, exact=exact), pairs=True
+    )
+    envy = TextTable(
+        tuple(figure(c) for c in ENVY_COLUMNS),
+        envy_rows(p, style=style),
+        title="Envy: by the number of other progressive bettors",
+        bold_title=False,
+    )
+    return [figures, envy]
 
 
 def wide_console() -> Console:
-    """A console for stdout; files and pipes get 120 columns, so that no figure is cut."""
-    console = Console(emoji=False)  # ":smile:" in a name stays text
-    return console if console.is_terminal else Console(width=120, emoji=False)
+    """A console for stdout at the width trey's tables fit (:func:`trey.present.layout.terminal_console`)."""
+    return terminal_console()
 
 
 def print_analysis(
@@ -138,15 +133,21 @@ def print_analysis(
     meter: Fraction | None = None,
     console: Console | None = None,
 ) -> None:
-    console = console or wide_console()
-    console.print(
-        f"[bold]{user_text(analysis.spec.name)}[/bold]  (sha256 {analysis.spec.sha256[:12]})", highlight=False
-    )
-    console.print("")
+    console = console or terminal_console()
+    say(console, f"{analysis.spec.name}  (sha256 {analysis.spec.sha256[:12]})", bold=True)
+    say(console, "")
     style = terminal_money(money_style(analysis.spec.table))
     theos = theoretical_wins(analysis)
     for wager, result in analysis.wagers.items():
-        console.print(wager_table(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
+        print_all(console, wager_parts(result, exact=exact, style=style, meter=meter, theo=theos[wager]))
+
+
+def units_text(amount: Fraction) -> str:
+    """An amount in units of the initial bet: whole (``33,429``), or to the cent when a pay is fractional."""
+    return f"{amount.numerator:,}" if amount.denominator == 1 else decimal_text(amount, 2, grouping=True)
+
+
+SIMULATION_COLUMNS = ("wager", "observed RTP", "exact RTP", "95% interval", "z", "chi-square", "p-value", "result")
 
 
 HAND_COLUMNS_OF_A_CHOICE = ("the player sees", "play", "fold", "margin", "decision")
@@ -166,100 +167,110 @@ def _choice_row(sees: str, choice: Choice, exact: bool) -> tuple[str, ...]:
 
 def print_hand(report: HandReport, *, exact: bool = False, console: Console | None = None) -> None:
     """``trey hand``: the expected values of playing and folding a hand, and with a seen dealer card."""
-    console = console or wide_console()
+    console = console or terminal_console()
     normal = report.normal
     rows = [_choice_row("nothing", normal, exact)]
     if report.informed is not None:
         seen = " ".join(str(c) for c in report.seen)
         rows.append(_choice_row(f"the dealer's {seen}", report.informed, exact))
-    title = f"{user_text(report.spec.name)}: {user_text(report.hand)}"
-    console.print(rows_table(title, HAND_COLUMNS_OF_A_CHOICE, rows, text=(0, 4)), highlight=False)
+    title = f"{report.spec.name}: {report.hand}"
+    print_table(console, rows_table(title, HAND_COLUMNS_OF_A_CHOICE, rows, text=(0, 4)))
     lines = [
         "Expected net results per Ante, the Ante Bonus included; playing is the better decision when the margin "
         "is above 0."
     ]
     if normal.hands > 1:
-        lines.append(f"The average of the {normal.hands} hands of {user_text(report.hand)}, each equally likely.")
+        lines.append(f"The average of the {normal.hands} hands of {report.hand}, each equally likely.")
     if report.informed is not None and report.informed.hands < normal.hands:
         lines.append(f"With the seen cards: the {report.informed.hands} of them that leave the seen cards in the deck.")
     does = "plays it" if report.strategy_plays == normal.hands else "folds it"
     if 0 < report.strategy_plays < normal.hands:
         does = f"plays {report.strategy_plays} of them"
     lines.append(f"The table's strategy ({strategy_kind_words(report.strategy.kind)}: {report.strategy.rule}) {does}.")
-    console.print("\n".join(lines), highlight=False)
+    for line in lines:
+        say(console, line)
 
 
 def print_simulation(result: SimulationResult, console: Console | None = None, *, verdict: str | None = None) -> None:
     """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again)."""
-    console = console or wide_console()
-    console.print(
+    console = console or terminal_console()
+    say(
+        console,
         f"{result.rounds:,} rounds, seed {result.seed}, generator {result.generator}, {result.workers} worker(s)",
-        highlight=False,
     )
-    summary = Table(title="Observed against exact", title_justify="left", title_style="bold")
-    for column in ("wager", "observed RTP", "exact RTP", "95% interval", "z", "chi-square", "p-value", "result"):
-        summary.add_column(column, justify="left" if column == "wager" else "right", no_wrap=True)
+    rows = []
     for w in result.wagers.values():
         low, high = w.interval_95
-        summary.add_row(
-            user_text(w.title),
-            percent_text(w.observed_rtp),
-            percent_text(w.exact_rtp),
-            f"{low:.4%} to {high:.4%}",
-            f"{w.z_score:+.2f}",
-            f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
-            f"{w.p_value:.4g}",
-            str(Verdict.of(w.passed)),
+        rows.append(
+            (
+                w.title,
+                percent_text(w.observed_rtp),
+                percent_text(w.exact_rtp),
+                f"{low:.4%} to {high:.4%}",
+                f"{w.z_score:+.2f}",
+                f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
+                f"{w.p_value:.4g}",
+                str(Verdict.of(w.passed)),
+            )
         )
-    console.print(summary)
+    columns = tuple(label(c) if c == "wager" else figure(c) for c in SIMULATION_COLUMNS)
+    print_table(console, TextTable(columns, rows, title="Observed against exact"))
     for w in result.wagers.values():
         if w.meter is not None:
             m = w.meter
-            console.print(
-                f"{user_text(w.title)}: the RTP above is long-run, for the bettor's own hand "
+            say(
+                console,
+                f"{w.title}: the RTP above is long-run, for the bettor's own hand "
                 "(envy aside; increments and reseeds counted as paid); "
                 f"the meter was carried through the rounds: {m.jackpots:,} jackpots paid "
                 f"{decimal_text(m.paid_from_meter, 2, grouping=True)} (largest "
-                f"{decimal_text(m.largest_jackpot, 2, grouping=True)}), final meter "
+                f"{decimal_text(m.largest_jackpot, 2, grouping=True)}), the house reseeded "
+                f"{decimal_text(m.reseeded, 2, grouping=True)}, final meter "
                 f"{decimal_text(m.final_meter, 2, grouping=True)}; RTP paid {percent_text(m.paid_rtp)}",
-                highlight=False,
             )
     for w in result.wagers.values():
-        outcomes = Table(title=f"{user_text(w.title)}: outcomes", title_justify="left")
-        for column in ("outcome", "observed", "expected"):
-            outcomes.add_column(column, justify="left" if column == "outcome" else "right", no_wrap=True)
-        for c in w.outcomes:
-            outcomes.add_row(outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True))
-        console.print(outcomes)
+        outcomes = [
+            (outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True)) for c in w.outcomes
+        ]
+        columns = (label("outcome"), figure("observed"), figure("expected"))
+        title = (
+            f"{w.title}: outcomes; {units_text(w.total_wagered)} wagered, {units_text(w.total_returned)} returned "
+            f"(units of the initial bet), standard error of the RTP {w.std_error:.4%}"
+        )
+        print_table(console, TextTable(columns, outcomes, title=title, bold_title=False))
     if verdict is None:
         verdict = (
             "PASS: the simulation agrees with the exact figures"
             if result.passed
             else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
         )
-    console.print(verdict, highlight=False, soft_wrap=True)  # one line, however long: tools read it
+    say(console, verdict)
 
 
-def print_comparison(rows: list[ComparisonRow], console: Console | None = None) -> None:
+def print_comparison(rows: Comparison, console: Console | None = None) -> None:
+    """Each wager's rows ranked, labelled by the shortest path suffix that tells the files apart; the title names
+    the baseline of "vs first" (the first file given); the theoretical win in each table's currency."""
     from trey.choose.compare import RANKED_BY, vs_first_text
 
-    console = console or wide_console()
+    console = console or terminal_console()
+    baseline = rows.baseline
     for wager in dict.fromkeys(r.wager for r in rows):
         group = [r for r in rows if r.wager == wager]
         progressive = any(r.figure(LONG_RUN_RTP) is not None for r in group)
-        ranked_by = RANKED_BY if progressive else "house edge"
-        table = Table(title=f"{user_text(group[0].title)}: ranked by {ranked_by}", title_justify="left")
-        columns = ["file", "house edge", "vs first", "RTP", *(["long-run RTP"] if progressive else []), "hit freq."]
-        columns += ["SD", "VI 90%"]
         ante = any(r.figure(ELEMENT_OF_RISK) is not None for r in group)
-        if ante:
-            columns += ["EoR", "avg wager"]
-        columns += ["theo/hour"]
-        for column in columns:
-            table.add_column(column, justify="left" if column == "file" else "right", no_wrap=column != "file")
+        ranked_by = RANKED_BY if progressive else "house edge"
+        offered = any(r.edge_vs_first is not None for r in group)
+        against = (
+            f"vs first: against {baseline.label}, the first file given"
+            if offered
+            else f"no vs first: {baseline.label}, the first file given, has no {group[0].title}"
+        )
+        headers = ["file", "house edge", "vs first", "RTP", *(["long-run RTP"] if progressive else []), "hit freq."]
+        headers += ["SD", "VI 90%", *(["EoR", "avg wager"] if ante else []), "theo/hour"]
+        table_rows = []
         for r in group:
             cells = [
-                user_text(r.file),
+                r.label,
                 HOUSE_EDGE.text_of(r.house_edge),
                 vs_first_text(r),
                 RTP.text_of(r.figure(RTP)),
@@ -268,6 +279,9 @@ def print_comparison(rows: list[ComparisonRow], console: Console | None = None) 
             ]
             if ante:
                 cells += [f.text_of(r.figure(f)) for f in (ELEMENT_OF_RISK, AVERAGE_WAGER)]
-            cells.append(decimal_text(r.theo_per_hour, 2))
-            table.add_row(*cells)
-        console.print(table)
+            cells.append(terminal_money(r.style).money(r.theo_per_hour))
+            table_rows.append(cells)
+        columns = (figure("file", left=True), *(figure(h) for h in headers[1:]))
+        print_table(
+            console, TextTable(columns, table_rows, title=f"{group[0].title}: ranked by {ranked_by}; {against}")
+        )
