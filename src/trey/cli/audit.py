@@ -45,7 +45,7 @@ def audit(
     if out is not None:
         from trey.core.outputs import refuse_existing
 
-        refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force)
+        refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     found = run_audit(load_spec(file), logs)
     if out is not None:
         from trey.core.files import display_name
