@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -307,3 +308,28 @@ def test_the_library_verifies_as_the_command_does(signed: Path, keys: Path) -> N
         result = trey.verify(path, trusted=trusted)
         assert run_cli("verify", path, "--trust", keys / "trey-signing-cert.pem").stdout == result.summary + "\n"
         assert result.certificate.certificate_id == json.loads(signed.read_text())["certificate_id"]
+
+
+def test_a_pdf_verified_where_nothing_was_rendered_is_laid_out_afresh(
+    signed: Path, keys: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verifying where certify ran reuses its layout of the same pages (trey.documents.pdf_evidence); a fresh process
+    has none. With both caches emptied the pages are laid out again, and each is the PDF's page object for object,
+    so no page's text needs extracting."""
+    from trey.documents import pdf, pdf_evidence
+
+    monkeypatch.setattr(pdf_evidence, "_RENDERED", {})
+    monkeypatch.setattr(pdf_evidence, "_FRESH", {})
+    laid_out: list[str] = []
+    render = pdf.html_to_pdf
+
+    def counted(html: str, *args: Any, **kwargs: Any) -> bytes:
+        laid_out.append(html)
+        return render(html, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", counted)
+    result = run_cli("verify", signed.with_suffix(".pdf"), "--trust", keys / "trey-signing-cert.pem")
+    assert result.exit_code == 0, result.stderr
+    assert laid_out == [signed.with_suffix(".html").read_text()]
+    (fresh,) = pdf_evidence._FRESH.values()
+    assert fresh._texts == {}
