@@ -1,5 +1,11 @@
 from __future__ import annotations
 
+import os
+
+# The suite runs on both cores already (pytest -n 2): OpenBLAS's own threads in each worker would only contend for
+# them (the protection tests' matrix products took twice the time and CPU). Set before numpy is first imported.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from dataclasses import dataclass
 from pathlib import Path
 

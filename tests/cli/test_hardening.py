@@ -514,7 +514,7 @@ def test_two_runs_writing_the_same_output_cannot_both_succeed(tmp_path: Path) ->
             return label.encode()
 
         try:
-            write_all(tmp_path / "out", {"a.txt": render, "b.txt": render}, force=False)
+            write_all(tmp_path / "out", {"a.txt": render, "b.txt": render}, force=False, option="--out")
             outcomes.append(f"{label} wrote")
         except OutputError as exc:
             outcomes.append(f"{label} refused: {exc.message}")
@@ -535,9 +535,9 @@ def test_a_dangling_symlink_counts_as_an_existing_output(tmp_path: Path) -> None
     link = tmp_path / "out" / "a.txt"
     link.symlink_to(tmp_path / "target-that-does-not-exist")
     with pytest.raises(OutputError, match="would overwrite"):
-        write_all(tmp_path / "out", {"a.txt": lambda: b"new"}, force=False)
+        write_all(tmp_path / "out", {"a.txt": lambda: b"new"}, force=False, option="--out")
     assert link.is_symlink()
-    write_all(tmp_path / "out", {"a.txt": lambda: b"new"}, force=True)
+    write_all(tmp_path / "out", {"a.txt": lambda: b"new"}, force=True, option="--out")
     assert not link.is_symlink() and link.read_bytes() == b"new"
     assert not (tmp_path / "target-that-does-not-exist").exists()  # replaced, never written through
 
@@ -552,7 +552,7 @@ def test_a_signal_while_writing_leaves_nothing_behind(tmp_path: Path, signum: in
         return b"never"
 
     with pytest.raises(SystemExit) as stopped:
-        write_all(tmp_path / "new" / "deeper", {"a.txt": first, "b.txt": killed}, force=False)
+        write_all(tmp_path / "new" / "deeper", {"a.txt": first, "b.txt": killed}, force=False, option="--out")
     assert stopped.value.code == 128 + signum
     assert os.listdir(tmp_path) == []
     assert signal.getsignal(signum) is signal.SIG_DFL  # the previous handler is back
@@ -574,7 +574,7 @@ def test_a_failure_while_placing_files_removes_what_this_run_placed(
 
     monkeypatch.setattr(trey.core.outputs.os, "link", link_then_fail)
     with pytest.raises(OSError):
-        write_all(tmp_path / "out", {"a.txt": lambda: b"a", "b.txt": lambda: b"b"}, force=False)
+        write_all(tmp_path / "out", {"a.txt": lambda: b"a", "b.txt": lambda: b"b"}, force=False, option="--out")
     assert not (tmp_path / "out").exists()
 
 

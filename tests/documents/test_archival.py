@@ -263,20 +263,26 @@ def test_an_encrypted_key_needs_its_passphrase(tmp_path: Path, monkeypatch: pyte
 # --- the PDF as the evidence ----------------------------------------------------------------------------------------
 
 
+_LAID_OUT: dict[str, Any] = {}  # the pages laid out once per HTML: only the embedded files differ between forgeries
+
+
 def _rebuilt_pdf(
     signed: Path, target: Path, *, html: str | None = None, data: bytes | None = None, paytable: bytes | None = None
 ) -> Path:
-    """The certificate's PDF made again by trey's own renderer, with one part replaced."""
+    """The certificate's PDF made again by trey's own renderer, with one part replaced (html_to_pdf in its two steps,
+    the layout kept for the next forgery of the same page)."""
     from datetime import date
 
-    from trey.documents.pdf import ARCHIVAL, Embedded, html_to_pdf
+    from trey.documents.pdf import ARCHIVAL, Embedded, document_to_pdf, render_document
 
     evidence = (
         Embedded("standard.certificate.json", data or signed.read_bytes(), "data"),
         Embedded("standard.yaml", paytable or STANDARD.read_bytes(), "paytable", "Source"),
     )
     page = html or signed.with_suffix(".html").read_text()
-    target.write_bytes(html_to_pdf(page, date(2026, 1, 1), variant=ARCHIVAL, embedded=evidence))
+    if page not in _LAID_OUT:
+        _LAID_OUT[page] = render_document(page, ARCHIVAL)
+    target.write_bytes(document_to_pdf(_LAID_OUT[page], date(2026, 1, 1), variant=ARCHIVAL, embedded=evidence))
     return target
 
 
@@ -355,3 +361,28 @@ def test_the_library_verifies_as_the_command_does(signed: Path, keys: Path) -> N
         result = trey.verify(path, trusted=trusted)
         assert run_cli("verify", path, "--trust", keys / "trey-signing-cert.pem").stdout == result.summary + "\n"
         assert result.certificate.certificate_id == json.loads(signed.read_text())["certificate_id"]
+
+
+def test_a_pdf_verified_where_nothing_was_rendered_is_laid_out_afresh(
+    signed: Path, keys: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Verifying where certify ran reuses its layout of the same pages (trey.documents.pdf_evidence); a fresh process
+    has none. With both caches emptied the pages are laid out again, and each is the PDF's page object for object,
+    so no page's text needs extracting."""
+    from trey.documents import pdf, pdf_evidence
+
+    monkeypatch.setattr(pdf_evidence, "_RENDERED", {})
+    monkeypatch.setattr(pdf_evidence, "_FRESH", {})
+    laid_out: list[str] = []
+    render = pdf.html_to_pdf
+
+    def counted(html: str, *args: Any, **kwargs: Any) -> bytes:
+        laid_out.append(html)
+        return render(html, *args, **kwargs)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", counted)
+    result = run_cli("verify", signed.with_suffix(".pdf"), "--trust", keys / "trey-signing-cert.pem")
+    assert result.exit_code == 0, result.stderr
+    assert laid_out == [signed.with_suffix(".html").read_text()]
+    (fresh,) = pdf_evidence._FRESH.values()
+    assert fresh._texts == {}

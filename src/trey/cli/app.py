@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -153,17 +154,54 @@ def parse_date(value: str | None) -> date | None:
 
 
 def write_files(
-    out: Path, files: Mapping[str, bytes], *, force: bool, modes: dict[str, int] | None = None
+    out: Path, files: Mapping[str, bytes], *, force: bool, modes: dict[str, int] | None = None, option: str = "--out"
 ) -> list[Path]:
-    """Files the library made, written into ``out`` all or none, in the order given."""
+    """Files the library made, written into ``out`` (the directory ``option`` gave) all or none, in the order
+    given."""
     from trey.core.outputs import os_error_message, write_all
 
     try:
         return write_all(
-            out, {name: functools.partial(bytes, data) for name, data in files.items()}, force=force, modes=modes
+            out,
+            {name: functools.partial(bytes, data) for name, data in files.items()},
+            force=force,
+            option=option,
+            modes=modes,
         )
     except OSError as exc:
         raise os_error_message(exc) from None
+
+
+def write_text_lines(path: Path, lines: Iterable[str], *, force: bool, option: str) -> Path:
+    """Lines written to the file ``option`` gave, all or none (:func:`trey.core.outputs.write_lines`); a failure of
+    the file system is a user error, not a traceback."""
+    from trey.core.outputs import os_error_message, write_lines
+
+    try:
+        return write_lines(path, lines, force=force, option=option)
+    except OSError as exc:
+        raise os_error_message(exc) from None
+
+
+STANDARD_OUTPUT = "-"  # an option that names a stream (--log) takes it for standard output
+
+
+def write_stdout(lines: Iterable[str], *, what: str) -> None:
+    """Lines to standard output as they are made (``--log -``). A stream cannot be taken back: a failure midway
+    leaves the lines already written, and a reader that stops early (``| head``) ends the command with exit 1 and a
+    message saying ``what`` is incomplete, not with a traceback."""
+    from trey.core.errors import OutputError
+
+    try:
+        for line in lines:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # Python's own flush at exit would fail on the closed pipe
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise OutputError(
+            f"standard output was closed before {what} was complete", hint="read it to its end, or write it to a file"
+        ) from None
 
 
 def made(make: Callable[[], R]) -> R:

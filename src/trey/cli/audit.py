@@ -49,7 +49,7 @@ def audit(
     if out is not None:
         from trey.core.outputs import refuse_existing
 
-        refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force)
+        refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     spec = load_spec(file)
     try:
         found = run_audit(spec, logs)

@@ -62,7 +62,7 @@ def cheatsheet(
 
     columns = _parse_bets(bets)
     when = parse_date(effective) or default_issue_date()
-    refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force)
+    refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     spec = load_spec(file)
     files = made(lambda: dealer_sheet(spec, file.stem, paper=paper.value, effective=when, bets=columns))
     for path in write_files(out, files, force=force):
@@ -97,7 +97,7 @@ def drill(
     from trey.trust.certificate import default_issue_date
 
     when = parse_date(effective) or default_issue_date()
-    refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force)
+    refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     spec = load_spec(file)
     files = made(
         lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)

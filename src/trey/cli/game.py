@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from trey.cli.app import (
+    STANDARD_OUTPUT,
     Force,
     OutputFormat,
     PaytableFile,
@@ -26,6 +27,8 @@ from trey.cli.app import (
     say_error,
     user_errors,
     write_files,
+    write_stdout,
+    write_text_lines,
 )
 from trey.core.errors import TreyError
 from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
@@ -99,9 +102,9 @@ def analyze(
     if out is not None and chosen.suffix is not None and out.suffix.lower() != chosen.suffix:
         raise typer.BadParameter(f"{out.name!r} is not a {chosen.noun}'s name: give --out FILE{chosen.suffix}")
     if out is not None:
-        from trey.core.outputs import refuse_existing
+        from trey.core.outputs import refuse_existing_file
 
-        refuse_existing(out.parent, [out.name], force=force)
+        refuse_existing_file(out, force=force, option="--out")
     analysis = run_analysis(load_spec(file))
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
@@ -157,7 +160,7 @@ def compare(
     if out is not None:
         from trey.core.outputs import refuse_existing
 
-        refuse_existing(out, ["comparison.html"], force=force)
+        refuse_existing(out, ["comparison.html"], force=force, option="--out")
     games = [(display_name(path), load_spec(path)) for path in files]
     rows = run_comparison(games, wager)
     if output_format is CompareFormat.JSON:
@@ -291,17 +294,19 @@ def simulate(
         Path | None, typer.Option("--out", help="With --shard: the part to write (JSON).", show_default=False)
     ] = None,
     log: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--log",
-            help="Instead, write the rounds (at most 1,000,000) as a hand history for trey audit (JSON Lines).",
+            help="Instead, write the rounds (at most 1,000,000) as a hand history for trey audit (JSON Lines) to "
+            "this file, or to standard output: --log -.",
             show_default=False,
+            metavar="FILE",
         ),
     ] = None,
     force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
-    from trey.core.outputs import refuse_existing
+    from trey.core.outputs import refuse_existing_file
     from trey.paytable.load import load_spec
     from trey.play.simulate import simulate as run_simulation
 
@@ -309,15 +314,21 @@ def simulate(
         raise typer.BadParameter("--shard and --out go together: --shard I/K --out PART.json")
     if log is not None:
         from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log
-        from trey.core.outputs import write_lines
 
         if shard is not None or scheduler is not None:
             raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
         if rounds > MAX_LOGGED_ROUNDS:
             raise typer.BadParameter(f"--log writes at most {MAX_LOGGED_ROUNDS:,} rounds")
-        refuse_existing(log.parent, [log.name], force=force)
+        if log == STANDARD_OUTPUT:
+            if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
+                raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
+            write_stdout(simulated_log(load_spec(file), rounds, seed), what="the hand history")
+            return
+        refuse_existing_file(Path(log), force=force, option="--log")
         spec = load_spec(file)
-        say_error(f"wrote {write_lines(log, simulated_log(spec, rounds, seed), force=force)}")
+        say_error(
+            f"wrote {write_text_lines(Path(log), simulated_log(spec, rounds, seed), force=force, option='--log')}"
+        )
         return
     if shard is not None and out is not None:
         from trey.core.files import read_bounded
@@ -326,16 +337,14 @@ def simulate(
         from trey.play.shards import Shard, simulate_part
 
         part_shard = Shard.parse(shard)
-        refuse_existing(out.parent, [out.name], force=force)
+        refuse_existing_file(out, force=force, option="--out")
         raw = read_bounded(file, limit=MAX_FILE_BYTES)
         spec = load_spec_bytes(raw, str(file))
         with progress_bar(rounds // part_shard.of, enabled=True) as advance:
             part = simulate_part(
                 spec, raw, rounds, seed, part_shard, workers=workers, scheduler=scheduler, progress=advance
             )
-        from trey.core.outputs import write_lines
-
-        say_error(f"wrote {write_lines(out, [json.dumps(part, indent=1)], force=force)}")
+        say_error(f"wrote {write_text_lines(out, [json.dumps(part, indent=1)], force=force, option='--out')}")
         return
     spec = load_spec(file)
     with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:

@@ -73,7 +73,9 @@ def protect(
     if out is not None:
         from trey.core.outputs import refuse_existing
 
-        refuse_existing(out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force)
+        refuse_existing(
+            out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force, option="--out"
+        )
     found = run_protection(
         load_spec(file),
         classes=partitions,

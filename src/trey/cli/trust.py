@@ -70,7 +70,9 @@ def certify(
     from trey.trust.certificate import SimulationOptions, default_issue_date
 
     when = parse_date(issue_date) or default_issue_date()
-    refuse_existing(out, [f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")], force=force)
+    refuse_existing(
+        out, [f"{file.stem}.certificate.{kind}" for kind in ("html", "pdf", "json")], force=force, option="--out"
+    )
     signer = None
     if sign is not None:
         from trey.trust.signing import load_signer
@@ -169,7 +171,7 @@ def keygen(
     from trey.core.outputs import refuse_existing
     from trey.trust.signing import CERTIFICATE_FILE, PASSPHRASE_VARIABLE, PRIVATE_KEY_FILE, key_files
 
-    refuse_existing(out, [PRIVATE_KEY_FILE, CERTIFICATE_FILE], force=force)
+    refuse_existing(out, [PRIVATE_KEY_FILE, CERTIFICATE_FILE], force=force, option="--out")
     passphrase = os.environ.get(PASSPHRASE_VARIABLE)
     files = key_files(name, passphrase.encode() if passphrase else None)
     written = write_files(

@@ -23,6 +23,12 @@ _KINDS = {
 }
 
 
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` (``os.stat``'s ``st_mode``) is, when it is neither a regular file nor a directory:
+    "a FIFO (named pipe)", "a character device"..."""
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
 def display_name(path: str | Path) -> str:
     """A file name as it can be printed: undecodable bytes and control characters as escapes."""
     return printable(os.fspath(path))
@@ -44,8 +50,7 @@ def open_regular(path: str | Path, *, what: str = "a paytable file", hint: str |
         if stat.S_ISDIR(info.st_mode):
             raise refuse("file.directory", "is a directory", hint or f"give {what}")
         if not stat.S_ISREG(info.st_mode):
-            kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
-            raise refuse("file.not-regular", f"is {kind}, not a regular file", f"give {what}")
+            raise refuse("file.not-regular", f"is {kind_of(info.st_mode)}, not a regular file", f"give {what}")
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
         raise refuse("file.not-found", "no such file", "check the path") from None

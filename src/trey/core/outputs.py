@@ -5,7 +5,10 @@ target directory and put in place only when all of them are ready. Without ``for
 ``link()``, which fails if anything (even a dangling symbolic link) already has that name, so two runs writing the
 same output at once cannot both succeed: the check and the claim are one atomic step. A failure, SIGTERM or
 SIGHUP leaves nothing behind: not the temporary files, not the files already placed, not the directories the run
-created.
+created. Even with ``force`` only a regular file or a symbolic link (the link itself) is replaced: a directory, a
+FIFO, a device or a socket at an output's name is refused, before any work and again just before the files are put
+in place (``--log /dev/null --force`` run as root would otherwise put a regular file where /dev/null was).
+Every refusal names the option that gave the output (``--out``, ``--log``).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import contextlib
 import errno
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -21,7 +25,7 @@ from pathlib import Path
 from types import FrameType
 
 from trey.core.errors import OutputError
-from trey.core.files import display_name
+from trey.core.files import display_name, kind_of
 
 Render = Callable[[], bytes]
 _CLEANUP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -41,23 +45,60 @@ def _umask() -> int:
     return mask
 
 
-def _would_overwrite(paths: list[Path]) -> OutputError:
+def _would_overwrite(paths: list[Path], option: str) -> OutputError:
     return OutputError(
         "would overwrite " + ", ".join(display_name(p) for p in paths),
-        hint="use --force to replace them, or choose another --out",
+        hint=f"use --force to replace them, or choose another {option}",
     )
 
 
-def refuse_existing(directory: Path, names: list[str], *, force: bool) -> None:
-    """Fail before any work when an output exists (a dangling symbolic link counts) and ``force`` is off."""
+def _not_replaceable(path: Path, option: str) -> OutputError | None:
+    """Why ``path`` may not be replaced even with ``force`` (it is a directory, a FIFO, a device or a socket), or
+    None when nothing has that name or it is a regular file or a symbolic link (whatever the link points to: the
+    link itself is replaced, never written through)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return OutputError(f"{display_name(path)} is a directory", hint=f"choose another {option}")
+    return OutputError(
+        f"{display_name(path)} is {kind_of(mode)}, not a regular file",
+        hint=f"--force replaces only files and symbolic links: choose another {option}",
+    )
+
+
+def _refuse_replacing(paths: Iterable[Path], option: str) -> None:
+    for path in paths:
+        refusal = _not_replaceable(path, option)
+        if refusal is not None:
+            raise refusal
+
+
+def refuse_existing(directory: Path, names: list[str], *, force: bool, option: str) -> None:
+    """Fail before any work when an output cannot be written: something that is not a regular file or a symbolic
+    link has its name, or, with ``force`` off, anything does (a dangling symbolic link counts). ``option`` is the
+    command's option that named ``directory`` (``--out``), for the hint."""
+    _refuse_existing(directory, names, force=force, option=option, hint=f"give {option} a directory")
+
+
+def refuse_existing_file(path: Path, *, force: bool, option: str) -> None:
+    """:func:`refuse_existing` for an option that names the output file itself (``--log OUT.jsonl``)."""
+    _refuse_existing(path.parent, [path.name], force=force, option=option, hint=f"choose another {option}")
+
+
+def _refuse_existing(directory: Path, names: list[str], *, force: bool, option: str, hint: str) -> None:
     try:
         if directory.exists() and not directory.is_dir():
-            raise OutputError(f"{display_name(directory)} exists and is not a directory", hint="give --out a directory")
+            raise OutputError(f"{display_name(directory)} exists and is not a directory", hint=hint)
+        _refuse_replacing((directory / n for n in names), option)
         existing = [directory / n for n in names if os.path.lexists(directory / n)]
     except OSError as exc:
         raise os_error_message(exc) from None
     if existing and not force:
-        raise _would_overwrite(existing)
+        raise _would_overwrite(existing, option)
 
 
 @contextlib.contextmanager
@@ -97,12 +138,12 @@ def _make_directories(directory: Path) -> list[Path]:
     return list(reversed(created))
 
 
-def _claim(temporary: Path, final: Path) -> None:
+def _claim(temporary: Path, final: Path, option: str) -> None:
     """Give ``temporary`` the name ``final`` only if nothing has that name (atomically)."""
     try:
         os.link(temporary, final, follow_symlinks=False)
     except FileExistsError:
-        raise _would_overwrite([final]) from None
+        raise _would_overwrite([final], option) from None
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
             raise
@@ -114,11 +155,16 @@ def _claim(temporary: Path, final: Path) -> None:
 
 
 def write_all(
-    directory: Path, outputs: Mapping[str, Render], *, force: bool, modes: Mapping[str, int] | None = None
+    directory: Path,
+    outputs: Mapping[str, Render],
+    *,
+    force: bool,
+    option: str,
+    modes: Mapping[str, int] | None = None,
 ) -> list[Path]:
-    """Render and write every output, or none. Returns the paths written. ``modes``: file modes by name (a private
-    key: 0600); others are readable as the umask allows."""
-    refuse_existing(directory, list(outputs), force=force)
+    """Render and write every output into ``directory`` (named by the command's ``option``), or none. Returns the
+    paths written. ``modes``: file modes by name (a private key: 0600); others are readable as the umask allows."""
+    refuse_existing(directory, list(outputs), force=force, option=option)
     temporary: dict[str, Path] = {}
     placed: list[Path] = []
     created: list[Path] = []
@@ -133,12 +179,14 @@ def write_all(
                     stream.write(content)
                 # mkstemp makes 0600; reports are for sharing, secrets keep their own mode
                 os.chmod(temp_name, (modes or {}).get(name, 0o666 & ~_umask()))
+            if force:  # a FIFO or a device may have taken a name since the first check
+                _refuse_replacing((directory / name for name in temporary), option)
             for name, temp_path in temporary.items():
                 final = directory / name
                 if force:
                     os.replace(temp_path, final)  # replaces a symbolic link itself, never writes through it
                 else:
-                    _claim(temp_path, final)
+                    _claim(temp_path, final, option)
                 placed.append(final)
             return [directory / name for name in outputs]
         except BaseException as exc:
@@ -163,11 +211,12 @@ def os_error_message(exc: OSError) -> OutputError:
     return OutputError(f"cannot write {where}: {exc.strerror}", hint="check the directory and its permissions")
 
 
-def write_lines(path: Path, lines: Iterable[str], *, force: bool) -> Path:
-    """Write a stream of text lines to ``path`` as one file, or nothing: the lines go to a temporary file beside it
-    (constant memory, however many), which takes the name only when every line is written."""
+def write_lines(path: Path, lines: Iterable[str], *, force: bool, option: str) -> Path:
+    """Write a stream of text lines to ``path`` (named by the command's ``option``) as one file, or nothing: the
+    lines go to a temporary file beside it (constant memory, however many), which takes the name only when every
+    line is written."""
     directory = path.parent
-    refuse_existing(directory, [path.name], force=force)
+    refuse_existing_file(path, force=force, option=option)
     with _signals_raise():
         created = _make_directories(directory)
         handle, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
@@ -178,9 +227,10 @@ def write_lines(path: Path, lines: Iterable[str], *, force: bool) -> Path:
                     stream.write(line + "\n")
             os.chmod(temp_name, 0o666 & ~_umask())
             if force:
+                _refuse_replacing([path], option)  # a FIFO or a device may have taken the name since the first check
                 os.replace(temporary, path)
             else:
-                _claim(temporary, path)
+                _claim(temporary, path, option)
             return path
         except BaseException as exc:
             temporary.unlink(missing_ok=True)

@@ -49,6 +49,7 @@ def certify(
     from trey.documents.certificate_view import chart_inputs, draw_charts, render_certificate_html
     from trey.documents.charts import import_matplotlib
     from trey.documents.pdf import ARCHIVAL, Embedded, html_to_pdf, load_weasyprint
+    from trey.documents.pdf_evidence import remember_rendering
 
     stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
     names = {kind: f"{stem}.certificate.{kind}" for kind in ("json", "html", "pdf")}
@@ -76,6 +77,7 @@ def certify(
     )
     with _background_signing(signer) as signature:
         pdf = html_to_pdf(html, issue_date, variant=ARCHIVAL, embedded=evidence)
+        remember_rendering(html, issue_date, pdf)  # trey.verify in this process need not lay the pages out again
         if signature is not None:  # signed last, as a PDF, after everything else is in it
             from trey.trust.pdf_signature import SigningJob
 

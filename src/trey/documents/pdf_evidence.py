@@ -11,8 +11,10 @@ PAdES signature over the whole file. Verification checks, cheapest first and eve
    size, and no attachment annotation on any page;
 3. the evidence: the JSON verified exactly as ``trey verify CERT.json --paytable FILE`` verifies it;
 4. the pages: each page's text must equal the text of the same page rendered afresh from the verified data, so
-   that invisible text and foreign pages fail even in an unsigned PDF. A certificate issued by another version of
-   trey is not compared page by page (the layout may differ): the result says so.
+   that invisible text and foreign pages fail even in an unsigned PDF. A page that is the fresh page object for
+   object (the same decoded content and resources, every reference followed) reads the same, so its text is not
+   extracted (most of the time of a verification). A certificate issued by another version of trey is not compared
+   page by page (the layout may differ): the result says so.
 """
 
 from __future__ import annotations
@@ -128,42 +130,130 @@ def _attachments(reader: Any, path: Path) -> dict[str, bytes]:
     return data
 
 
-def _page_texts(reader: Any, path: Path) -> list[str]:
-    """Each page's text, squeezed; a page whose content is larger than any certificate's is refused unread."""
-    texts = []
+class FreshRendering:
+    """The certificate's pages rendered afresh from its verified data, as certify renders them; each page's text is
+    extracted when it is first asked for."""
+
+    def __init__(self, pdf: bytes) -> None:
+        from pypdf import PdfReader
+
+        self.pages = PdfReader(io.BytesIO(pdf)).pages
+        self._texts: dict[int, str] = {}
+
+    def text(self, index: int) -> str:
+        if index not in self._texts:
+            self._texts[index] = _squeezed(self.pages[index].extract_text())
+        return self._texts[index]
+
+
+# The pages as a text extractor reads them: the page's own entries (its /Annots aside: links and the signature's
+# field, checked apart, hold no page text) and those it inherits from the page tree.
+_INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+_STREAM_ENCODING = ("/Length", "/Filter", "/DecodeParms")  # how a stream is stored, not what it holds
+
+
+def _same_page(given: Any, fresh: Any) -> bool:
+    """Whether a page of the PDF is, object for object, the page rendered afresh: the same content streams (their
+    decoded bytes) and the same resources (fonts, their glyph-to-text maps, images), followed through every
+    reference. Such a page's text is the fresh page's, whatever a text extractor does, so it need not be
+    extracted; any difference (or anything unreadable) leaves the page to the text comparison."""
+    seen: set[tuple[int, int, int, int]] = set()
+    try:
+        return all(
+            _same_object(_page_entry(given, key), _page_entry(fresh, key), seen)
+            for key in sorted({*dict.keys(given), *dict.keys(fresh), *_INHERITED} - {"/Parent", "/Annots"})
+        )
+    except Exception:  # a PDF pypdf cannot follow is compared by its text, as before
+        return False
+
+
+def _page_entry(page: Any, key: str) -> Any:
+    """A page's entry, inherited from its ancestors in the page tree when the page has none (PDF 7.7.3.4)."""
+    node, depth = page, 0
+    while key in _INHERITED and key not in node and "/Parent" in node and depth < 64:
+        node, depth = node["/Parent"], depth + 1
+    return dict.get(node, key)
+
+
+def _same_object(given: Any, fresh: Any, seen: set[tuple[int, int, int, int]]) -> bool:
+    """Deep equality of two PDF objects, walked in step with the fresh one (so bounded by it); references resolved,
+    each pair of objects compared once."""
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+
+    if isinstance(given, IndirectObject) or isinstance(fresh, IndirectObject):
+        if not (isinstance(given, IndirectObject) and isinstance(fresh, IndirectObject)):
+            return False
+        pair = (given.idnum, given.generation, fresh.idnum, fresh.generation)
+        if pair in seen:
+            return True
+        seen.add(pair)
+        return _same_object(given.get_object(), fresh.get_object(), seen)
+    if type(given) is not type(fresh):
+        return False
+    if isinstance(fresh, StreamObject):
+        if given.get_data() != fresh.get_data():
+            return False
+        keys = {*dict.keys(given), *dict.keys(fresh)} - set(_STREAM_ENCODING)
+        return all(_same_object(dict.get(given, k), dict.get(fresh, k), seen) for k in sorted(keys))
+    if isinstance(fresh, DictionaryObject):
+        if set(dict.keys(given)) != set(dict.keys(fresh)):
+            return False
+        return all(_same_object(dict.__getitem__(given, k), v, seen) for k, v in dict.items(fresh))
+    if isinstance(fresh, ArrayObject):
+        return len(given) == len(fresh) and all(
+            _same_object(a, b, seen) for a, b in zip(list.__iter__(given), list.__iter__(fresh), strict=True)
+        )
+    return bool(given == fresh)
+
+
+def _changed_pages(reader: Any, fresh: FreshRendering, path: Path) -> list[tuple[int, str, str]]:
+    """The pages whose text is not the fresh rendering's: (number, the fresh text, the PDF's text). A page whose
+    content is larger than any certificate's is refused unread; a page that is the fresh one object for object is
+    not extracted at all (see :func:`_same_page`)."""
+    changed = []
     for number, page in enumerate(reader.pages, 1):
         contents = page.get_contents()
         if contents is not None and len(contents.get_data()) > MAX_PAGE_CONTENT_BYTES:
             raise _pdf_refused(path, f"page {number} holds more content than a certificate's page")
-        texts.append(_squeezed(page.extract_text()))
-    return texts
+        if _same_page(page, fresh.pages[number - 1]):
+            continue
+        theirs, mine = _squeezed(page.extract_text()), fresh.text(number - 1)
+        if mine != theirs:
+            changed.append((number, mine, theirs))
+    return changed
 
 
 # The fresh renderings of the last few certificates verified in this process, by their verified data: rendering is
 # a pure function of that data (the same bytes every time), and it is most of a PDF's verification (about 2 s).
-_FRESH: dict[tuple[str, str], list[str]] = {}
+_FRESH: dict[tuple[str, str], FreshRendering] = {}
 FRESH_KEPT = 4
+# The last few certificate pages certify rendered in this process, by their HTML and date: the PDF of an HTML page is
+# a pure function of it, so a certificate verified where it was made (a test, the workbench) is not laid out twice.
+_RENDERED: dict[tuple[str, date], bytes] = {}
 
 
-def _fresh_page_texts(cert: Certificate, json_name: str) -> list[str]:
+def remember_rendering(html: str, day: date, pdf: bytes) -> None:
+    """Keep certify's rendering of ``html`` (before any signature) for :func:`_fresh_rendering`; its pages are the
+    pages :func:`trey.documents.pdf.html_to_pdf` gives (the embedded files are not on a page)."""
+    if len(_RENDERED) >= FRESH_KEPT:
+        del _RENDERED[next(iter(_RENDERED))]
+    _RENDERED[(html, day)] = pdf
+
+
+def _fresh_rendering(cert: Certificate, json_name: str) -> FreshRendering:
     """The pages of the certificate rendered afresh from its verified data, as certify renders them."""
+    from trey.documents.certificate_view import render_certificate_html
+    from trey.documents.pdf import ARCHIVAL, html_to_pdf
+
     key = (json.dumps(cert.data, sort_keys=True, ensure_ascii=False), json_name)
     if key not in _FRESH:
         if len(_FRESH) >= FRESH_KEPT:
             del _FRESH[next(iter(_FRESH))]
-        _FRESH[key] = _rendered_page_texts(cert, json_name)
-    return list(_FRESH[key])
-
-
-def _rendered_page_texts(cert: Certificate, json_name: str) -> list[str]:
-    from pypdf import PdfReader
-
-    from trey.documents.certificate_view import render_certificate_html
-    from trey.documents.pdf import ARCHIVAL, html_to_pdf
-
-    html = render_certificate_html(cert, json_name=json_name, paytable_name=cert.data["paytable"]["file"])
-    fresh = html_to_pdf(html, date.fromisoformat(cert.data["issue_date"]), variant=ARCHIVAL)
-    return [_squeezed(page.extract_text()) for page in PdfReader(io.BytesIO(fresh)).pages]
+        html = render_certificate_html(cert, json_name=json_name, paytable_name=cert.data["paytable"]["file"])
+        day = date.fromisoformat(cert.data["issue_date"])
+        pdf = _RENDERED.get((html, day)) or html_to_pdf(html, day, variant=ARCHIVAL)
+        _FRESH[key] = FreshRendering(pdf)
+    return _FRESH[key]
 
 
 def _first_difference(mine: str, theirs: str) -> str:
@@ -240,27 +330,26 @@ def verify_pdf(
     if str(stored["trey_version"]) != __version__:
         return PdfVerification(cert, signature, pages_compared=False)
     # The fresh rendering first: its page count bounds how much of the PDF's text is read at all.
-    fresh = _fresh_page_texts(cert, data_files[0])
-    if len(reader.pages) != len(fresh):
+    fresh = _fresh_rendering(cert, data_files[0])
+    if len(reader.pages) != len(fresh.pages):
         raise VerificationError(
-            f"{display_name(path)}: the PDF has {len(reader.pages)} pages where the certificate has {len(fresh)}",
+            f"{display_name(path)}: the PDF has {len(reader.pages)} pages where the certificate has {len(fresh.pages)}",
             fields=["pages"],
             hint="the visible document is not the certificate its data describes",
         )
     try:
         with pypdf.apply_configuration(limits):
-            pages = _page_texts(reader, path)
+            changed = _changed_pages(reader, fresh, path)
     except VerificationError:
         raise
     except Exception as exc:
         raise _pdf_refused(path, f"cannot read the PDF's pages ({type(exc).__name__})") from None
-    changed = [number for number, (mine, theirs) in enumerate(zip(fresh, pages, strict=True), 1) if mine != theirs]
     if changed:
-        first = changed[0]
+        first, mine, theirs = changed[0]
         raise VerificationError(
-            f"{display_name(path)}: the text of page(s) {', '.join(map(str, changed))} is not the certificate's: "
-            f"page {first} reads {_first_difference(fresh[first - 1], pages[first - 1])}",
-            fields=[f"page {n}" for n in changed],
+            f"{display_name(path)}: the text of page(s) {', '.join(str(n) for n, _, _ in changed)} is not the "
+            f"certificate's: page {first} reads {_first_difference(mine, theirs)}",
+            fields=[f"page {n}" for n, _, _ in changed],
             hint="the visible text was changed after the certificate was issued",
         )
     return PdfVerification(cert, signature, pages_compared=True)

@@ -20,6 +20,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
 from trey.cards.card import Card, cards_of
 from trey.cards.hand_table import hand_indexes
@@ -245,6 +246,19 @@ def _built_deals(spec: GameSpec, rng: np.random.Generator) -> list[tuple[tuple[i
     return [deal for reading in sorted(readings, key=lambda r: r.name) for deal in reading.showcase_deals(rng)]
 
 
+def _first_of_each_kind(
+    outcomes: dict[str, npt.NDArray[np.int64]], sizes: dict[str, tuple[Fraction, ...]], spec: GameSpec
+) -> list[int]:
+    """The pool's rows, in order, without those settled exactly as an earlier row at the same bets: a hand's
+    features are a function of its outcomes and its bets alone, so such a row shows nothing new (most of the pool:
+    there are a few hundred kinds of hand among its deals)."""
+    columns = [outcomes[w] for w in outcomes]
+    rows = np.arange(POOL_DEALS, dtype=np.int64)
+    columns += [(rows * 7 + i) % len(sizes[w]) for i, w in enumerate(spec.wagers.ids)]  # as bets_for chooses
+    _, first = np.unique(np.stack(columns, axis=1), axis=0, return_index=True)
+    return sorted(int(row) for row in first)
+
+
 def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int, level: Level) -> Drill:
     """A drill of ``hands`` hands (more when ``full`` needs more to cover everything)."""
     if not 1 <= hands <= MAX_HANDS:
@@ -273,7 +287,7 @@ def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int,
     # until all are met), else a built one; "capped" and "rounded" on a deal of their witness's row, at its bet.
     wanted = {f for f in needed if f not in witnesses} | {f"{w}:{r}" for w, r, _ in witnesses.values()}
     first: dict[str, int] = {}
-    for row in range(POOL_DEALS if wanted else 0):
+    for row in _first_of_each_kind(outcomes, sizes, spec) if wanted else []:
         for feature in features(spec, settler.settled(outcomes, row), bets_for(row), rule):
             first.setdefault(feature, row)
         if wanted <= first.keys():

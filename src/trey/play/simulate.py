@@ -133,22 +133,41 @@ class MeterRun:
     reseeded: Fraction = Fraction(0)  # added by the house after 100% jackpots
 
     def play(self, start: int, positions: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+        """Carry the meter through one chunk's hits (``positions`` in the chunk starting at round ``start``)."""
         assert self.bet.progressive is not None and self.bet.stake is not None
+        reset = self.bet.progressive.reset
         per_round = self.bet.progressive.increment * self.bet.stake
+        # The same sums in whole ticks of 1/scale, a unit in which the meter, the increment, the reset and a cent
+        # are all integers (so is every amount paid): exact as Fractions, without a Fraction per hit.
+        scale = math.lcm(*(x.denominator for x in (self.meter, per_round, reset, self.minor_unit, self.paid)))
+        scale = math.lcm(scale, self.largest.denominator, self.reseeded.denominator)
+        meter, step, cent = int(self.meter * scale), int(per_round * scale), int(self.minor_unit * scale)
+        reset_ticks = int(reset * scale)
+        shares = [
+            (pay.resets_meter, pay.meter_share.numerator, pay.meter_share.denominator * cent)
+            for _, pay in self.bet.pays.rows
+        ]
+        paid = largest = resets = 0
+        through = self.through
         for position, row in zip(positions.tolist(), rows.tolist(), strict=True):
             at = start + position
-            self.meter += per_round * (at + 1 - self.through)
-            self.through = at + 1
-            pay = self.bet.pays.rows[row][1]
-            won = self.meter if pay.resets_meter else pay.meter_share * self.meter // self.minor_unit * self.minor_unit
-            self.jackpots += 1
-            self.paid += won
-            self.largest = max(self.largest, won)
-            if pay.resets_meter:
-                self.reseeded += self.bet.progressive.reset
-                self.meter = self.bet.progressive.reset
+            meter += step * (at + 1 - through)
+            through = at + 1
+            whole, share, per = shares[row]
+            won = meter if whole else share * meter // per * cent
+            paid += won
+            largest = max(largest, won)
+            if whole:
+                resets += 1
+                meter = reset_ticks
             else:
-                self.meter -= won
+                meter -= won
+        self.jackpots += len(positions)
+        self.through = through
+        self.meter = Fraction(meter, scale)
+        self.paid += Fraction(paid, scale)
+        self.largest = max(self.largest, Fraction(largest, scale))
+        self.reseeded += resets * reset
 
     def finish(self, rounds: int) -> None:
         assert self.bet.progressive is not None and self.bet.stake is not None
