@@ -54,7 +54,7 @@ Render = Callable[[Any], str | tuple[str, ...]]  # a tuple: each of its figures 
 WORDS = {
     "trey_version", "spec_sha256", "name", "title", "outcome", "kind", "decision", "rule", "wager", "generator",
     "scenario", "seen", "weakest_played", "why", "file", "label", "currency", "code", "severity", "path",
-    "json_path", "message", "hint", "check", "result", "detail", "row", "rows", "test",
+    "json_path", "message", "hint", "check", "result", "detail", "row", "rows", "test", "hand",
 }  # fmt: skip
 
 
@@ -158,6 +158,7 @@ ANALYSIS_NOT_PRINTED = {
     "largest_win": "the largest pay, in the outcome table's pays column",
     "jackpot_probability": "a progressive's meter rows' probability, in the outcome table's probabilities",
     "at_break_even": "a progressive's figures at its break-even meter (the JSON's, for a lab)",
+    "rtp_range": "the realised RTP's range after N rounds: the certificate's table, made from the volatility index",
 }
 EXACT = ("rtp", "house_edge", "hit_frequency", "variance", "probability", "element_of_risk")
 
@@ -174,7 +175,9 @@ def analysis_figures(analysis: GameAnalysis, exact: bool) -> dict[str, Render]:
 
     figures: dict[str, Render] = {
         **dict.fromkeys(("cycle", "combinations", "hands_played", "hands_folded"), _grouped),
-        **dict.fromkeys(("rtp", "house_edge", "hit_frequency", "probability", "element_of_risk"), _percent),
+        **dict.fromkeys(
+            ("rtp", "house_edge", "hit_frequency", "probability", "element_of_risk", "dealer_qualifies"), _percent
+        ),
         **dict.fromkeys(("rtp_at_reset", "rtp_at_reset_with_envy", "long_run_rtp", "long_run_rtp_with_envy"), _percent),
         **dict.fromkeys(("variance", "average_wager"), _decimal4),
         **dict.fromkeys(("std_dev", "volatility_index_90", "volatility_index_95"), _float4),
@@ -392,10 +395,11 @@ def test_simulate_prints_every_figure_of_its_json_whole(analyses: dict[Path, Gam
 def test_merge_prints_what_simulate_prints_and_uses_the_width(tmp_path: Path) -> None:
     part = tmp_path / "part-1.json"  # one shard: two would need two chunks of 2^20 rounds
     assert cli(None, "simulate", STANDARD, "--rounds", "2000", "--shard", "1/1", "--out", part).exit_code == 0
-    spec, result = merge_parts([part])
-    merged = simulation_json(result, spec)
+    merged = merge_parts([part])
+    data = {**simulation_json(merged.result, merged.spec), "merge": merged.json()}
     text = cli(60, "merge", part).stdout  # print_simulation's, which the test above holds at every width
-    check(text, merged, simulation_figures(), {}, "merge at 60")
+    figures = {**simulation_figures(), **dict.fromkeys(("parts", "chunks", "checked"), _grouped)}
+    check(text, data, figures, {}, "merge at 60")
     assert max(len(line) for line in text.splitlines()) <= 60
 
 

@@ -101,7 +101,7 @@ def test_a_custom_profile_is_named_with_its_sha256_in_the_certificate_on_the_cov
     )
     cert = verify_certificate(path)
     html = render_certificate_html(
-        cert, json_name=path.name, paytable_name="generous.yaml", charts=CertificateCharts("", (), {})
+        cert, json_name=path.name, paytable_name="generous.yaml", charts=CertificateCharts((), {})
     )
     assert (
         f"<tr><th>Profile</th><td>Generic table-game evaluation (custom profile my-lab, SHA-256 {digest})</td></tr>"
