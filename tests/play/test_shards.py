@@ -57,22 +57,32 @@ def test_the_commands_shard_and_merge_as_one_run_prints(tmp_path: Path) -> None:
     single = run_cli("simulate", STANDARD, "--rounds", ROUNDS, "--seed", 4, "--format", "json")
     assert merged.exit_code == single.exit_code == 0
     # the run's JSON, and what of it was dealt again: nothing, without --check
-    assert json.loads(merged.stdout) == {**json.loads(single.stdout), "merge": {"parts": 3, "chunks": 8, "checked": 0}}
+    claimed = (
+        "PASS as the parts claim: the simulation agrees with the exact figures; not checked: 0 chunk(s) re-dealt of "
+        "8, the other 8 are the parts' unsigned claims (trey merge --check N deals N again)"
+    )
+    assert json.loads(merged.stdout) == {
+        **json.loads(single.stdout),
+        "merge": {"parts": 3, "chunks": 8, "checked": 0, "verdict": claimed},  # the JSON says what the table says
+    }
     alone = run_cli("simulate", STANDARD, "--rounds", ROUNDS, "--seed", 4).stdout
     tables, verdict = alone.removesuffix("PASS: the simulation agrees with the exact figures\n"), alone.splitlines()[-1]
     assert verdict == "PASS: the simulation agrees with the exact figures"
     # a merge that dealt nothing again does not say PASS as a run does: its chunks are the parts' claims
-    assert run_cli("merge", *parts).stdout == tables + (
-        "PASS as the parts claim: the simulation agrees with the exact figures; not checked: 0 chunk(s) re-dealt of "
-        "8, the other 8 are the parts' unsigned claims (trey merge --check N deals N again)\n"
-    )
+    assert run_cli("merge", *parts).stdout == tables + claimed + "\n"
     some = run_cli("merge", *parts, "--check", 3)
     assert some.exit_code == 0 and some.stdout.endswith(
         "; not checked: 3 chunk(s) re-dealt of 8, the other 5 are the parts' unsigned claims (trey merge --check N "
         "deals N again)\n"
     )
     every = run_cli("merge", *parts, "--check", 100, "--workers", 2, "--format", "json")
-    assert json.loads(every.stdout)["merge"] == {"parts": 3, "chunks": 8, "checked": 8}
+    assert json.loads(every.stdout)["merge"] == {
+        "parts": 3,
+        "chunks": 8,
+        "checked": 8,
+        "verdict": "PASS: the simulation agrees with the exact figures; checked: all 8 chunk(s) of the parts dealt "
+        "again here agree",
+    }
     assert run_cli("merge", *parts, "--check", 8).stdout == tables + (
         "PASS: the simulation agrees with the exact figures; checked: all 8 chunk(s) of the parts dealt again here "
         "agree\n"

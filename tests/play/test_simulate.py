@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -17,7 +19,7 @@ from trey.paytable.model import GameSpec
 from trey.play import simulate as simulate_module
 from trey.play.chisquare import chi_square_sf
 from trey.play.settle import Settler
-from trey.play.simulate import deal, simulate
+from trey.play.simulate import deal, rounds_to_test, simulate
 
 SCHEMA = json.loads((REPO / "schemas" / "simulation.schema.json").read_text())
 
@@ -208,3 +210,50 @@ def test_games_without_ante_play_simulate_too() -> None:
         result = simulate(load_spec(path), 100_000, 8)
         assert result.passed, path
         assert len(result.wagers) == 1
+
+
+def test_rounds_too_few_to_test_anything_are_not_a_pass(tmp_path: Path) -> None:
+    """Red team: `simulate --rounds 1` printed PASS with a 95% interval of zero width. A wager is tested only when two
+    of its outcomes are expected 5 times or more; certify refuses a simulation too small before dealing it."""
+    one = run_cli("simulate", STANDARD, "--rounds", "1", "--seed", "1")
+    assert one.exit_code == 1
+    assert one.stdout.splitlines()[-1] == (
+        "NOT TESTED: 1 round is too few to test Ante & Play, Pair Plus, Prime, Six Card Bonus (a wager is tested "
+        "when two of its outcomes are expected 5 times or more: deal more rounds)"
+    )
+    assert "│ not tested │" in one.stdout
+    data = json.loads(run_cli("simulate", STANDARD, "--rounds", "1", "--seed", "1", "--format", "json").stdout)
+    assert data["passed"] is False
+    spec = load_spec(STANDARD)
+    analysis = analyze(spec)
+    needed = rounds_to_test(analysis)  # each wager's second likeliest outcome expected 5 times
+    assert needed == max(
+        math.ceil(5 / sorted((r.probability for r in w.outcomes if r.probability), reverse=True)[1])
+        for w in analysis.wagers.values()
+    )
+    enough = simulate(spec, needed, 1)
+    assert all(w.tested for w in enough.wagers.values())
+    assert not all(w.tested for w in simulate(spec, needed - 1, 1).wagers.values())
+    refused = run_cli("certify", STANDARD, "--out", tmp_path / "c", "--simulate", "100", "--seed", "1")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"error: a simulation of 100 rounds is too few to test every wager of this game (--simulate {needed} or "
+        "more: a wager is tested when two of its outcomes are expected 5 times or more)\n",
+    )
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_log_named_csv_is_refused_as_trey_audit_would_read_it_as_csv(tmp_path: Path) -> None:
+    refused = run_cli("simulate", STANDARD, "--rounds", "3", "--seed", "1", "--log", tmp_path / "log.csv")
+    assert refused.exit_code == 2
+    assert "--log writes JSON Lines, which trey audit reads from a name ending .jsonl" in refused.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_log_whose_temporary_name_is_too_long_leaves_no_folder_behind(tmp_path: Path) -> None:
+    """Red team: the folders `--log` created stayed when its temporary file could not be made."""
+    log = tmp_path / "new1" / "new2" / ("a" * 245 + ".jsonl")  # fits; ".NAME.XXXXXXXX.tmp" does not
+    failed = run_cli("simulate", STANDARD, "--rounds", "10", "--seed", "1", "--log", log)
+    assert failed.exit_code == 1
+    assert failed.stderr.endswith(": a name is too long for the file system (use shorter names)\n")
+    assert list(tmp_path.iterdir()) == []

@@ -54,7 +54,7 @@ Render = Callable[[Any], str | tuple[str, ...]]  # a tuple: each of its figures 
 WORDS = {
     "trey_version", "spec_sha256", "name", "title", "outcome", "kind", "decision", "rule", "wager", "generator",
     "scenario", "seen", "weakest_played", "why", "file", "label", "currency", "code", "severity", "path",
-    "json_path", "message", "hint", "check", "result", "detail", "row", "rows", "test", "hand",
+    "json_path", "message", "hint", "check", "result", "detail", "row", "rows", "test", "hand", "verdict",
 }  # fmt: skip
 
 

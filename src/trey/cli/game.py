@@ -319,6 +319,8 @@ def simulate(
             raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
         if rounds > MAX_LOGGED_ROUNDS:
             raise typer.BadParameter(f"--log writes at most {MAX_LOGGED_ROUNDS:,} rounds")
+        if log.lower().endswith(".csv"):  # trey audit reads a log by its name's ending: a .csv as CSV
+            raise typer.BadParameter("--log writes JSON Lines, which trey audit reads from a name ending .jsonl")
         if log == STANDARD_OUTPUT:
             if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
                 raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")

@@ -219,9 +219,10 @@ def write_lines(path: Path, lines: Iterable[str], *, force: bool, option: str) -
     refuse_existing_file(path, force=force, option=option)
     with _signals_raise():
         created = _make_directories(directory)
-        handle, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
-        temporary = Path(temp_name)
-        try:
+        temporary: Path | None = None
+        try:  # from the temporary file's creation on: a name too long for it must not leave the folders behind
+            handle, temp_name = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+            temporary = Path(temp_name)
             with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
                 for line in lines:
                     stream.write(line + "\n")
@@ -233,7 +234,8 @@ def write_lines(path: Path, lines: Iterable[str], *, force: bool, option: str) -
                 _claim(temporary, path, option)
             return path
         except BaseException as exc:
-            temporary.unlink(missing_ok=True)
+            if temporary is not None:
+                temporary.unlink(missing_ok=True)
             for folder in created:
                 with contextlib.suppress(OSError):
                     folder.rmdir()

@@ -201,12 +201,9 @@ class Merged:
     @property
     def verdict(self) -> str:
         """The verdict line: the simulation's, and what of it was checked (a part is a claim until dealt again)."""
-        if self.result.passed:
-            said = "the simulation agrees with the exact figures"
-            head = "PASS" if self.checked == self.chunks else "PASS as the parts claim"
-        else:
-            said = "the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
-            head = "FAIL"
+        head, said = self.result.verdict.split(": ", 1)
+        if head == "PASS" and self.checked < self.chunks:
+            head = "PASS as the parts claim"
         if self.checked == self.chunks:
             return f"{head}: {said}; checked: all {self.chunks:,} chunk(s) of the parts dealt again here agree"
         return (
@@ -214,9 +211,9 @@ class Merged:
             f"{self.chunks - self.checked:,} are the parts' unsigned claims (trey merge --check N deals N again)"
         )
 
-    def json(self) -> dict[str, int]:
+    def json(self) -> dict[str, int | str]:
         """What ``trey merge --format json`` adds to the simulation's JSON under ``merge``."""
-        return {"parts": self.parts, "chunks": self.chunks, "checked": self.checked}
+        return {"parts": self.parts, "chunks": self.chunks, "checked": self.checked, "verdict": self.verdict}
 
 
 @dataclass

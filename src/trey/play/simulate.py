@@ -37,6 +37,9 @@ CHUNK_ROUNDS = 1 << 20
 MAX_ROUNDS = 10**10
 Z_LIMIT = 4.0
 P_VALUE_LIMIT = 1e-6
+# A wager is tested only when at least two of its outcomes are expected this many times: fewer rounds test nothing
+# (one round "passes" whatever it deals), and a PASS is earned.
+TESTABLE_EXPECTED = 5
 
 SettlerFactory = Callable[[GameSpec, "npt.NDArray[np.bool_] | None"], Settler]
 Progress = Callable[[int], None]
@@ -241,8 +244,38 @@ class WagerSimulation:
         return chi_square_sf(self.chi_square, self.degrees_of_freedom)
 
     @property
-    def passed(self) -> bool:
+    def tested(self) -> bool:
+        """Whether the rounds are enough to test the wager: two of its outcomes expected at least
+        :data:`TESTABLE_EXPECTED` times each."""
+        return sum(1 for c in self.outcomes if c.expected >= TESTABLE_EXPECTED) >= 2
+
+    @property
+    def agrees(self) -> bool:
+        """The observed figures lie within the limits of the exact ones (|z| <= 4, chi-square p >= 1e-6)."""
         return abs(self.z_score) <= Z_LIMIT and self.p_value >= P_VALUE_LIMIT
+
+    @property
+    def passed(self) -> bool:
+        """Tested, and in agreement: never a pass over rounds too few to test anything."""
+        return self.tested and self.agrees
+
+    @property
+    def result(self) -> str:
+        """The wager's result in a word: PASS, FAIL, or "not tested" (too few rounds)."""
+        if not self.agrees:
+            return "FAIL"
+        return "PASS" if self.tested else "not tested"
+
+
+def rounds_to_test(analysis: GameAnalysis) -> int:
+    """The fewest rounds that test every wager of ``analysis`` (:attr:`WagerSimulation.tested`): two of each
+    wager's outcomes expected :data:`TESTABLE_EXPECTED` times or more."""
+    needed = 1
+    for wager in analysis.wagers.values():
+        probabilities = sorted((row.probability for row in wager.outcomes if row.probability > 0), reverse=True)
+        if len(probabilities) >= 2:
+            needed = max(needed, math.ceil(TESTABLE_EXPECTED / probabilities[1]))
+    return needed
 
 
 @dataclass(frozen=True)
@@ -256,6 +289,20 @@ class SimulationResult:
     @property
     def passed(self) -> bool:
         return all(w.passed for w in self.wagers.values())
+
+    @property
+    def verdict(self) -> str:
+        """The verdict line of the simulation (FAIL before "not tested": a disagreement is worth saying first)."""
+        if not all(w.agrees for w in self.wagers.values()):
+            return "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
+        untested = [w.title for w in self.wagers.values() if not w.tested]
+        if untested:
+            rounds = "1 round is" if self.rounds == 1 else f"{self.rounds:,} rounds are"
+            return (
+                f"NOT TESTED: {rounds} too few to test {', '.join(untested)} (a wager is tested when two of its "
+                f"outcomes are expected {TESTABLE_EXPECTED} times or more: deal more rounds)"
+            )
+        return "PASS: the simulation agrees with the exact figures"
 
 
 def _summarise(

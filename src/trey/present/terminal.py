@@ -44,7 +44,6 @@ from trey.present.figures_view import (
 )
 from trey.present.labels import strategy_kind_words
 from trey.present.layout import TextTable, figure, label, print_all, print_table, say, terminal_console
-from trey.trust.compliance import Verdict
 
 if TYPE_CHECKING:
     from trey.choose.compare import Comparison
@@ -210,7 +209,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None, *
                 f"{w.z_score:+.2f}",
                 f"{w.chi_square:.2f} ({w.degrees_of_freedom} df)",
                 f"{w.p_value:.4g}",
-                str(Verdict.of(w.passed)),
+                w.result,
             )
         )
     columns = tuple(label(c) if c == "wager" else figure(c) for c in SIMULATION_COLUMNS)
@@ -239,11 +238,7 @@ def print_simulation(result: SimulationResult, console: Console | None = None, *
         )
         print_table(console, TextTable(columns, outcomes, title=title, bold_title=False))
     if verdict is None:
-        verdict = (
-            "PASS: the simulation agrees with the exact figures"
-            if result.passed
-            else "FAIL: the simulation disagrees with the exact figures (|z| > 4 or p < 1e-6)"
-        )
+        verdict = result.verdict
     say(console, verdict)
 
 

@@ -27,7 +27,14 @@ from trey.engine import GameAnalysis, analyze
 from trey.figures.export import analysis_json
 from trey.paytable.load import check_data, load_spec_bytes, read_file
 from trey.paytable.model import GameSpec
-from trey.play.simulate import MAX_ROUNDS, SimulationResult, simulate, simulation_json
+from trey.play.simulate import (
+    MAX_ROUNDS,
+    TESTABLE_EXPECTED,
+    SimulationResult,
+    rounds_to_test,
+    simulate,
+    simulation_json,
+)
 from trey.trust.compliance import (
     Finding,
     Profile,
@@ -146,13 +153,22 @@ def build_certificate(
     paper: str = "a4",
     signer: Signer | None = None,
     protection: bool = False,
+    untestable_refused: bool = True,
 ) -> Certificate:
     """The certificate's data and what it was computed from; with ``protection``, its game protection section
-    (the exact figures of one seen dealer card and of the built-in card classes: about 1.5 s more)."""
+    (the exact figures of one seen dealer card and of the built-in card classes: about 1.5 s more). A simulation
+    too small to test every wager is refused before it is dealt (``untestable_refused``; verification, which
+    re-runs a certificate's simulation as it was issued, reports it instead)."""
     profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
     analysis = analyze(spec)
     checks = run_checks(profile, analysis)
     simulated = None
+    if simulation is not None and untestable_refused and simulation.rounds < (needed := rounds_to_test(analysis)):
+        raise TreyError(
+            f"a simulation of {simulation.rounds:,} rounds is too few to test every wager of this game",
+            hint=f"--simulate {needed:,} or more: a wager is tested when two of its outcomes are expected "
+            f"{TESTABLE_EXPECTED} times or more",
+        )
     if simulation is not None:
         simulated = simulate(
             spec,
@@ -420,6 +436,7 @@ def verify_certificate_data(
         else None,
         paper=stored["paper"],
         protection="protection" in stored,
+        untestable_refused=False,
     )
     compared = {k: v for k, v in stored.items() if k != "signature"}
     if not id_matches:  # the simulation was not re-run: compare everything else
