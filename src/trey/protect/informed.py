@@ -162,9 +162,11 @@ def evaluate(
     batches: Iterator[tuple[str, ContextCounts]],
     normal_plays: BoolArray,
     normal: WagerStats,
+    advance: Callable[[int], None] | None = None,
 ) -> InformedPlay:
     """Decide every batch of contexts (a batch: the contexts one chart line covers, such as the four suits of a
-    seen rank) and gather the exact figures, the chart and the tells."""
+    seen rank) and gather the exact figures, the chart and the tells; ``advance`` is told the number of contexts
+    of each batch when it is done (a progress bar)."""
     keys = hand_table().keys
     pairs: list[tuple[Fraction, int]] = []
     played = total = 0
@@ -197,6 +199,8 @@ def evaluate(
         charts.append(
             Chart(label, weakest, int((~plays & at_or_above & valid).sum()), int((plays & ~at_or_above).sum()))
         )
+        if advance is not None:
+            advance(len(batch.totals))
     stats = stats_of(net_distribution(pairs))
     average = 1 + Fraction(played, total)
     decisions_kept = np.concatenate(all_plays) if all_plays else None
