@@ -234,7 +234,6 @@ def protection_json(protection: Protection) -> dict[str, Any]:
                         "seen": c.seen,
                         "weakest_played": describe_key(c.weakest_played) if c.weakest_played is not None else None,
                         "folded_at_or_above": c.folded_above,
-                        "played_below": c.played_below,
                     }
                     for c in play.chart
                 ],
