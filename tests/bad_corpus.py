@@ -262,6 +262,12 @@ EXPECTED = {
         "progressive-bad-amounts.yaml:7:47: $.side_bets.p.pays.pair: a pay is odds, {amount: ...} or {meter: ...}, not a mapping of ['amount', 'odds'] (write 40, '3 to 2', {amount: 500} or {meter: '100%'})",
         "progressive-bad-amounts.yaml:8:12: $.side_bets.p.envy.mini_royl: player_hand has no outcome 'mini_royl' (did you mean 'mini_royal'?)",
     ],
+    "progressive-envy-on-fold.yaml": [
+        "progressive-envy-on-fold.yaml:11:5: $.side_bets.no_envy.envy_on_fold: envy_on_fold without an envy bonus (give the bet its envy: amounts, or leave envy_on_fold out)",
+        "progressive-envy-on-fold.yaml:17:5: $.side_bets.standing.envy_on_fold: the bet stands on a fold, and its envy bonus with it: envy_on_fold is for a bet lost on a fold (write on_fold: lost for a bet lost with the Ante, or leave envy_on_fold out)",
+        "progressive-envy-on-fold.yaml:24:19: $.side_bets.six.envy_on_fold: an envy bonus lost on a fold is counted for a bet on the player's hand only; another bettor's six_cards outcome shares the dealer's cards (read player_hand, or write envy_on_fold: paid)",
+        "progressive-envy-on-fold.yaml:31:19: $.side_bets.odd.envy_on_fold: 'maybe' (text) is not allowed (expected one of: lost, paid)",
+    ],
     "progressive-float-share.yaml": [
         "progressive-float-share.yaml:7:24: $.side_bets.p.pays.mini_royal: a meter share must be exact, not the decimal number 0.1 (write a percentage such as '100%' or '12.5%', or a fraction such as '1/10')",
     ],

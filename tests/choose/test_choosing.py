@@ -184,24 +184,33 @@ def test_csv_and_workbook_read_back_equal_the_json(tmp_path: Path) -> None:
     result = run_cli("analyze", STANDARD, "--format", "xlsx", "--out", book_path)
     assert result.exit_code == 0, result.stderr
     book = load_workbook(book_path)
-    assert book.sheetnames == ["Summary", "ante_play", "ante_play by hand", "pair_plus", "prime", "six_card_bonus"]
+    assert book.sheetnames == [
+        "Game",
+        "Summary",
+        "ante_play",
+        "ante_play by hand",
+        "pair_plus",
+        "pair_plus what-if",
+        "prime",
+        "prime what-if",
+        "six_card_bonus",
+        "six_card_bonus what-if",
+    ]
     hand_rows = list(book["ante_play by hand"].iter_rows(values_only=True))
-    assert [(r[0], r[1], r[3], r[4], r[6]) for r in hand_rows[1:]] == [
-        (o["hand"], o["outcome"], o["pays"], o["combinations"], o["probability"])
-        for o in data["wagers"]["ante_play"]["by_hand"]
+    assert [(r[3], r[4], r[6]) for r in hand_rows[1:-1]] == [
+        (o["pays"], o["combinations"], o["probability"]) for o in data["wagers"]["ante_play"]["by_hand"]
     ]
     summary = list(book["Summary"].iter_rows(values_only=True))
-    for line in summary[1:]:
-        wager = str(line[0])
-        assert line[1] == wager  # the sheet that holds it
-        assert line[5] == data["wagers"][wager]["rtp"]  # the exact fraction beside the number
-        assert isinstance(line[4], float) and abs(line[4] - float(Fraction(data["wagers"][wager]["rtp"]))) < 1e-12
+    for line, (wager, exact) in zip(summary[1:], data["wagers"].items(), strict=True):
+        assert (line[0], line[1]) == (exact["title"], wager)  # the wager's title, and the sheet that holds it
+        assert line[4] == exact["rtp"]  # the exact fraction beside the number
+        assert isinstance(line[3], float) and abs(line[3] - float(Fraction(exact["rtp"]))) < 1e-12
     pair_plus = list(book["pair_plus"].iter_rows(values_only=True))
-    assert pair_plus[0][:5] == ("outcome", "kind", "pays", "pays (exact)", "combinations")
-    assert [(r[0], r[4], r[6]) for r in pair_plus[1:]] == [
-        (o["outcome"], o["combinations"], o["probability"]) for o in data["wagers"]["pair_plus"]["outcomes"]
+    assert pair_plus[0][:5] == ("Outcome", "Kind", "Pays", "Pays (exact)", "Combinations")
+    assert [(r[4], r[6]) for r in pair_plus[1:-1]] == [
+        (o["combinations"], o["probability"]) for o in data["wagers"]["pair_plus"]["outcomes"]
     ]
-    assert all(isinstance(r[4], int) and isinstance(r[5], float) for r in pair_plus[1:])  # numbers, not text
+    assert all(isinstance(r[4], int) and isinstance(r[5], float) for r in pair_plus[1:-1])  # numbers, not text
     again = tmp_path / "again.xlsx"
     run_cli("analyze", STANDARD, "--format", "xlsx", "--out", again)
     assert again.read_bytes() == book_path.read_bytes()
@@ -390,7 +399,7 @@ def test_text_reaches_spreadsheets_as_text_never_as_a_formula(tmp_path: Path) ->
         book = tmp_path / f"hostile{ord(start)}.xlsx"
         assert run_cli("analyze", path, "--format", "xlsx", "--out", book).exit_code == 0
         summary = load_workbook(book)["Summary"]
-        cell = next(row[2] for row in summary.iter_rows(min_row=2) if row[0].value == "lucky")
+        cell = next(row[0] for row in summary.iter_rows(min_row=2) if row[1].value == "lucky")
         assert (cell.value, cell.data_type) == (title, "s")
     # a plain title is left alone, and the number cells stay numbers
     rows = list(csv.reader(io.StringIO(run_cli("analyze", STANDARD, "--format", "csv").stdout)))
@@ -414,9 +423,16 @@ def test_long_wager_ids_get_distinct_sheets_within_excels_limit(tmp_path: Path) 
         result = run_cli("analyze", path, "--format", "xlsx", "--out", tmp_path / "long.xlsx")
     assert result.exit_code == 0 and result.stderr == f"wrote {tmp_path / 'long.xlsx'}\n"
     book = load_workbook(tmp_path / "long.xlsx")
-    assert book.sheetnames == ["Summary", "a_side_bet_with_a_very_long~001", "a_side_bet_with_a_very_long~002"]
+    assert book.sheetnames == [
+        "Game",
+        "Summary",
+        "a_side_bet_with_a_very_long~001",
+        "a_side_bet_with_a_v~001 what-if",
+        "a_side_bet_with_a_very_long~002",
+        "a_side_bet_with_a_v~002 what-if",
+    ]
     summary = list(book["Summary"].iter_rows(min_row=2, values_only=True))
-    assert [(r[0], r[1]) for r in summary] == [(f"{long}_one", book.sheetnames[1]), (f"{long}_two", book.sheetnames[2])]
+    assert [r[1] for r in summary] == [book.sheetnames[2], book.sheetnames[4]]
 
 
 @pytest.mark.parametrize(

@@ -83,6 +83,48 @@ def test_envy_for_k_bettors_is_k_times_one() -> None:
         assert row.long_run_rtp - P.long_run_rtp == row.other_bettors * P.envy_per_bettor
 
 
+# Issue 30.9: the shipped progressive lost on a fold, its envy bonus paid to a bettor who folds or not, as the file
+# says.
+def _envy_on_fold(rule: str | None) -> GameSpec:
+    text = PROGRESSIVE.read_text().replace("on_fold: stands", "on_fold: lost")
+    if rule is not None:
+        text = text.replace("on_fold: lost", f"on_fold: lost\n    envy_on_fold: {rule}")
+    spec = check_bytes(text.encode(), "envy.yaml").spec
+    assert spec is not None
+    return spec
+
+
+@pytest.mark.parametrize("rule", [None, "paid", "lost"])
+def test_an_envy_bonus_on_a_fold_is_counted_as_the_file_says(rule: str | None) -> None:
+    """Counted another way, over every (this bettor's hand, another bettor's hand) deal of 22,100 x 18,424: the four
+    mini-royals another bettor may hold (100 for spades, 25 for the others) that share no card with this bettor's
+    hand, on every deal ("paid", the default) or only on those this bettor plays ("lost")."""
+    from trey.cards.card import parse_cards
+    from trey.cards.hand_table import hand_table
+    from trey.present.labels import fold_sentence, variant_rows
+
+    spec = _envy_on_fold(rule)
+    analysis = analyze(spec)
+    p = analysis.wagers["progressive"].progressive
+    assert p is not None and analysis.plays is not None
+    royals = [(set(parse_cards(f"A{s} K{s} Q{s}")), 100 if s == "s" else 25) for s in "shdc"]
+    envy = 0
+    for hand, played in zip(hand_table().cards.tolist(), analysis.plays.tolist(), strict=True):
+        if played or rule != "lost":
+            envy += sum(amount for royal, amount in royals if royal.isdisjoint(hand))
+    assert p.envy_per_bettor == Fraction(envy, 22_100 * 18_424)
+    assert (p.envy_per_bettor == P.envy_per_bettor) == (rule != "lost")  # the default is today's count
+    # every figure with envy follows; the one bettor's own figures do not move
+    assert p.rtp_at_reset_with_envy == p.rtp_at_reset + p.other_bettors * p.envy_per_bettor
+    assert p.break_even(2) == (1 - p.fixed - 2 * p.envy_per_bettor) / p.meter_coefficient
+    # the file says it only when it is not the default, so that the files and certificates written before read alike
+    bet = spec.wagers.side_bet("progressive")
+    assert bet.canonical().get("envy_on_fold") == ("lost" if rule == "lost" else None)
+    words = "not paid: lost with the bet" if rule == "lost" else "paid all the same"
+    assert ("Three Card Progressive's envy bonus when the player folds", words) in variant_rows(spec)
+    assert f"Three Card Progressive is lost with the Ante (its envy bonus {words})." in fold_sentence(spec)
+
+
 def test_the_long_run_rtp_by_hand() -> None:
     # fixed + increment + P(100% jackpot) x reset / stake
     assert P.long_run_rtp == Fraction(10_580, 22_100) + Fraction(1, 10) + Fraction(5_000, 22_100)

@@ -76,10 +76,10 @@ def test_every_output_names_a_progressive_figure_one_way(game: Path, tmp_path: P
     assert run_cli("analyze", game, "--format", "xlsx", "--out", book_path).exit_code == 0
     summary = load_workbook(book_path)["Summary"]
     header = [c.value for c in summary[1]]
-    row = next(r for r in summary.iter_rows(min_row=2, values_only=True) if r[0] == "progressive")
+    row = next(r for r in summary.iter_rows(min_row=2, values_only=True) if r[1] == "progressive")
     cells = dict(zip(header, row, strict=True))
-    assert (cells["RTP (exact)"], cells["long-run RTP (exact)"]) == (str(reset), str(long_run))
-    assert cells["house edge (exact)"] == str(1 - reset)
+    assert (cells["RTP (exact)"], cells["Long-run RTP (exact)"]) == (str(reset), str(long_run))
+    assert cells["House edge (exact)"] == str(1 - reset)
 
     # compare ranks by a figure it names
     compared = json.loads(run_cli("compare", game, "--format", "json").stdout)["rows"]

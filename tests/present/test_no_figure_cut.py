@@ -343,7 +343,7 @@ def test_protect_prints_every_figure_of_its_json_whole(analyses: dict[Path, Game
         "gain": _points,
         "std_dev": _float4,
         "average_wager": _decimal4,
-        **dict.fromkeys(("folded_at_or_above", "played_below"), _grouped),
+        "folded_at_or_above": _grouped,
         **dict.fromkeys(("plays_below_normal", "folds_above_normal"), per_1000),
     }
     data = protection_json(found)

@@ -48,7 +48,7 @@ def test_one_seen_card_gives_the_published_figures() -> None:
         "5-3-2",
         "5-3-2",
     ]
-    assert all(line.folded_above == line.played_below == 0 for line in chart.values())
+    assert all(line.folded_above == 0 for line in chart.values())
 
 
 def test_the_class_of_one_card_gives_the_published_figures() -> None:
@@ -234,3 +234,116 @@ def test_a_side_bet_on_the_dealers_hand_lost_on_a_fold_follows_the_informed_deci
         back += int(((int(plays.sum()) - sharing) * returned[holding]).sum())
     assert effect.informed_rtp == Fraction(back, one.stats.cycle)
     assert effect.informed_rtp > effect.rtp  # the informed player folds less: the bet is lost less often
+
+
+# --- progress (issue 30.7): two dealer cards take 25-75 s ------------------------------------------------------
+
+
+def test_protect_reports_each_scenarios_progress_and_changes_nothing() -> None:
+    reports: dict[str, list[tuple[int, int]]] = {}
+    found = protect(
+        SPEC,
+        two=False,
+        colluders=1,
+        samples=600,
+        analysis=STANDARD_PROTECTION.analysis,
+        progress=lambda task, done, total: reports.setdefault(task, []).append((done, total)),
+    )
+    assert [s.stats for s in found.scenarios] == [s.stats for s in STANDARD_PROTECTION.scenarios]
+    assert {task: (sum(done for done, _ in r), {total for _, total in r}, len(r)) for task, r in reports.items()} == {
+        "one dealer card": (52, {52}, 13),  # a report per chart line (a rank's four suits), to its 52 cards
+        "the class of one dealer card (ace-face-other)": (3, {3}, 3),
+        "the class of one dealer card (high-low)": (2, {2}, 2),
+        "1 colluding seat's hands (sampled)": (600, {600}, 1),  # a report per task of samples
+    }
+    assert list(reports)[-1] == found.sampled[0].scenario + " (sampled)"
+    # two dealer cards report their contexts the same way: each pair of cards once
+    from trey.protect.scenarios import TWO_CARD_CONTEXTS, two_card_contexts
+
+    pairs = [pair for _, seen in two_card_contexts() for pair in seen]
+    assert len(pairs) == len(set(pairs)) == TWO_CARD_CONTEXTS == len(list(combinations(range(52), 2)))
+
+
+def test_progress_goes_to_a_terminal_and_never_with_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import trey.cli.protect
+    from trey.cli.app import progress_tasks
+
+    with progress_tasks(enabled=True) as report:
+        assert report is None  # stderr is not a terminal under pytest
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with progress_tasks(enabled=False) as report:
+        assert report is None  # --format json
+    monkeypatch.undo()
+    # the command asks for bars in table format only, and hands protect what it gets
+    asked: list[bool] = []
+    given: list[object] = []
+
+    def recording(*, enabled: bool) -> object:
+        asked.append(enabled)
+        return progress_tasks(enabled=enabled)
+
+    def fake(_spec: object, **options: object) -> object:
+        given.append(options["progress"])
+        return STANDARD_PROTECTION
+
+    monkeypatch.setattr(trey.cli.protect, "progress_tasks", recording)
+    monkeypatch.setattr("trey.protect.protection.protect", fake)
+    assert run_cli("protect", STANDARD, "--format", "json").exit_code == 0
+    assert run_cli("protect", STANDARD).exit_code == 0
+    assert (asked, given) == ([False, True], [None, None])  # and stderr is no terminal here: no bar either way
+
+
+PTY_RUN = """
+import sys
+import trey.protect.protection as protection
+from trey.core.errors import TreyError
+
+def fake(spec, *, progress, **options):
+    print("progress given" if progress else "no progress", file=sys.stderr, flush=True)
+    if progress:
+        for _ in range(4):
+            progress("one dealer card", 13, 52)
+    raise TreyError("stopped after the progress")
+
+protection.protect = fake
+from trey.cli import app
+path = sys.argv[1]
+for format in ("table", "json"):
+    sys.argv = ["trey", "protect", path, "--format", format]
+    try:
+        app()
+    except SystemExit:
+        pass
+"""
+
+
+def test_a_pseudo_terminal_gets_the_bar_and_json_does_not() -> None:
+    import os
+    import subprocess
+    import sys
+
+    parent, child = os.openpty()
+    run = subprocess.Popen(
+        [sys.executable, "-c", PTY_RUN, str(STANDARD)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=child,
+        env={**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+    )
+    os.close(child)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(parent, 65536)
+        except OSError:  # the child end closed: everything was read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(parent)
+    assert run.wait() == 0 and run.stdout is not None and run.stdout.read() == b""
+    table, json_run = shown.decode().split("no progress")
+    assert "progress given" in table and "one dealer card" in table and "100%" in table
+    assert "one dealer card" not in json_run and "stopped after the progress" in json_run

@@ -67,11 +67,33 @@ def test_a_certificate_with_protection_carries_verifies_and_refuses_a_changed_fi
     pdf = tmp_path / "standard.certificate.pdf"
     pdf.write_bytes(made.files["standard.certificate.pdf"])
     assert run_cli("verify", pdf).exit_code == 0
+    # Issue 30.9: a certificate issued with the chart's played_below (always 0, no longer written) reads and is
+    # compared without it: here with a changed gain and the ID made again, only the gain is refused; any other
+    # played_below is refused before anything is computed.
+    from trey.trust.certificate import content_id
+
+    for scenario in data["protection"]["scenarios"]:
+        for line in scenario["chart"]:
+            line["played_below"] = 0
+    assert list(validator("certificate").iter_errors(data)) == []
     data["protection"]["scenarios"][0]["gain"] = "1/10"
+    data["certificate_id"] = content_id(data)
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(data))
     result = run_cli("verify", forged)
-    assert result.exit_code == 1 and "protection.scenarios[0].gain" in result.stderr
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {forged}: the certificate does not verify; these fields differ from a fresh computation:\n"
+        "  protection.scenarios[0].gain\n",
+    )
+    data["protection"]["scenarios"][0]["chart"][0]["played_below"] = 1
+    forged.write_text(json.dumps(data))
+    result = run_cli("verify", forged)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {forged}: not a valid certificate: $.protection.scenarios[0].chart[0].played_below: 0 was expected "
+        "(the file does not follow schemas/certificate.schema.json)\n",
+    )
     from trey.trust.certificate import build_certificate
 
     spec = trey.load_spec(STANDARD)

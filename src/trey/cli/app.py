@@ -216,17 +216,32 @@ def made(make: Callable[[], R]) -> R:
 
 
 @contextlib.contextmanager
-def progress_bar(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""
-    if not enabled or rounds < 2_000_000 or not sys.stderr.isatty():
+def progress_tasks(*, enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """Progress bars on stderr, only when stderr is a terminal (never under --format json: ``enabled`` False). The
+    callback ``(task, done, total)`` advances the bar of ``task`` by ``done`` of its ``total``, a bar per task in the
+    order they first report; the bars vanish when the work ends."""
+    if not enabled or not sys.stderr.isatty():
         yield None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("dealing", total=rounds)
-        yield lambda done: bar.advance(task, done)
+    with Progress(console=Console(stderr=True), transient=True) as bars:
+        tasks: dict[str, TaskID] = {}
+
+        def advance(task: str, done: int, total: int) -> None:
+            if task not in tasks:
+                tasks[task] = bars.add_task(task, total=total)
+            bars.advance(tasks[task], done)
+
+        yield advance
+
+
+@contextlib.contextmanager
+def progress_bar(rounds: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr for runs of more than about a second, only when stderr is a terminal."""
+    with progress_tasks(enabled=enabled and rounds >= 2_000_000) as report:
+        yield (lambda done: report("dealing", done, rounds)) if report is not None else None
 
 
 def main() -> None:

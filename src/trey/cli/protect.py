@@ -19,6 +19,7 @@ from trey.cli.app import (
     app,
     made,
     parse_date,
+    progress_tasks,
     say_error,
     user_errors,
     write_files,
@@ -76,15 +77,19 @@ def protect(
         refuse_existing(
             out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force, option="--out"
         )
-    found = run_protection(
-        load_spec(file),
-        classes=partitions,
-        two=two,
-        colluders=colluders,
-        samples=samples,
-        seed=seed,
-        scheduler=scheduler,
-    )
+    spec = load_spec(file)
+    # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
+    with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
+        found = run_protection(
+            spec,
+            classes=partitions,
+            two=two,
+            colluders=colluders,
+            samples=samples,
+            seed=seed,
+            scheduler=scheduler,
+            progress=report,
+        )
     if out is not None:
         from trey.documents.make import surveillance_sheet
         from trey.trust.certificate import default_issue_date

@@ -79,6 +79,7 @@ class Code(StrEnum):
     SIDE_BET_STAKE_REQUIRED = "side-bet.stake-required"
     SIDE_BET_STAKE_ZERO = "side-bet.stake-zero"
     SIDE_BET_METER_WITHOUT_PROGRESSIVE = "side-bet.meter-without-progressive"
+    SIDE_BET_ENVY_ON_FOLD = "side-bet.envy-on-fold"
     PROGRESSIVE_INCREMENT_RANGE = "progressive.increment-range"
     PAY_AMOUNT = "pay.amount"
     PAY_SHARE = "pay.share"
@@ -202,6 +203,11 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         (Code.SIDE_BET_METER_WITHOUT_PROGRESSIVE, Code.PROGRESSIVE_INCREMENT_RANGE),
         "a meter share without a `progressive:` meter; an increment of 100% or more",
+    ),
+    (
+        (Code.SIDE_BET_ENVY_ON_FOLD,),
+        "`envy_on_fold` on a bet without an envy bonus, on one that stands on a fold, or `lost` on a bet not paid on "
+        "the player's hand",
     ),
     (
         (

@@ -6,7 +6,8 @@ bonus pays each bettor when ANOTHER progressive bettor at the table hits. With t
     RTP(M, k) = fixed + k x envy + coefficient x M
 
 where ``fixed`` is the return of the amounts and odds, ``envy`` the return of one other bettor's envy bonus
-(P(their hand is the outcome) x amount / stake: any other seat's hand is as random as one's own), and
+(P(their hand is the outcome) x amount / stake: any other seat's hand is as random as one's own; for a bet whose
+envy is lost on a fold, ``envy_on_fold: lost``, P(this bettor plays and their hand is the outcome)), and
 ``coefficient`` = sum of P(outcome) x share / stake over the meter rows. The break-even meter M* solves
 RTP(M*, k) = 1.
 
@@ -24,6 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
+
+from trey.cards.hand_table import DEALER_HANDS, HANDS
 from trey.cards.readings import READINGS
 from trey.engine.stats import OutcomeRow, WagerStats, distribution_of_rows, stats_of
 from trey.paytable.model import MAX_OTHER_BETTORS, SideBet
@@ -109,8 +114,11 @@ def _stats_at(bet: SideBet, rows: tuple[OutcomeRow, ...], meter: Fraction) -> Wa
     return stats_of(distribution_of_rows([*at_meter, rows[-1]]))
 
 
-def analyze_progressive(bet: SideBet, rows: tuple[OutcomeRow, ...]) -> ProgressiveAnalysis:
-    """``rows``: the bet's outcome rows as the engine counted them (its pays in order, then lose)."""
+def analyze_progressive(
+    bet: SideBet, rows: tuple[OutcomeRow, ...], plays: npt.NDArray[np.bool_] | None = None
+) -> ProgressiveAnalysis:
+    """``rows``: the bet's outcome rows as the engine counted them (its pays in order, then lose); ``plays``: the
+    player's decisions (None without Ante & Play), for an envy bonus lost on a fold."""
     assert bet.progressive is not None and bet.stake is not None
     meter = bet.progressive
     fixed = Fraction(0)
@@ -130,9 +138,17 @@ def analyze_progressive(bet: SideBet, rows: tuple[OutcomeRow, ...]) -> Progressi
     reading = READINGS[bet.reads]
     counts = reading.class_counts()
     envy = Fraction(0)
-    for reading_class, envy_row in enumerate(reading.paid_by(tuple(o for o, _ in bet.envy))):
+    envy_rows = reading.paid_by(tuple(o for o, _ in bet.envy))
+    for reading_class, envy_row in enumerate(envy_rows):
         if envy_row is not None:
             envy += Fraction(counts[reading_class], reading.cycle) * bet.envy[envy_row][1] / bet.stake
+    if bet.envy_lost_on_fold and plays is not None and not plays.all():
+        # Not paid on the deals this bettor folds: P(he folds and another bettor's hand is the outcome), over the
+        # (his hand, the other's hand) deals, taken off.
+        folded = reading.other_hands_where_folded(plays)
+        for reading_class, envy_row in enumerate(envy_rows):
+            if envy_row is not None:
+                envy -= Fraction(folded[reading_class], HANDS * DEALER_HANDS) * bet.envy[envy_row][1] / bet.stake
     analysis = ProgressiveAnalysis(
         stake=bet.stake,
         reset=meter.reset,

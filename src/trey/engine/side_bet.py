@@ -34,5 +34,5 @@ def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> Wager
     if bet.progressive is not None:
         from trey.engine.progressive import analyze_progressive  # only progressives need it: keep start-up light
 
-        progressive = analyze_progressive(bet, tuple(rows))
+        progressive = analyze_progressive(bet, tuple(rows), plays)
     return WagerAnalysis(bet.id, bet.title, tuple(rows), distribution, stats_of(distribution), progressive=progressive)

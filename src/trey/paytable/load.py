@@ -20,10 +20,12 @@ from trey.core.files import display_name, read_bounded
 from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     ANTE_PLAY,
+    ENVY_ON_FOLD,
     PRESETS,
     SIDE_BET_ON_FOLD,
     AntePlay,
     DealerQualifier,
+    EnvyOnFold,
     GameSpec,
     OnFold,
     Paytable,
@@ -342,6 +344,7 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
                     key=True,
                 )
         yield from _money_problems(doc, ("side_bets", bet_id), bet, reading)
+        yield from _envy_on_fold_problems(doc, ("side_bets", bet_id), bet, reading)
         paying = [o for o, raw in pays.items() if o in reading.outcome_slugs and _wins(raw, bet.get("stake"))]
         reachable = [o for o in paying if not reading.unreachable(o)]
         readable = all(o in reading.outcome_slugs and _pay_or_none(raw) is not None for o, raw in pays.items())
@@ -352,6 +355,41 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
                 f"the side bet {bet_id!r} can never pay: no listed outcome wins anything",
                 "give at least one outcome a pay above 0",
             )
+
+
+def _envy_on_fold_problems(
+    doc: YamlDocument, path: JsonPath, bet: dict[str, Any], reading: Reading
+) -> Iterator[Problem]:
+    """``envy_on_fold`` says what a fold does to the envy bonus of a bet lost on a fold: it needs an envy bonus and
+    such a bet, and ``lost`` is counted exactly for a bet on the player's own hand (another bettor's outcome on any
+    other reading shares the dealer's cards, which the count by hand does not see)."""
+    if "envy_on_fold" not in bet:
+        return
+    where = (*path, "envy_on_fold")
+    if not bet.get("envy"):
+        yield doc.problem(
+            "side-bet.envy-on-fold",
+            where,
+            "envy_on_fold without an envy bonus",
+            "give the bet its envy: amounts, or leave envy_on_fold out",
+            key=True,
+        )
+    elif bet.get("on_fold", str(SIDE_BET_ON_FOLD)) != str(OnFold.LOST):
+        yield doc.problem(
+            "side-bet.envy-on-fold",
+            where,
+            "the bet stands on a fold, and its envy bonus with it: envy_on_fold is for a bet lost on a fold",
+            "write on_fold: lost for a bet lost with the Ante, or leave envy_on_fold out",
+            key=True,
+        )
+    elif bet.get("envy_on_fold") == str(EnvyOnFold.LOST) and reading.name != "player_hand":
+        yield doc.problem(
+            "side-bet.envy-on-fold",
+            where,
+            f"an envy bonus lost on a fold is counted for a bet on the player's hand only; another bettor's "
+            f"{reading.name} outcome shares the dealer's cards",
+            "read player_hand, or write envy_on_fold: paid",
+        )
 
 
 def _money_problems(doc: YamlDocument, path: JsonPath, bet: dict[str, Any], reading: Reading) -> Iterator[Problem]:
@@ -557,6 +595,9 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
                 stake=parse_money(bet["stake"]) if "stake" in bet else None,
                 envy=tuple((o, parse_money(envy[o])) for o in reading.outcome_slugs if o in envy),
                 progressive=_progressive(bet.get("progressive")),
+                envy_on_fold=EnvyOnFold(bet.get("envy_on_fold", ENVY_ON_FOLD))
+                if ante_play is not None
+                else ENVY_ON_FOLD,
             )
         )
     wagers = Wagers(ante_play=ante_play, side_bets=tuple(side_bets))

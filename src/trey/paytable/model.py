@@ -41,6 +41,17 @@ class OnFold(StrEnum):
 SIDE_BET_ON_FOLD = OnFold.STANDS  # a side bet of the file's own stands unless it says otherwise
 
 
+class EnvyOnFold(StrEnum):
+    """What a fold does to the envy bonus of a bet lost on a fold: the bettor who folds his hand may still be paid
+    for another bettor's (the envy is the table's, not the hand's), or not (his bet went with the fold)."""
+
+    PAID = "paid"  # paid whatever the bettor decides: trey 0.4.0's count, the default
+    LOST = "lost"  # not paid on a round the bettor folds
+
+
+ENVY_ON_FOLD = EnvyOnFold.PAID
+
+
 @dataclass(frozen=True)
 class Preset:
     """A side bet every table knows by name: written under ``wagers:`` with its pays alone."""
@@ -149,6 +160,12 @@ class SideBet:
     # Amounts paid to this bettor when ANOTHER bettor's hand is the outcome (rarest listed), in the reading's order.
     envy: tuple[tuple[str, Fraction], ...] = ()
     progressive: Progressive | None = None
+    envy_on_fold: EnvyOnFold = ENVY_ON_FOLD  # LOST only for a bet with envy that is lost on a fold
+
+    @property
+    def envy_lost_on_fold(self) -> bool:
+        """Whether a fold loses this bet's envy bonus too."""
+        return self.envy_on_fold is EnvyOnFold.LOST
 
     def __post_init__(self) -> None:
         if not SIDE_BET_ID.fullmatch(self.id) or self.id == ANTE_PLAY:
@@ -160,6 +177,8 @@ class SideBet:
             raise ValueError(f"{self.id} pays amounts: it needs a positive stake")
         if any(pay.reads_meter for _, pay in self.pays) and self.progressive is None:
             raise ValueError(f"{self.id} pays meter shares: it needs its progressive meter")
+        if self.envy_lost_on_fold and (not self.envy or self.on_fold is not OnFold.LOST):
+            raise ValueError(f"{self.id}: only an envy bonus of a bet lost on a fold can be lost on a fold")
 
     @property
     def unit(self) -> Fraction:
@@ -204,6 +223,8 @@ class SideBet:
             data["progressive"] = self.progressive.canonical()
         if folds:
             data["on_fold"] = str(self.on_fold)
+            if self.envy_lost_on_fold:  # the default is left out: files and certificates written before read alike
+                data["envy_on_fold"] = str(self.envy_on_fold)
         return data
 
 

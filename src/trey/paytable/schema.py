@@ -15,9 +15,11 @@ from trey.cards.readings import READINGS, Outcome
 from trey.core.jsonschemas import load_schema, with_parts
 from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
+    ENVY_ON_FOLD,
     NAMED_HIGH_CARD_QUALIFIERS,
     PRESETS,
     SIDE_BET_ON_FOLD,
+    EnvyOnFold,
     OnFold,
     Rules,
     Strategy,
@@ -48,6 +50,8 @@ def generated_parts() -> dict[str, Any]:
         + ".",
         "/$defs/side_bet/properties/on_fold/enum": [str(v) for v in OnFold],
         "/$defs/side_bet/properties/on_fold/default": str(SIDE_BET_ON_FOLD),
+        "/$defs/side_bet/properties/envy_on_fold/enum": [str(v) for v in EnvyOnFold],
+        "/$defs/side_bet/properties/envy_on_fold/default": str(ENVY_ON_FOLD),
         "/properties/rules/properties/pair_plus_on_fold/enum": [str(v) for v in OnFold],
         "/properties/rules/properties/pair_plus_on_fold/default": str(rules.pair_plus_on_fold),
         "/properties/rules/properties/ties/enum": [str(v) for v in Ties],

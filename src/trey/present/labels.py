@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from trey.cards.card import SUIT_SYMBOLS, Colour, colour_of, parse_cards, rank_label, rank_of, suit_of
 from trey.core.numbers import MoneyStyle
-from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, StrategyKind, Ties
+from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, QualifierKind, SideBet, StrategyKind, Ties
 from trey.paytable.odds import net_odds_text
 from trey.paytable.pays import Pay
 from trey.rules.ante_play import Resolution, Situation, resolution_table
@@ -88,12 +88,20 @@ def resolution_rows(spec: GameSpec, *, short: bool = False) -> list[tuple[str, s
     return rows
 
 
+def envy_on_fold_words(bet: SideBet) -> str | None:
+    """What a fold does to the envy bonus of a bet lost on a fold (None: the bet has none, or stands)."""
+    if not bet.envy or bet.on_fold is not OnFold.LOST:
+        return None
+    return "not paid: lost with the bet" if bet.envy_lost_on_fold else "paid all the same"
+
+
 def fold_sentence(spec: GameSpec) -> str:
-    """What a fold does to each side bet."""
-    parts = [
-        f"{bet.title} {'is lost with the Ante' if bet.on_fold is OnFold.LOST else 'stands (settled on its own)'}"
-        for bet in spec.wagers.side_bets
-    ]
+    """What a fold does to each side bet (and to the envy bonus of one lost on a fold)."""
+    parts = []
+    for bet in spec.wagers.side_bets:
+        part = f"{bet.title} {'is lost with the Ante' if bet.on_fold is OnFold.LOST else 'stands (settled on its own)'}"
+        envy = envy_on_fold_words(bet)
+        parts.append(f"{part} (its envy bonus {envy})" if envy is not None else part)
     return "When the player folds: " + "; ".join(parts) + "." if parts else ""
 
 
@@ -120,6 +128,9 @@ def variant_rows(spec: GameSpec) -> list[tuple[str, str]]:
                 "lost with the Ante" if bet.on_fold is OnFold.LOST else "settled on its own",
             )
         )
+        envy = envy_on_fold_words(bet)
+        if envy is not None:
+            rows.append((f"{bet.title}'s envy bonus when the player folds", envy))
     return rows
 
 

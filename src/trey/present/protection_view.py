@@ -65,18 +65,18 @@ def print_protection(protection: Protection, console: Console | None = None) -> 
                 line.seen,
                 describe_key(line.weakest_played) if line.weakest_played is not None else "nothing",
                 f"{line.folded_above:,}",
-                f"{line.played_below:,}",
                 _per_1000(tell.plays_below, deals),
                 _per_1000(tell.folds_above, deals),
             )
             for line, tell in zip(play.chart, play.tells, strict=True)
         ]
         columns = (label("seen"), figure("weakest hand played", left=True), figure("folded at or above"))
-        columns += (figure("played below"), figure("plays below normal"), figure("folds above normal"))
+        columns += (figure("plays below normal"), figure("folds above normal"))
         print_table(console, TextTable(columns, chart, title=f"{play.scenario}: the informed strategy and its tells"))
         say(
             console,
-            "Folded at or above, played below: the hands (with their contexts) that break the weakest-hand rule. "
+            "Folded at or above: the hands (with their contexts) at or above the weakest hand played that are folded "
+            "anyway (card removal), which break the weakest-hand rule. "
             "Tells: per 1,000 hands dealt, decisions that differ from the normal strategy when this is seen.",
         )
         say(console, "")

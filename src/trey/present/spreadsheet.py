@@ -1,22 +1,26 @@
 """PAR sheets as spreadsheets: ``trey analyze --format csv`` and ``--format xlsx`` (labs and suppliers trade them).
 
 CSV: one row per wager outcome, then Ante & Play's outcomes by the player's hand, the columns of :data:`CSV_COLUMNS`
-(stable, new ones only ever added at the end; the README lists them). The workbook: a summary sheet, one sheet per
-wager (outcome, pays, combinations, probability, 1 in N, contribution to RTP, return), and Ante & Play's outcomes by
-the player's hand; every figure a number (not text), rounded once for display by the number format only, with the
-exact fraction in the column beside.
+(stable, new ones only ever added at the end; the README lists them). The workbook: the header block (the game, its
+file's SHA-256, trey's version, the date, the rules), a summary sheet, one sheet per wager (outcome, pays,
+combinations, probability, 1 in N, contribution to RTP, return, and totals that are the wager's exact figures),
+Ante & Play's outcomes by the player's hand, and a what-if sheet per side bet linear in its pays; every figure a
+number (not text), rounded once for display by the number format only, with the exact fraction in the column beside.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from trey import __version__
 from trey.choose.compare import ComparisonRow
 from trey.core.numbers import decimal_text, fraction_text
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
@@ -37,6 +41,7 @@ from trey.figures.registry import (
     Unit,
 )
 from trey.figures.theo import theoretical_wins
+from trey.present.labels import hand_label, outcome_label, strategy_kind_words, variant_rows
 
 CSV_COLUMNS = (
     "wager",
@@ -75,16 +80,6 @@ def csv_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
 
 
-def sheet_names(wagers: list[str]) -> list[str]:
-    """One sheet name per wager: its id when that fits Excel's 31 characters, else its first characters and its
-    position, so that no two sheets share a name (the Summary's "sheet" column says which wager each holds)."""
-    names = []
-    for index, wager in enumerate(wagers, 1):
-        name = wager if len(wager) <= SHEET_NAME_CHARS else f"{wager[: SHEET_NAME_CHARS - 4]}~{index:03d}"
-        names.append(name)
-    return names
-
-
 def _csv_row(wager: str, title: str, kind: str, row: OutcomeRow | HandOutcome) -> list[object]:
     return [
         wager,
@@ -120,6 +115,15 @@ def analysis_csv(analysis: GameAnalysis) -> str:
     return buffer.getvalue()
 
 
+# --- the PAR workbook --------------------------------------------------------------------------------------------
+#
+# Sheets, in order: "Game" (the header block), "Summary" (a row per wager), then for each wager its sheet of outcomes,
+# Ante & Play's outcomes by hand, and a side bet's what-if sheet when its RTP is linear in its pays. Each sheet is a
+# list of rows made by one function below from the analysis; a new shape of round adds its rows to a wager's sheet
+# (:func:`_outcome_rows`) or a sheet of its own (:func:`_wager_sheets`) the same way. :class:`_Book` turns the rows
+# into cells: number formats by column, widths that fit, frozen headers, and every string a string cell — a formula
+# only where trey wrote one (:class:`Formula`), from cell addresses and numbers of its own, never from user text.
+
 # The Summary sheet's figures, each a number cell and, when exact, its fraction beside it.
 WORKBOOK_FIGURES = (
     CYCLE,
@@ -132,11 +136,49 @@ WORKBOOK_FIGURES = (
     ELEMENT_OF_RISK,
     DEALER_QUALIFIES,
 )
-BY_HAND_SHEET = " by hand"  # after the wager's sheet name: a space, which no wager id has, so no two sheets clash
+GAME_SHEET = "Game"
+SUMMARY_SHEET = "Summary"
+# After a wager's sheet name: a space, which no wager id has, so no two sheets clash.
+BY_HAND_SHEET = " by hand"
+WHAT_IF_SHEET = " what-if"
+# Excel compares sheet names ignoring case: a wager named "summary" must not take the Summary's name.
+RESERVED_SHEETS = (GAME_SHEET.casefold(), SUMMARY_SHEET.casefold())
+
+# Number formats (Excel's codes): the value is the exact figure as a float, rounded only on screen.
+PERCENT = "0.0000%"
+PROBABILITY = "0.0000000000"
+COUNT = "#,##0"
+DECIMAL = "#,##0.0000"
+MONEY = "#,##0.00"
+DATE = "yyyy-mm-dd"
+TEXT = "@"
+WIDEST = 80  # characters: a longer text wraps to the column's width rather than widen it
+NARROWEST = 8
 
 
-def _has_exact(figure: Figure) -> bool:
-    return figure.exact and figure.unit is not Unit.DEALS
+@dataclass(frozen=True)
+class Formula:
+    """A formula trey writes: ``text`` is made of cell addresses, ranges, numbers, operators and SUMPRODUCT only."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if not FORMULA_GRAMMAR.fullmatch(self.text):
+            raise ValueError(f"{self.text!r} is not a formula trey writes")
+
+
+# What a Formula may hold: no quotes, no sheet names, no text of a file's, so no user text can ever enter one.
+FORMULA_GRAMMAR = re.compile(r"=(?:SUMPRODUCT|SUM|[A-Z]{1,3}\$?[0-9]{1,7}|\$|[0-9]+|[-+*/(),:])+")
+
+Cell = str | int | float | date | Formula | None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a table: its heading and its cells' number format (None: General)."""
+
+    heading: str
+    number_format: str | None = None
 
 
 def _number(value: Fraction | Decimal | int) -> float | int:
@@ -147,134 +189,400 @@ def _number(value: Fraction | Decimal | int) -> float | int:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -> bytes:
-    """The PAR workbook; the same analysis and ``created`` give the same bytes. ``created`` defaults to midnight of
-    the issue date rule's day (``SOURCE_DATE_EPOCH``, else today), as every document of trey is dated."""
-    if created is None:
-        from datetime import UTC
+def _exact(column: Column) -> tuple[Column, Column]:
+    """A figure's column and the column beside it holding its exact fraction as text."""
+    return column, Column(f"{column.heading} (exact)", TEXT)
 
-        from trey.trust.certificate import default_issue_date
 
-        day = default_issue_date()
-        created = datetime(day.year, day.month, day.day, tzinfo=UTC).replace(tzinfo=None)
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-    from openpyxl.writer.excel import ExcelWriter
+def _both(value: Fraction) -> tuple[float | int, str]:
+    return _number(value), fraction_text(value)
 
-    book = Workbook()
-    book.properties.created = created
-    book.properties.modified = created
-    book.properties.creator = "trey"
-    summary = book.active
-    assert summary is not None
-    summary.title = "Summary"
-    sheets = sheet_names(list(analysis.wagers))
-    header = ["wager", "sheet", "title"]
+
+@dataclass
+class _Table:
+    """Rows of cells under a row of headings, at ``top`` (1-based) of a sheet; ``bold`` rows (0-based, of
+    ``rows``) are totals; the panes freeze below the headings and right of ``frozen_columns``."""
+
+    columns: tuple[Column, ...]
+    rows: list[tuple[Cell, ...]]
+    top: int = 1
+    frozen_columns: int = 1
+    bold: tuple[int, ...] = ()
+
+
+@dataclass
+class _SheetPlan:
+    name: str
+    block: list[tuple[Cell, ...]] = field(default_factory=list)  # rows above the table (label, value, ...)
+    tables: list[_Table] = field(default_factory=list)
+    formats: dict[tuple[int, int], str] = field(default_factory=dict)  # (row, column), 1-based: a block cell's
+    block_widths: bool = True  # False: the block's text runs over the empty cells beside it, widening no column
+
+
+def _sheet_name(wager: str, index: int, suffix: str = "") -> str:
+    """A wager's sheet (``suffix`` "" for its outcomes, or " by hand", " what-if"): its id when that fits Excel's
+    31 characters and is not a fixed sheet's name, else its first characters and its position, so that no two
+    sheets share a name (the Summary's "Sheet" column says which wager each holds)."""
+    name = wager + suffix
+    if len(name) <= SHEET_NAME_CHARS and wager.casefold() not in RESERVED_SHEETS:
+        return name
+    mark = f"~{index:03d}{suffix}"
+    return wager[: SHEET_NAME_CHARS - len(mark)] + mark
+
+
+def sheet_names(wagers: list[str]) -> list[str]:
+    """One sheet name per wager (see :func:`_sheet_name`)."""
+    return [_sheet_name(wager, index) for index, wager in enumerate(wagers, 1)]
+
+
+def _strategy_words(result: AntePlayAnalysis) -> str:
+    return f"{strategy_kind_words(result.strategy.kind)}: {result.strategy.sentence}"
+
+
+def _game_sheet(analysis: GameAnalysis, day: date) -> _SheetPlan:
+    """The header block: what the workbook is of (the game, its file's SHA-256, trey's version, the date) and the
+    rules the figures are counted under, in the certificate's words."""
+    spec = analysis.spec
+    plan = _SheetPlan(GAME_SHEET)
+    block = plan.block
+    block.append(("Game", spec.name))
+    for label, text in (("Operator", spec.operator), ("Description", spec.description), ("Source", spec.source)):
+        if text is not None:
+            block.append((label, text))
+    block.append(("Paytable SHA-256", spec.sha256 or "none: the game was built in code, not read from a file"))
+    block.append(("trey version", __version__))
+    block.append(("Date", day))
+    plan.formats[(len(block), 2)] = DATE
+    block.append((None, None))
+    block.append(("Rules", None))
+    rules = variant_rows(spec)
+    ante = analysis.ante_play
+    if ante is not None:
+        rules.append(("Player strategy", _strategy_words(ante)))
+    else:
+        rules.append(("Ante & Play", "not offered: every wager is settled on its own cards"))
+    block += rules
+    block.append((None, None))
+    block.append(("Wagers", None))
+    names = sheet_names(list(analysis.wagers))
+    for result, name in zip(analysis.wagers.values(), names, strict=True):
+        block.append((result.title, f"sheet {name}"))
+    block.append((None, None))
+    block.append(
+        (
+            "Reading it",
+            "Every figure is a number, rounded only by its cell's format; its exact fraction is the text in the column "
+            "beside it. Totals are the exact figures. A what-if sheet recomputes a side bet's RTP from pays you type.",
+        )
+    )
+    return plan
+
+
+def _summary_sheet(analysis: GameAnalysis) -> _SheetPlan:
+    columns: list[Column] = [Column("Wager"), Column("Sheet")]
     for figure in WORKBOOK_FIGURES:
-        header += [figure.heading, f"{figure.heading} (exact)"] if _has_exact(figure) else [figure.heading]
-    header += ["theoretical win an hour", "theoretical win an hour (exact)"]
-    summary.append(header)
+        column = Column(figure.label, _figure_format(figure))
+        columns += _exact(column) if _has_exact(figure) else [column]
+    columns += _exact(Column("Theoretical win an hour", MONEY))
     theos = theoretical_wins(analysis)
-    for (wager, result), sheet_name in zip(analysis.wagers.items(), sheets, strict=True):
-        line: list[object] = [wager, sheet_name, result.title]
+    rows: list[tuple[Cell, ...]] = []
+    for (wager, result), sheet in zip(analysis.wagers.items(), sheet_names(list(analysis.wagers)), strict=True):
+        line: list[Cell] = [result.title, sheet]
         for figure in WORKBOOK_FIGURES:
             value = figure.of(result)
             line.append(_number(value) if value is not None else None)
             if _has_exact(figure):
                 line.append(figure.exact_text(result) or None)
-        line += [_number(theos[wager].per_hour), fraction_text(theos[wager].per_hour)]
-        summary.append(line)
-    percent = {figure.heading for figure in WORKBOOK_FIGURES if figure.unit is Unit.SHARE}
-    for cells in summary.iter_rows(min_row=2):
-        for cell, name in zip(cells, header, strict=True):
-            if name in percent:
-                cell.number_format = "0.0000%"
-    for result, sheet_name in zip(analysis.wagers.values(), sheets, strict=True):
-        sheet = book.create_sheet(sheet_name)
-        sheet.append(
-            [
-                "outcome",
-                "kind",
-                "pays",
-                "pays (exact)",
-                "combinations",
-                "probability",
-                "probability (exact)",
-                "1 in N",
-                "contribution to RTP",
-                "contribution to RTP (exact)",
-                "return",
-                "return (exact)",
-            ]
+        line += _both(theos[wager].per_hour)
+        rows.append(tuple(line))
+    return _SheetPlan(SUMMARY_SHEET, tables=[_Table(tuple(columns), rows)])
+
+
+def _has_exact(figure: Figure) -> bool:
+    return figure.exact and figure.unit is not Unit.DEALS
+
+
+def _figure_format(figure: Figure) -> str:
+    return {Unit.SHARE: PERCENT, Unit.DEALS: COUNT}.get(figure.unit, DECIMAL)
+
+
+OUTCOME_COLUMNS = (
+    Column("Outcome"),
+    Column("Kind"),
+    *_exact(Column("Pays", DECIMAL)),
+    Column("Combinations", COUNT),
+    *_exact(Column("Probability", PROBABILITY)),
+    Column("1 in N", MONEY),
+    *_exact(Column("Contribution to RTP", PERCENT)),
+    *_exact(Column("Return", PERCENT)),
+)
+KIND_LABELS = {"outcome": "outcome", "ante_bonus": "Ante Bonus (paid on top)"}
+
+
+def _outcome_rows(result: WagerAnalysis) -> _Table:
+    """A wager's PAR table: its outcomes (Ante & Play's Ante Bonus rows after them, paid on top), then the totals,
+    which are the wager's exact figures: the cycle, probability 1, the RTP and the expected net (−house edge)."""
+    rows: list[tuple[Cell, ...]] = []
+    for kind, row in _rows(result):
+        label = outcome_label(row.outcome, wager=result.wager, bonus=kind == "ante_bonus")
+        rows.append(
+            (
+                label,
+                KIND_LABELS[kind],
+                *_both(row.pays),
+                row.combinations,
+                *_both(row.probability),
+                _number(row.one_in) if row.one_in is not None else None,
+                *_both(row.contribution),
+                *_both(row.expected_net),
+            )
         )
-        for kind, row in _rows(result):
-            sheet.append(
-                [
-                    row.outcome,
-                    kind,
-                    _number(row.pays),
-                    fraction_text(row.pays),
-                    row.combinations,
-                    _number(row.probability),
-                    fraction_text(row.probability),
-                    _number(row.one_in) if row.one_in is not None else None,
-                    _number(row.contribution),
-                    fraction_text(row.contribution),
-                    _number(row.expected_net),
-                    fraction_text(row.expected_net),
-                ]
+    outcomes = [row for _, row in _rows(result) if row.returns_stake]  # the bonus rows are paid on top of these
+    _check_totals(result, sum(r.combinations for r in outcomes), sum((r.contribution for _, r in _rows(result)), 0))
+    rows.append(
+        (
+            "Total",
+            "every deal once; the Ante Bonus on top" if len(outcomes) < len(rows) else "every deal once",
+            None,
+            None,
+            result.cycle,
+            *_both(Fraction(1)),
+            None,
+            *_both(result.stats.rtp),
+            *_both(result.stats.mean),
+        )
+    )
+    return _Table(OUTCOME_COLUMNS, rows, bold=(len(rows) - 1,))
+
+
+def _check_totals(result: WagerAnalysis, combinations: int, rtp: Fraction | int) -> None:
+    """The rows add up to the figures the totals state, exactly (the engine's invariant, kept where it is shown)."""
+    if combinations != result.cycle or rtp != result.stats.rtp:
+        raise ValueError(f"{result.wager}: the outcome rows do not add up to its cycle and RTP")
+
+
+BY_HAND_COLUMNS = (
+    Column("Hand"),
+    Column("Outcome"),
+    *_exact(Column("Pays", DECIMAL)),
+    Column("Combinations", COUNT),
+    *_exact(Column("Probability", PROBABILITY)),
+    *_exact(Column("Return", PERCENT)),
+)
+
+
+def _by_hand_rows(result: AntePlayAnalysis) -> _Table:
+    """Ante & Play's outcomes by the player's hand, every row (0 where it never happens), pays with the Ante Bonus
+    included; the totals: the cycle, probability 1 and the expected net per Ante."""
+    rows: list[tuple[Cell, ...]] = []
+    row: HandOutcome
+    for row in result.by_hand:
+        rows.append(
+            (
+                hand_label(row.hand),
+                row.situation.label,
+                *_both(row.pays),
+                row.combinations,
+                *_both(row.probability),
+                *_both(row.expected_net),
             )
-        _style(sheet, percent_columns=(8, 10))
-        if isinstance(result, AntePlayAnalysis):
-            _by_hand_sheet(
-                book.create_sheet(sheet_name[: SHEET_NAME_CHARS - len(BY_HAND_SHEET)] + BY_HAND_SHEET), result
+        )
+    if sum(r.combinations for r in result.by_hand) != result.cycle:
+        raise ValueError(f"{result.wager}: the outcomes by hand do not add up to its cycle")
+    rows.append(("Total", "every deal once", None, None, result.cycle, *_both(Fraction(1)), *_both(result.stats.mean)))
+    return _Table(BY_HAND_COLUMNS, rows, frozen_columns=2, bold=(len(rows) - 1,))
+
+
+def what_if_linear(result: WagerAnalysis) -> bool:
+    """Whether a wager's RTP is 1 + Σ combinations × net pay / cycle over its rows, each pay free: a side bet
+    without a meter or an envy bonus (Ante & Play's strategy, and so its counts, move with its pays)."""
+    return not isinstance(result, AntePlayAnalysis) and result.progressive is None
+
+
+WHAT_IF_TOP = 5  # the what-if table's heading row
+WHAT_IF_COLUMNS = (
+    Column("Outcome"),
+    Column("Combinations", COUNT),
+    Column("Pays (net, per unit bet)", DECIMAL),
+    Column("Contribution to RTP", PERCENT),
+    Column("Pays as analysed (exact)", TEXT),
+)
+
+
+def _what_if_sheet(result: WagerAnalysis, name: str) -> _SheetPlan:
+    """A side bet's pays as numbers you may change, and its RTP and house edge as formulas over them: RTP =
+    1 + SUMPRODUCT(combinations, pays) / cycle (each row's contribution beside it), the figures as analysed below
+    for comparison. Every formula is made here from cell addresses only."""
+    first = WHAT_IF_TOP + 1
+    last = first + len(result.outcomes) - 1
+    total = last + 1
+    rows: list[tuple[Cell, ...]] = []
+    for number, row in enumerate(result.outcomes, first):
+        rows.append(
+            (
+                outcome_label(row.outcome, wager=result.wager),
+                row.combinations,
+                _number(row.pays),
+                Formula(f"=B{number}*(C{number}+1)/$B${total}"),
+                fraction_text(row.pays),
             )
-    for cell in summary[1]:
-        cell.font = Font(bold=True)
-    for worksheet in book.worksheets:  # text is text: a name such as '=HYPERLINK(...)' never becomes a formula
-        for cells in worksheet.iter_rows():
-            for cell in cells:
-                if isinstance(cell.value, str):
-                    cell.data_type = "s"
+        )
+    rows.append(("Total", result.cycle, None, Formula(f"=SUM(D{first}:D{last})"), None))
+    products = f"SUMPRODUCT(B{first}:B{last},C{first}:C{last})/B{total}"
+    plan = _SheetPlan(
+        name,
+        block=[
+            ("What if", result.title),
+            (
+                "Type other pays in the Pays column (net per unit bet: 40 for 40 to 1; the last row is the stake "
+                "lost): each row's contribution, the RTP and the house edge follow by formulas. The combinations "
+                "are the analysis's.",
+            ),
+        ],
+        block_widths=False,
+        tables=[_Table(WHAT_IF_COLUMNS, rows, top=WHAT_IF_TOP, bold=(len(rows) - 1,))],
+    )
+    figures_top = total + 2
+    figures: list[tuple[Cell, ...]] = [
+        ("RTP", Formula(f"=1+{products}"), None),
+        ("House edge", Formula(f"=-{products}"), None),
+        ("RTP as analysed", *_both(result.stats.rtp)),
+        ("House edge as analysed", *_both(result.stats.house_edge)),
+    ]
+    plan.tables.append(
+        _Table((Column("Figure"), Column("Value", PERCENT), Column("Exact", TEXT)), figures, top=figures_top)
+    )
+    return plan
+
+
+def what_if_formulas(result: WagerAnalysis) -> tuple[str, str]:
+    """The RTP and house-edge formulas of a wager's what-if sheet (for its tests and readers)."""
+    plan = _what_if_sheet(result, "x")
+    rtp, edge = (row[1] for row in plan.tables[1].rows[:2])
+    assert isinstance(rtp, Formula) and isinstance(edge, Formula)
+    return rtp.text, edge.text
+
+
+def _wager_sheets(result: WagerAnalysis, wager: str, index: int) -> list[_SheetPlan]:
+    """A wager's own sheets: its outcomes, Ante & Play's by hand, a linear side bet's what-if."""
+    plans = [_SheetPlan(_sheet_name(wager, index), tables=[_outcome_rows(result)])]
+    if isinstance(result, AntePlayAnalysis):
+        plans.append(_SheetPlan(_sheet_name(wager, index, BY_HAND_SHEET), tables=[_by_hand_rows(result)]))
+    if what_if_linear(result):
+        plans.append(_what_if_sheet(result, _sheet_name(wager, index, WHAT_IF_SHEET)))
+    return plans
+
+
+def workbook_plans(analysis: GameAnalysis, day: date) -> list[_SheetPlan]:
+    """Every sheet of the PAR workbook, in order, as rows."""
+    plans = [_game_sheet(analysis, day), _summary_sheet(analysis)]
+    for index, (wager, result) in enumerate(analysis.wagers.items(), 1):
+        plans += _wager_sheets(result, wager, index)
+    return plans
+
+
+def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -> bytes:
+    """The PAR workbook; the same analysis and ``created`` give the same bytes. ``created`` defaults to midnight of
+    the issue date rule's day (``SOURCE_DATE_EPOCH``, else today), as every document of trey is dated."""
+    if created is None:
+        from trey.trust.certificate import default_issue_date
+
+        day = default_issue_date()
+        created = datetime(day.year, day.month, day.day)
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.properties.created = created
+    book.properties.modified = created
+    book.properties.creator = "trey"
+    first = book.active
+    assert first is not None
+    book.remove(first)
+    for plan in workbook_plans(analysis, created.date()):
+        _write_sheet(book.create_sheet(plan.name), plan)
+    return _workbook_bytes(book, created)
+
+
+def _write_sheet(sheet: Any, plan: _SheetPlan) -> None:
+    """The plan's cells, formats, widths and frozen panes; strings as string cells, formulas only as trey wrote
+    them (a name such as '=HYPERLINK(...)' stays text)."""
+    from openpyxl.styles import Alignment, Font
+
+    if sheet.title != plan.name:
+        raise ValueError(f"two sheets named {plan.name!r}")
+    bold = Font(bold=True)
+    widths: dict[int, int] = {}
+
+    def put(row: int, column: int, value: Cell, number_format: str | None, *, fit: bool = True) -> Any:
+        cell = sheet.cell(row=row, column=column)
+        if isinstance(value, Formula):
+            cell.value = value.text
+            cell.data_type = "f"
+        elif value is not None:
+            cell.value = value
+            if isinstance(value, str):
+                cell.data_type = "s"
+        if number_format is not None and not (isinstance(value, str) and number_format != TEXT):
+            cell.number_format = number_format
+        if fit:
+            shown = _shown_width(value, number_format)
+            if isinstance(value, str) and shown > WIDEST:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+            widths[column] = max(widths.get(column, 0), min(shown, WIDEST))
+        return cell
+
+    for r, line in enumerate(plan.block, 1):
+        for c, value in enumerate(line, 1):
+            cell = put(r, c, value, plan.formats.get((r, c)), fit=plan.block_widths)
+            if c == 1 and value is not None:
+                cell.font = bold
+    for table in plan.tables:
+        for c, column in enumerate(table.columns, 1):
+            put(table.top, c, column.heading, None).font = bold
+        for offset, line in enumerate(table.rows):
+            for c, (column, value) in enumerate(zip(table.columns, line, strict=True), 1):
+                cell = put(table.top + 1 + offset, c, value, column.number_format)
+                if offset in table.bold:
+                    cell.font = bold
+    from openpyxl.utils import get_column_letter
+
+    if plan.tables:
+        table = plan.tables[0]
+        sheet.freeze_panes = f"{get_column_letter(table.frozen_columns + 1)}{table.top + 1}"
+
+    for number, width in sorted(widths.items()):
+        sheet.column_dimensions[get_column_letter(number)].width = max(width, NARROWEST) + 2
+
+
+def _shown_width(value: Cell, number_format: str | None) -> int:
+    """About how many characters a cell shows: its text, or its number as the format renders it."""
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return max((len(line) for line in value.splitlines()), default=0)
+    if isinstance(value, Formula):
+        return 12
+    if isinstance(value, date):
+        return 10
+    if number_format == PERCENT:
+        return len(f"{value * 100:,.4f}%")
+    if number_format == PROBABILITY:
+        return len(f"{value:.10f}")
+    if number_format == COUNT:
+        return len(f"{value:,}")
+    if number_format in (DECIMAL, MONEY):
+        return len(f"{value:,.{4 if number_format == DECIMAL else 2}f}")
+    return len(str(value))
+
+
+def _workbook_bytes(book: Any, created: datetime) -> bytes:
+    from openpyxl.writer.excel import ExcelWriter
+
     buffer = io.BytesIO()
     # ExcelWriter, not Workbook.save: save() stamps the modified date with the clock, so no two runs would match.
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
         ExcelWriter(book, archive).save()
     return _pinned_zip(buffer.getvalue(), created)
-
-
-def _style(sheet: Any, *, percent_columns: tuple[int, ...]) -> None:
-    """Bold headings, and the columns (0-based) shown as percentages."""
-    from openpyxl.styles import Font
-
-    rows = list(sheet.iter_rows())
-    for cell in rows[0]:
-        cell.font = Font(bold=True)
-    for cells in rows[1:]:
-        for column in percent_columns:
-            cells[column].number_format = "0.0000%"
-
-
-def _by_hand_sheet(sheet: Any, result: AntePlayAnalysis) -> None:
-    """Ante & Play's outcomes by the player's hand, every row (0 where it never happens)."""
-    columns = ["hand", "outcome", "pays", "pays (exact)", "combinations", "probability", "probability (exact)"]
-    sheet.append([*columns, "return", "return (exact)"])
-    row: HandOutcome
-    for row in result.by_hand:
-        sheet.append(
-            [
-                row.hand,
-                str(row.situation),
-                _number(row.pays),
-                fraction_text(row.pays),
-                row.combinations,
-                _number(row.probability),
-                fraction_text(row.probability),
-                _number(row.expected_net),
-                fraction_text(row.expected_net),
-            ]
-        )
-    _style(sheet, percent_columns=(7,))
 
 
 def _pinned_zip(data: bytes, when: datetime) -> bytes:

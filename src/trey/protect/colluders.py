@@ -12,6 +12,7 @@ Hit frequency, deviation and average wager are the samples' means.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,7 +44,12 @@ class ColluderPlay:
 
     @property
     def scenario(self) -> str:
-        return f"{self.colluders} colluding seats' hands" if self.colluders > 1 else "1 colluding seat's hands"
+        return scenario_name(self.colluders)
+
+
+def scenario_name(colluders: int) -> str:
+    """What the informed player knows, in words: "2 colluding seats' hands"."""
+    return f"{colluders} colluding seats' hands" if colluders > 1 else "1 colluding seat's hands"
 
 
 @dataclass(frozen=True)
@@ -127,9 +133,10 @@ def colluders(
     samples: int,
     seed: int,
     where: Where | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> ColluderPlay:
     """The informed player's figures; the chunks of samples run where ``where`` says (this process by default),
-    with the same figures anywhere."""
+    with the same figures anywhere; ``advance`` is told the samples of each task as it ends (a progress bar)."""
     if not 1 <= colluders <= MAX_COLLUDERS:
         raise ValueError(f"1 to {MAX_COLLUDERS} colluders")
     if not 1 <= samples <= MAX_SAMPLES:
@@ -140,8 +147,10 @@ def colluders(
     shared = _Shared(informed, normal_plays, colluders, samples, seed)
     by_chunk: dict[int, np.ndarray] = {}
     for task, sums_of_chunks in run_chunks(_chunk_sums, shared, tasks, where or Where()):
-        start = tasks[task][0]
+        start, end = tasks[task]
         by_chunk.update(enumerate(sums_of_chunks, start))
+        if advance is not None:
+            advance(min(end * CHUNK_SAMPLES, samples) - start * CHUNK_SAMPLES)
     sums = np.zeros(7)  # informed EV and its square, normal EV, gain squared, hits, plays, E[net^2]
     for number in range(count):  # in the order of the chunks, wherever they ran: the same float sums
         sums += by_chunk[number]

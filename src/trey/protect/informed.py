@@ -127,12 +127,12 @@ class Tell:
 @dataclass(frozen=True)
 class Chart:
     """The informed strategy for one seen card (any suit) or class: the weakest hand played, and how many of the
-    hands above it are folded anyway (card removal: 0 for a plain threshold)."""
+    hands above it are folded anyway (card removal: 0 for a plain threshold). No hand is played below the weakest
+    played, by its definition: there is no count of those (trey 0.4.0 wrote one, always 0)."""
 
     seen: str
     weakest_played: int | None  # a key; None when nothing is played
     folded_above: int  # (context, hand) pairs at or above the weakest played hand that fold
-    played_below: int
 
 
 @dataclass(frozen=True)
@@ -162,9 +162,11 @@ def evaluate(
     batches: Iterator[tuple[str, ContextCounts]],
     normal_plays: BoolArray,
     normal: WagerStats,
+    advance: Callable[[int], None] | None = None,
 ) -> InformedPlay:
     """Decide every batch of contexts (a batch: the contexts one chart line covers, such as the four suits of a
-    seen rank) and gather the exact figures, the chart and the tells."""
+    seen rank) and gather the exact figures, the chart and the tells; ``advance`` is told the number of contexts
+    of each batch when it is done (a progress bar)."""
     keys = hand_table().keys
     pairs: list[tuple[Fraction, int]] = []
     played = total = 0
@@ -194,9 +196,9 @@ def evaluate(
         )
         weakest = int(keys[np.nonzero(plays)[1]].min()) if plays.any() else None
         at_or_above = keys >= weakest if weakest is not None else np.zeros(HANDS, dtype=bool)
-        charts.append(
-            Chart(label, weakest, int((~plays & at_or_above & valid).sum()), int((plays & ~at_or_above).sum()))
-        )
+        charts.append(Chart(label, weakest, int((~plays & at_or_above & valid).sum())))
+        if advance is not None:
+            advance(len(batch.totals))
     stats = stats_of(net_distribution(pairs))
     average = 1 + Fraction(played, total)
     decisions_kept = np.concatenate(all_plays) if all_plays else None

@@ -3,6 +3,7 @@ does to each side bet."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -20,12 +21,22 @@ from trey.core.runner import Where
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.paytable.model import GameSpec, OnFold, SideBet
-from trey.protect.colluders import MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay
+from trey.protect.colluders import MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay, scenario_name
 from trey.protect.colluders import colluders as sample_colluders
 from trey.protect.informed import Informed, InformedPlay, evaluate
-from trey.protect.scenarios import BUILT_IN_CLASSES, CardClasses, card_classes, one_card, two_cards
+from trey.protect.scenarios import (
+    BUILT_IN_CLASSES,
+    ONE_CARD_CONTEXTS,
+    TWO_CARD_CONTEXTS,
+    CardClasses,
+    card_classes,
+    one_card,
+    two_cards,
+)
 
 MAX_CLASS_PARTITIONS = 8  # --classes given at most this many times
+# A progress report: (the scenario, how much more of it is done, its total), in contexts of seen cards or samples.
+Report = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -79,10 +90,12 @@ def protect(
     seed: int = 1,
     analysis: GameAnalysis | None = None,
     scheduler: str | None = None,
+    progress: Report | None = None,
 ) -> Protection:
     """The informed player's figures: one dealer card seen, two (with ``two``), the built-in card classes and
     ``classes``, and ``colluders`` other seats' hands (``samples`` seeded samples, run on the Dask ``scheduler``
-    when one is given); and each side bet's return, which information changes only through the decisions."""
+    when one is given); and each side bet's return, which information changes only through the decisions.
+    ``progress`` is told how far each scenario has got (the contexts of seen cards decided, the samples drawn)."""
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError(
@@ -96,12 +109,22 @@ def protect(
     assert ante is not None
     informed = Informed(game, spec.rules)
     q = spec.rules.dealer_qualifier.minimum_key
-    results = [evaluate("one dealer card", informed, one_card(q), ante.plays, ante.stats)]
+
+    def advance(scenario: str, total: int) -> Callable[[int], None] | None:
+        if progress is None:
+            return None
+        return lambda done: progress(scenario, done, total)
+
+    scenarios = [("one dealer card", one_card(q), ONE_CARD_CONTEXTS)]
     if two:
-        results.append(evaluate("two dealer cards", informed, two_cards(q), ante.plays, ante.stats))
+        scenarios.append(("two dealer cards", two_cards(q), TWO_CARD_CONTEXTS))
     for partition in (*BUILT_IN_CLASSES.values(), *(c for c in classes if c.name not in BUILT_IN_CLASSES)):
         name = f"the class of one dealer card ({partition.name})"
-        results.append(evaluate(name, informed, card_classes(q, partition), ante.plays, ante.stats))
+        scenarios.append((name, card_classes(q, partition), partition.contexts))
+    results = [
+        evaluate(name, informed, batches, ante.plays, ante.stats, advance(name, total))
+        for name, batches, total in scenarios
+    ]
     sampled: tuple[ColluderPlay, ...] = ()
     if colluders is not None:
         if not 1 <= colluders <= MAX_COLLUDERS or not 1 <= samples <= MAX_SAMPLES:
@@ -119,6 +142,7 @@ def protect(
                 samples=samples,
                 seed=seed,
                 where=Where(scheduler=scheduler),
+                advance=advance(f"{scenario_name(colluders)} (sampled)", samples),
             ),
         )
     return Protection(spec, analysis, tuple(results), _side_bets(spec, analysis, results[0]), sampled)
@@ -210,7 +234,6 @@ def protection_json(protection: Protection) -> dict[str, Any]:
                         "seen": c.seen,
                         "weakest_played": describe_key(c.weakest_played) if c.weakest_played is not None else None,
                         "folded_at_or_above": c.folded_above,
-                        "played_below": c.played_below,
                     }
                     for c in play.chart
                 ],

@@ -13,6 +13,8 @@ from trey.cards.hands import IntArray
 from trey.protect.informed import ContextCounts, seen_counts
 
 RANKS_HIGH_FIRST = tuple(range(12, -1, -1))
+ONE_CARD_CONTEXTS = 52  # the contexts of each scenario, for a progress bar: every card
+TWO_CARD_CONTEXTS = 52 * 51 // 2  # every pair of cards
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,11 @@ class CardClasses:
 
     name: str
     classes: tuple[tuple[int, ...], ...]  # ranks of each class, highest first
+
+    @property
+    def contexts(self) -> int:
+        """One context per class."""
+        return len(self.classes)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -44,11 +51,16 @@ def _batch(counts: list[IntArray], seen: tuple[tuple[int, ...], ...] = ()) -> Co
     return ContextCounts(stacked, stacked.sum(axis=2), seen)
 
 
+def one_card_contexts() -> Iterator[tuple[str, list[tuple[int, ...]]]]:
+    """One dealer card seen exactly: a chart line per rank, its four suits' contexts."""
+    for rank in RANKS_HIGH_FIRST:
+        yield rank_label(rank), [(Card.of(rank, suit),) for suit in range(4)]
+
+
 def one_card(qualifier_key: int) -> Iterator[tuple[str, ContextCounts]]:
     """One dealer card seen exactly: a batch per rank (its four suits)."""
-    for rank in RANKS_HIGH_FIRST:
-        cards = [Card.of(rank, suit) for suit in range(4)]
-        yield rank_label(rank), _batch([_one_card(c, qualifier_key) for c in cards], tuple((c,) for c in cards))
+    for label, seen in one_card_contexts():
+        yield label, _batch([_one_card(card, qualifier_key) for (card,) in seen], tuple(seen))
 
 
 def card_classes(qualifier_key: int, partition: CardClasses) -> Iterator[tuple[str, ContextCounts]]:
@@ -59,17 +71,22 @@ def card_classes(qualifier_key: int, partition: CardClasses) -> Iterator[tuple[s
         yield label, _batch([np.asarray(total)])
 
 
-def two_cards(qualifier_key: int) -> Iterator[tuple[str, ContextCounts]]:
-    """Two dealer cards seen: a batch per pair of ranks, suited and offsuit apart."""
+def two_card_contexts() -> Iterator[tuple[str, list[tuple[int, ...]]]]:
+    """Two dealer cards seen: a chart line per pair of ranks, suited and offsuit apart, with its contexts."""
     for high in RANKS_HIGH_FIRST:
         for low in range(high, -1, -1):
             kinds = [("", False)] if high == low else [(" suited", True), (" offsuit", False)]
             for words, suited in kinds:
-                seen = [
+                seen: list[tuple[int, ...]] = [
                     (Card.of(high, s), Card.of(low, u))
                     for s in range(4)
                     for u in range(4)
                     if (s == u) == suited and (high != low or s < u)
                 ]
-                label = f"{rank_label(high)}-{rank_label(low)}{words}"
-                yield label, _batch([seen_counts(pair, qualifier_key) for pair in seen], tuple(seen))
+                yield f"{rank_label(high)}-{rank_label(low)}{words}", seen
+
+
+def two_cards(qualifier_key: int) -> Iterator[tuple[str, ContextCounts]]:
+    """Two dealer cards seen: a batch per pair of ranks, suited and offsuit apart."""
+    for label, seen in two_card_contexts():
+        yield label, _batch([seen_counts(pair, qualifier_key) for pair in seen], tuple(seen))

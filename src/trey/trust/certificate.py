@@ -226,19 +226,30 @@ ADDED_FIELDS = frozenset({"rtp_range", "by_hand", "dealer_qualifies"})
 ADDED_FIELDS_AT = re.compile(r"\$\.analysis\.wagers\.[a-z][a-z0-9_]*")  # in a wager's analysis, and nowhere else
 
 
+# Fields a certificate issued earlier may carry and the fresh computation no longer writes, where: the informed
+# strategy chart's played_below, 0 by construction (its schema admits 0 only), so that dropping it loses nothing.
+REMOVED_FIELDS = frozenset({"played_below"})
+REMOVED_FIELDS_AT = re.compile(r"\$\.protection\.scenarios\[[0-9]+\]\.chart\[[0-9]+\]")
+
+
 def _absent_as_issued(stored: dict[str, Any], key: str, path: str) -> bool:
     """A field the fresh computation has and a certificate issued before it existed lacks."""
     return key not in stored and key in ADDED_FIELDS and ADDED_FIELDS_AT.fullmatch(path) is not None
 
 
+def _removed_since_issued(fresh: dict[str, Any], key: str, path: str) -> bool:
+    """A field a certificate issued earlier has and the fresh computation no longer writes."""
+    return key not in fresh and key in REMOVED_FIELDS and REMOVED_FIELDS_AT.fullmatch(path) is not None
+
+
 def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
     """The JSON paths where a stored certificate and a fresh computation differ; the version of trey that wrote
     each is not a figure and is never compared, nor are the fields of :data:`ADDED_FIELDS` a certificate issued
-    before them lacks."""
+    before them lacks, nor those of :data:`REMOVED_FIELDS` it still has."""
     if isinstance(stored, dict) and isinstance(fresh, dict):
         diffs = []
         for key in sorted((set(stored) | set(fresh)) - {"trey_version"}, key=str):
-            if _absent_as_issued(stored, key, path):
+            if _absent_as_issued(stored, key, path) or _removed_since_issued(fresh, key, path):
                 continue
             if key not in stored or key not in fresh:
                 diffs.append(f"{path}.{key}")
