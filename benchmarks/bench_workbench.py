@@ -58,6 +58,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page()
         page.goto("http://127.0.0.1:8790/edit?file=standard.yaml")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")  # its script listens: edits are seen
         # Values never met before, so nothing comes from a cache: every edit is computed afresh.
         side = _timed(page, '["wagers", "pair_plus", "flush"]', [f"{31 + i} to 10" for i in range(edits)], edits)
         bonus = _timed(

@@ -21,6 +21,7 @@ from trey.web.app import Workbench, workbench
 from trey.web.server import server_options
 
 PAYTABLES = Path(__file__).resolve().parents[1] / "paytables"
+PATIENCE = 60.0  # seconds, for every wait on the server: an analysis or a document on a machine busy with other work
 
 
 def _free_port() -> int:
@@ -35,7 +36,7 @@ class Served:
     bench: Workbench  # the application's state: its token, its analyses (running, waiting, dropped)
 
 
-def wait_for(condition: Callable[[], bool], what: str, seconds: float = 30) -> None:
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = PATIENCE) -> None:
     """Wait until ``condition()`` holds (polling the state, never a fixed sleep), or fail saying ``what``."""
     deadline = time.monotonic() + seconds
     while not condition():
@@ -88,7 +89,7 @@ class InProcess:
 
 def page_token(server: str) -> str:
     """This start's token, as a client reads it: from the form of an editor page."""
-    page = httpx.get(f"{server}/edit", params={"file": "standard.yaml"}, timeout=30).text
+    page = httpx.get(f"{server}/edit", params={"file": "standard.yaml"}, timeout=PATIENCE).text
     found = re.search(r'name="token" value="([^"]+)"', page)
     assert found is not None
     return found.group(1)

@@ -12,7 +12,7 @@ from starlette.applications import Starlette
 
 from conftest import STANDARD, run_cli
 from trey.paytable.load import load_spec
-from workbench import PAYTABLES, InProcess, Served, page_token
+from workbench import PATIENCE, PAYTABLES, InProcess, Served, page_token
 
 EDITED = json.dumps({"paytable": load_spec(STANDARD).canonical(), "origin": "standard.yaml"})
 JSON = {"Content-Type": "application/json"}
@@ -64,13 +64,18 @@ def test_a_request_from_another_site_is_refused_before_any_work(served: Served, 
             ("Sec-Fetch-Site: cross-site", {"Sec-Fetch-Site": "cross-site"}),
             ("Origin: http://localhost:1", {"Origin": "http://localhost:1", "Sec-Fetch-Site": "same-site"}),
         ]:
-            answer = httpx.post(f"{server}{path}", headers={**headers, **sent}, timeout=30, **body)  # type: ignore[arg-type]
+            answer = httpx.post(f"{server}{path}", headers={**headers, **sent}, timeout=PATIENCE, **body)  # type: ignore[arg-type]
             assert (answer.status_code, answer.json()) == (403, _another_site(server, said)), path
     for page in ("/", "/edit?file=standard.yaml"):  # a link or an image of another site: the index analyses
-        linked = httpx.get(f"{server}{page}", headers={"Sec-Fetch-Site": "same-site"}, timeout=30)
+        linked = httpx.get(f"{server}{page}", headers={"Sec-Fetch-Site": "same-site"}, timeout=PATIENCE)
         assert linked.status_code == 403 and linked.json() == _another_site(server, "Sec-Fetch-Site: same-site")
     assert counted == []  # nothing was analysed
-    own = httpx.post(f"{server}/download/yaml", data=form, headers={"Origin": server, "Sec-Fetch-Site": "same-origin"})
+    own = httpx.post(
+        f"{server}/download/yaml",
+        data=form,
+        headers={"Origin": server, "Sec-Fetch-Site": "same-origin"},
+        timeout=PATIENCE,
+    )
     assert own.status_code == 200 and own.headers["content-type"] == "application/yaml"
 
 
@@ -81,23 +86,25 @@ def test_the_api_takes_json_and_the_forms_need_this_starts_token(served: Served)
     for path in ("/api/figures", "/api/solve"):
         for kind in ("text/plain", "application/x-www-form-urlencoded", None):
             headers = {"Content-Type": kind} if kind else {}
-            answer = httpx.post(f"{server}{path}", content=EDITED, headers=headers, timeout=30)
+            answer = httpx.post(f"{server}{path}", content=EDITED, headers=headers, timeout=PATIENCE)
             assert answer.status_code == 415 and answer.json() == {
                 "error": f"{path} takes application/json, not {kind or 'an untyped body'}",
                 "hint": "send Content-Type: application/json",
             }
-    plain = httpx.post(f"{server}/api/analyze", content=STANDARD.read_bytes(), headers={"Content-Type": "text/plain"})
+    plain = httpx.post(
+        f"{server}/api/analyze", content=STANDARD.read_bytes(), headers={"Content-Type": "text/plain"}, timeout=PATIENCE
+    )
     assert plain.status_code == 415 and plain.json() == {
         "error": "/api/analyze takes application/json or application/yaml, not text/plain",
         "hint": "send Content-Type: application/yaml",
     }
     refused = {"error": "the form is not one of this workbench's pages", "hint": "reload the page and try again"}
     for form in ({"request": EDITED}, {"request": EDITED, "token": "guessed"}):
-        answer = httpx.post(f"{server}/download/certificate", data=form, timeout=30)
+        answer = httpx.post(f"{server}/download/certificate", data=form, timeout=PATIENCE)
         assert answer.status_code == 403 and answer.json() == refused
     token = page_token(server)
     assert token == served.bench.token and len(token) >= 32
-    json_answer = httpx.post(f"{server}/download/yaml", json={"request": EDITED, "token": token}, timeout=30)
+    json_answer = httpx.post(f"{server}/download/yaml", json={"request": EDITED, "token": token}, timeout=PATIENCE)
     assert json_answer.status_code == 415 and json_answer.json() == {
         "error": "the request is application/json, not a form",
         "hint": "use the page's buttons",

@@ -18,7 +18,7 @@ import pytest
 
 from trey.paytable.load import load_spec
 from trey.web.app import Gone, workbench
-from workbench import PAYTABLES, InProcess, Served, page_token, wait_for
+from workbench import PATIENCE, PAYTABLES, InProcess, Served, page_token, wait_for
 
 PAIR_PLUS = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"
 YAML = {"Content-Type": "application/yaml"}
@@ -86,7 +86,7 @@ def logged() -> Iterator[list[logging.LogRecord]]:
 
 def _raw(server: str, request: bytes) -> socket.socket:
     host, port = server.removeprefix("http://").split(":")
-    connection = socket.create_connection((host, int(port)), timeout=30)
+    connection = socket.create_connection((host, int(port)), timeout=PATIENCE)
     connection.sendall(request)
     return connection
 
@@ -111,7 +111,9 @@ def test_analyses_run_one_per_cpu_at_once(served: Served, gate: Gate) -> None:
     answers: dict[int, str] = {}
 
     def post(pay: int) -> None:
-        sent = httpx.post(f"{served.url}/api/analyze", content=_with_flush(pay).encode(), headers=YAML, timeout=60)
+        sent = httpx.post(
+            f"{served.url}/api/analyze", content=_with_flush(pay).encode(), headers=YAML, timeout=PATIENCE
+        )
         answers[pay] = sent.json()["wagers"]["pair_plus"]["house_edge"]
 
     threads = [threading.Thread(target=post, args=(pay,)) for pay in pays]
@@ -133,7 +135,9 @@ def test_analyses_are_remembered_by_content_and_bounded(
     gate.through.set()
 
     def post(pay: int) -> str:
-        sent = httpx.post(f"{served.url}/api/analyze", content=_with_flush(pay).encode(), headers=YAML, timeout=60)
+        sent = httpx.post(
+            f"{served.url}/api/analyze", content=_with_flush(pay).encode(), headers=YAML, timeout=PATIENCE
+        )
         return str(sent.json()["wagers"]["pair_plus"]["house_edge"])
 
     assert [post(31), post(31), post(31)] == [_edge(31)] * 3
@@ -171,7 +175,7 @@ def test_an_edit_replaced_by_a_newer_one_of_its_page_is_dropped(served: Served, 
         data["wagers"]["pair_plus"]["flush"] = 40 + number
         sent = json.dumps({"paytable": data})
         headers = {"Content-Type": "application/json", "X-Trey-Edit": f"0a1b2c3d:{number}"}
-        answers[number] = httpx.post(f"{served.url}/api/figures", content=sent, headers=headers, timeout=60)
+        answers[number] = httpx.post(f"{served.url}/api/figures", content=sent, headers=headers, timeout=PATIENCE)
 
     first = threading.Thread(target=edit, args=(1,))
     first.start()
@@ -188,7 +192,10 @@ def test_an_edit_replaced_by_a_newer_one_of_its_page_is_dropped(served: Served, 
     assert answers[2].status_code == 200 and answers[2].json()["valid"] is True
     assert gate.abandoned == 1
     bad = httpx.post(
-        f"{served.url}/api/figures", content="{}", headers={"Content-Type": "application/json", "X-Trey-Edit": "page"}
+        f"{served.url}/api/figures",
+        content="{}",
+        headers={"Content-Type": "application/json", "X-Trey-Edit": "page"},
+        timeout=PATIENCE,
     )
     assert bad.status_code == 400 and bad.json() == {
         "error": "X-Trey-Edit 'page' is not PAGE:NUMBER",
@@ -225,14 +232,14 @@ def test_malformed_forms_are_refused_in_words(served: Served) -> None:
     token = page_token(served.url)
     request = json.dumps({"paytable": load_spec(PAIR_PLUS).canonical()})
     five = {"request": request, "token": token, "a": "1", "b": "2", "c": "3"}
-    answer = httpx.post(f"{served.url}/download/yaml", data=five, timeout=30)
+    answer = httpx.post(f"{served.url}/download/yaml", data=five, timeout=PATIENCE)
     assert answer.status_code == 400 and answer.json() == {
         "error": "the form has more than 4 fields",
         "hint": "use the page's buttons",
     }
     twice = f"request=1&token={token}&request=2"
     form = {"Content-Type": "application/x-www-form-urlencoded"}
-    answer = httpx.post(f"{served.url}/download/yaml", content=twice, headers=form, timeout=30)
+    answer = httpx.post(f"{served.url}/download/yaml", content=twice, headers=form, timeout=PATIENCE)
     assert answer.status_code == 400 and answer.json() == {
         "error": "the form gives the field 'request' twice",
         "hint": "use the page's buttons",
@@ -259,14 +266,16 @@ def test_stalled_connections_are_let_go(served: Served, monkeypatch: pytest.Monk
 
 def test_every_answer_carries_the_pages_security_headers(served: Served) -> None:
     """Issue 29.14: the JSON answers had neither ``nosniff`` nor the pages' Content-Security-Policy."""
-    policy = httpx.get(f"{served.url}/", timeout=30).headers["content-security-policy"]
+    policy = httpx.get(f"{served.url}/", timeout=PATIENCE).headers["content-security-policy"]
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
     answers = [
-        httpx.post(f"{served.url}/api/analyze", content=PAIR_PLUS.read_bytes(), headers=YAML),  # 200
-        httpx.post(f"{served.url}/api/analyze", content=b"trey: [", headers=YAML),  # 422
-        httpx.post(f"{served.url}/api/figures", content=b"[]", headers={"Content-Type": "application/json"}),  # 400
-        httpx.post(f"{served.url}/api/figures", content=b"[]"),  # 415, refused before the application
-        httpx.get(f"{served.url}/static/workbench.js"),
+        httpx.post(f"{served.url}/api/analyze", content=PAIR_PLUS.read_bytes(), headers=YAML, timeout=PATIENCE),  # 200
+        httpx.post(f"{served.url}/api/analyze", content=b"trey: [", headers=YAML, timeout=PATIENCE),  # 422
+        httpx.post(
+            f"{served.url}/api/figures", content=b"[]", headers={"Content-Type": "application/json"}, timeout=PATIENCE
+        ),  # 400
+        httpx.post(f"{served.url}/api/figures", content=b"[]", timeout=PATIENCE),  # 415, refused before the application
+        httpx.get(f"{served.url}/static/workbench.js", timeout=PATIENCE),
     ]
     assert [a.status_code for a in answers] == [200, 422, 400, 415, 200]
     for answer in answers:

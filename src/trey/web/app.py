@@ -2,8 +2,10 @@
 
 Every input goes through the loader files go through (a paytable the page sends is written as YAML and read like a
 file), every figure comes from the engine and is worded by the rows the terminal prints (trey.present.figures_view),
-every document is the library's (trey.documents.make) with its fetcher that refuses everything outside the package.
-The application reads only the ``*.yaml`` files it listed inside its folder and writes nothing anywhere.
+every document is the library's (trey.documents.make) with its fetcher that refuses everything outside the package,
+made of the bytes the YAML download is: a table that differs from the file it was opened from is titled and sourced
+as such (:mod:`trey.web.edited`). The application reads only the ``*.yaml`` files it listed inside its folder and
+writes nothing anywhere.
 
 What a request may cost is bounded before any work (:class:`Guard`): it must be addressed to one of the workbench's
 names, carry its token when it must, and — when it costs an analysis or makes a document — come from the
@@ -47,8 +49,9 @@ from trey import __version__
 from trey.core.errors import TreyError
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.numbers import percent_text
+from trey.core.text import printable
 from trey.engine import analyze
-from trey.engine.results import GameAnalysis
+from trey.engine.results import AntePlayAnalysis, GameAnalysis
 from trey.figures.export import analysis_json
 from trey.figures.theo import theoretical_wins
 from trey.paytable.load import CheckResult, check_bytes
@@ -56,13 +59,16 @@ from trey.paytable.model import GameSpec, money_style
 from trey.paytable.yamldoc import MAX_FILE_BYTES
 from trey.present.figures_view import (
     ENVY_COLUMNS,
+    HAND_COLUMNS,
     OUTCOME_COLUMNS,
     envy_rows,
+    hand_outcome_rows,
     outcome_rows,
     progressive_rows,
     summary_rows,
 )
-from trey.web.forms import origin_comment, sections, yaml_text
+from trey.web.edited import Documented, Original, documented, naming
+from trey.web.forms import sections, yaml_text
 
 MAX_BODY_BYTES = 1 << 20  # a request body: a paytable is at most 1 MiB too
 BODY_SECONDS = 30  # a request body must have arrived within this (a stalled upload is answered 408)
@@ -208,6 +214,7 @@ def _figures(analysis: GameAnalysis) -> list[dict[str, Any]]:
                 "cycle": f"{result.cycle:,}",
                 "summary": summary_rows(result, style=style, theo=theos[wager]),
                 "outcomes": outcome_rows(result),
+                "by_hand": hand_outcome_rows(result) if isinstance(result, AntePlayAnalysis) else None,
                 "progressive": progressive_rows(result.progressive, style=style) if result.progressive else None,
                 "envy": envy_rows(result.progressive, style=style) if result.progressive else None,
             }
@@ -231,10 +238,12 @@ class Checked:
 @dataclass(frozen=True)
 class Sent:
     """What the page sent: the paytable as YAML (without the comment naming its origin: that goes only into the
-    downloaded file), its origin, and the rest of the request (a solve's wager, row and target)."""
+    downloaded file), its origin (the folder's file the page opened, and the SHA-256 it had then), and the rest of
+    the request (a solve's wager, row and target)."""
 
     yaml: str
     origin: str | None
+    origin_sha256: str | None
     rest: dict[str, Any]
 
 
@@ -248,10 +257,11 @@ def _sent(body: bytes) -> Sent:
     if not isinstance(sent, dict) or not (isinstance(sent.get("paytable"), dict) or isinstance(sent.get("yaml"), str)):
         raise TreyError("the request has no paytable", hint='send {"paytable": {...}} or {"yaml": "..."}')
     origin = sent.get("origin") if isinstance(sent.get("origin"), str) else None
+    digest = sent.get("origin_sha256") if isinstance(sent.get("origin_sha256"), str) else None
     text = sent["yaml"] if isinstance(sent.get("yaml"), str) else yaml_text(sent["paytable"])
     if len(text.encode()) > MAX_FILE_BYTES:
         raise TooLarge
-    return Sent(text, origin, sent)
+    return Sent(text, origin, digest, sent)
 
 
 @dataclass(frozen=True)
@@ -379,6 +389,8 @@ class Workbench:
         self.documents = asyncio.Lock()  # WeasyPrint lays out one document at a time
         self._rows: dict[str, tuple[tuple[int, int, int], Row]] = {}  # by file: its stat when read, its row
         self._rows_lock = threading.Lock()
+        # The files pages were opened from, as read then: by name, their listing, their stat when read, their data.
+        self._originals: OrderedDict[str, tuple[Listed, tuple[int, int, int], Original]] = OrderedDict()
 
     def paytables(self) -> dict[str, Listed]:
         return listed(self.folder)
@@ -410,6 +422,52 @@ class Workbench:
             self._rows[item.name] = (key, row)
         return row
 
+    def _remember(self, item: Listed, key: tuple[int, int, int], original: Original) -> None:
+        with self._rows_lock:
+            self._originals[item.name] = (item, key, original)
+            self._originals.move_to_end(item.name)
+            while len(self._originals) > MAX_FILES:  # only listed names are kept: a client's cannot grow it
+                self._originals.popitem(last=False)
+
+    def original(self, name: str | None, claimed: str | None) -> Original:
+        """The paytable of the folder a page was opened from, read again only when it changed since; refused when
+        the page names none, or one that is not of the folder, or when the file is no longer the one the page
+        opened (``claimed``: the SHA-256 the page was given)."""
+        if not name:
+            raise TreyError(
+                "the request does not say which paytable of the folder it was opened from",
+                hint="open a paytable from the list, and use its page's buttons",
+            )
+        with self._rows_lock:
+            known = self._originals.get(name)
+        item = known[0] if known is not None else self.paytables().get(name)
+        if item is None:
+            raise TreyError(
+                f"{printable(name)[:200]} is not one of the paytables of this folder", hint="open one from the list"
+            )
+        key = _stat_key(item)
+        if known is not None and known[1] == key:
+            found = known[2]
+        else:
+            if known is not None and self.paytables().get(name) != item:  # changed: is it still the folder's?
+                raise TreyError(
+                    f"{name} is no longer one of the paytables of this folder", hint="open one from the list"
+                )
+            raw = _read(item)
+            result = check_bytes(raw, item.name)
+            if result.spec is None or result.errors:
+                problem = str(result.errors[0]).splitlines()[0]
+                raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
+            found = Original(item.name, raw, hashlib.sha256(raw).hexdigest(), result.spec.canonical())
+            self._remember(item, key, found)
+        if claimed is not None and not hmac.compare_digest(claimed.encode(), found.sha256.encode()):
+            raise Refused(
+                409,
+                f"{name} has changed since this page opened it",
+                "open it again from the list (download the YAML first to keep these edits)",
+            )
+        return found
+
     def rows(self, checkpoint: Callable[[], None]) -> list[Row]:
         """The index's lines: only the files new or changed since they were last read are read and analysed."""
         items = self.paytables()
@@ -428,24 +486,27 @@ class Workbench:
         item = self.paytables().get(name)
         if item is None:
             return _page("missing.html.j2", status=404, name=name[:200])
-        checked = await self.analyses.checked(request, await run_in_threadpool(_read, item), name)
+        key = await run_in_threadpool(_stat_key, item)  # before the read: a change after it is seen next time
+        raw = await run_in_threadpool(_read, item)
+        checked = await self.analyses.checked(request, raw, name)
         if checked.analysis is None:
             problem = str(checked.result.errors[0]).splitlines()[0]
             raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
         spec = checked.analysis.spec
         data = spec.canonical()
+        original = Original(name, raw, hashlib.sha256(raw).hexdigest(), data)
+        self._remember(item, key, original)
         return _page(
             "edit.html.j2",
             name=name,
             spec=spec,
             sections=sections(data),
-            data_json=json.dumps({"paytable": data, "origin": name}),
+            data_json=json.dumps({"paytable": data, "origin": name, "origin_sha256": original.sha256}),
             yaml=yaml_text(data),
             token=self.token,
             page_id=secrets.token_hex(8),
             wagers=_figures(checked.analysis),
-            outcome_columns=OUTCOME_COLUMNS,
-            envy_columns=ENVY_COLUMNS,
+            **_columns(),
         )
 
     async def _edited(self, request: Request, body: bytes, edit: Edit | None = None) -> tuple[Sent, Checked]:
@@ -456,25 +517,34 @@ class Workbench:
         """The page's edit: the figures (as HTML), or the problems at their fields."""
         edit = _edit_of(request.headers)
         self.analyses.arrived(edit)
-        _, checked = await self._edited(request, await _body(request), edit)
+        sent, checked = await self._edited(request, await _body(request), edit)
         if checked.analysis is None:
             return JSONResponse({"valid": False, "problems": _problems(checked.result)})
         environment = _environment()
-        figures = environment.get_template("figures.html.j2").render(
-            wagers=_figures(checked.analysis), outcome_columns=OUTCOME_COLUMNS, envy_columns=ENVY_COLUMNS
-        )
+        figures = environment.get_template("figures.html.j2").render(wagers=_figures(checked.analysis), **_columns())
         data = checked.analysis.spec.canonical()
         return JSONResponse(
             {
                 "valid": True,
                 "problems": _problems(checked.result),
                 "figures": figures,
+                # What its documents would be titled (None when the page names no file it was opened from).
+                "documents": await run_in_threadpool(self._naming, sent, data) if sent.origin is not None else None,
                 # For the page to keep its form and its YAML pane in step, whichever was edited.
                 "paytable": data,
                 "yaml": yaml_text(data),
                 "fields": environment.get_template("fields.html.j2").render(sections=sections(data)),
             }
         )
+
+    def _naming(self, sent: Sent, data: dict[str, Any]) -> dict[str, Any]:
+        try:
+            titled = naming(data, self.original(sent.origin, sent.origin_sha256))
+        except Refused as exc:
+            return {"problem": exc.error, "hint": exc.hint}
+        except TreyError as exc:
+            return {"problem": exc.message, "hint": exc.hint}
+        return {"differs": titled.differs, "named": titled.named, "title": titled.title}
 
     async def analyze_api(self, request: Request) -> Response:
         """``POST /api/analyze`` with a paytable's YAML: ``trey analyze --format json``, or its problems (422)."""
@@ -515,21 +585,19 @@ class Workbench:
         return HTMLResponse(page, headers={"Content-Security-Policy": _DOCUMENT_POLICY})
 
     async def download(self, request: Request) -> Response:
-        """The edited paytable as YAML, or its certificate, dealer sheet or drill as PDF (a form's POST)."""
+        """The edited paytable as YAML, or its certificate, dealer sheet or drill as PDF (a form's POST): each made
+        of the same bytes, which say what the table is (:mod:`trey.web.edited`)."""
         kind = request.path_params["kind"]
         if kind != "yaml" and kind not in DOCUMENTS:
             return JSONResponse({"error": f"no download {kind[:40]!r}", "hint": "use the page's buttons"}, 404)
-        sent, checked = await self._edited(request, await self._form_request(request))
-        _valid(checked)  # a download of a valid paytable only
-        stem = _stem(sent.origin or "")
+        sent = await run_in_threadpool(_sent, await self._form_request(request))
+        original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)  # before any analysis
+        checked = await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable")
+        made = await run_in_threadpool(documented, _valid(checked).spec.canonical(), original)  # a valid table only
         if kind == "yaml":
-            return _attachment(
-                (origin_comment(sent.origin or "the workbench") + checked.yaml).encode(),
-                f"{stem}.yaml",
-                "application/yaml",
-            )
+            return _attachment(made.raw, f"{made.stem}.yaml", "application/yaml")
         async with self.documents:
-            files = await self.analyses.run(request, lambda _: _document(kind, checked, stem))
+            files = await self.analyses.run(request, lambda _: _document(kind, made))
         name = next(n for n in files if n.endswith(".pdf"))
         return _attachment(files[name], name, "application/pdf")
 
@@ -561,23 +629,33 @@ def _valid(checked: Checked) -> GameAnalysis:
     return checked.analysis
 
 
-def _document(kind: str, checked: Checked, stem: str) -> dict[str, bytes]:
+def _document(kind: str, made: Documented) -> dict[str, bytes]:
+    """A document of the bytes the YAML download is (so its SHA-256 and the certificate's are the YAML's)."""
     from trey.documents.make import certify, dealer_sheet, drill
+    from trey.paytable.load import load_spec_bytes
 
     today = datetime.now(UTC).date()
-    spec = _valid(checked).spec
+    name = f"{made.stem}.yaml"
     if kind == "certificate":
-        return dict(certify(checked.raw, f"{stem}.yaml", issue_date=today).files)
+        return dict(certify(made.raw, name, issue_date=today).files)
+    spec = load_spec_bytes(made.raw, name)
     if kind == "dealer-sheet":
-        return dealer_sheet(spec, stem, effective=today)
-    return drill(spec, stem, effective=today)
+        return dealer_sheet(spec, made.stem, effective=today)
+    return drill(spec, made.stem, effective=today)
 
 
-def _stem(origin: str) -> str:
-    """A file name for what is downloaded: the opened file's stem, edited, in safe characters."""
-    base = Path(origin).stem if origin else "paytable"
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in base)[:80].strip("-.")
-    return f"{safe or 'paytable'}-edited"
+def _columns() -> dict[str, Any]:
+    """The columns of the figures' tables (figures.html.j2)."""
+    return {"outcome_columns": OUTCOME_COLUMNS, "envy_columns": ENVY_COLUMNS, "hand_columns": HAND_COLUMNS}
+
+
+def _stat_key(item: Listed) -> tuple[int, int, int]:
+    """What says a file changed: its time, size and inode."""
+    try:
+        stat = item.path.stat()
+    except OSError as exc:
+        raise TreyError(f"{item.name}: cannot be read ({exc.strerror})", hint="check the file's permissions") from None
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def _attachment(content: bytes, name: str, media_type: str) -> Response:

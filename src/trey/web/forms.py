@@ -111,9 +111,11 @@ def yaml_text(data: Any, origin: str | None = None) -> str:
     return body if origin is None else origin_comment(origin) + body
 
 
-def origin_comment(origin: str) -> str:
-    """The first line of a downloaded paytable: the file it started from, as one YAML comment line."""
-    return f"# Edited in the trey workbench (trey {__version__}), starting from {comment_text(origin)}.\n"
+def origin_comment(origin: str, sha256: str | None = None) -> str:
+    """The first line of a downloaded paytable: the file it started from (and that file's SHA-256), as one YAML
+    comment line."""
+    digest = f" (SHA-256 {sha256})" if sha256 else ""
+    return f"# Edited in the trey workbench (trey {__version__}), starting from {comment_text(origin)}{digest}.\n"
 
 
 # What YAML reads as a line break besides CR and LF (YAML 1.1, as PyYAML reads it: NEL, LINE SEPARATOR, PARAGRAPH

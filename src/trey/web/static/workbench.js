@@ -1,6 +1,9 @@
 // The workbench page: every edit sends the whole paytable to the server, which reads it with trey's loader and
 // answers with the figures (HTML made by the server's templates) or the problems, each shown at its field.
 // User text is only ever set as text (textContent, value), never as markup.
+// The page says what state it is in, for its tests and anyone scripting it: body[data-ready] once it listens,
+// body[data-sent] and body[data-updated] the numbers of the latest edit sent and of the latest answer shown,
+// #comparison[data-state] "loading" then "loaded".
 "use strict";
 
 const holder = document.getElementById("paytable");
@@ -12,6 +15,10 @@ const yamlPane = document.getElementById("yaml");
 const status = document.getElementById("status");
 const problemList = document.getElementById("problems");
 const figures = document.getElementById("figures");
+const naming = document.getElementById("naming");
+const newName = document.getElementById("new-name");
+const titled = document.getElementById("titled");
+const fileName = start.paytable.name; // the name the file gives the table
 let sent = 0; // the number of the latest request: an older answer arriving late is dropped
 
 function valueOf(input) {
@@ -32,7 +39,7 @@ function edited() {
     for (const key of path.slice(0, -1)) at = at[key];
     at[path[path.length - 1]] = valueOf(input);
   }
-  return { paytable, origin: start.origin };
+  return { paytable, origin: start.origin, origin_sha256: start.origin_sha256 };
 }
 
 function fieldOf(path) {
@@ -79,24 +86,49 @@ async function post(url, body, edit) {
   return [response.status, await response.json()];
 }
 
+// What the documents of the table will be titled, as the server says (it decides: the page only shows it). A table
+// that differs from its file asks for a name; until one is given, the title says which file it was edited from.
+function showDocuments(documents, name) {
+  const refused = documents && documents.problem;
+  naming.classList.toggle("refused", Boolean(refused));
+  naming.hidden = !(refused || (documents && documents.differs));
+  if (refused) {
+    titled.textContent = `No documents: ${documents.problem} (${documents.hint})`;
+  } else if (documents) {
+    titled.textContent = documents.named
+      ? `Its documents are titled “${documents.title}”.`
+      : `Until you name it, its documents are titled “${documents.title}”.`;
+    if (document.activeElement !== newName) newName.value = documents.named ? name : "";
+  }
+  return !refused;
+}
+
 async function update(event, fromYaml) {
   const number = ++sent;
+  document.body.dataset.sent = String(number);
   const began = event && event.timeStamp ? event.timeStamp : performance.now(); // when the edit happened
   status.textContent = "Computing…";
-  const request = fromYaml ? { yaml: yamlPane.value, origin: start.origin } : edited();
+  const request = fromYaml ? { yaml: yamlPane.value, origin: start.origin, origin_sha256: start.origin_sha256 }
+    : edited();
   let answer;
   try {
     const [code, data] = await post("/api/figures", JSON.stringify(request), number);
     if (code !== 200) throw new Error(data.error || `the server answered ${code}`);
     answer = data;
   } catch (error) {
-    if (number === sent) status.textContent = `Not computed: ${error.message}`;
+    if (number === sent) {
+      status.textContent = `Not computed: ${error.message}`;
+      document.body.dataset.updated = String(number);
+    }
     return;
   }
   if (number !== sent) return;
   showProblems(answer.problems, fromYaml);
   document.body.dataset.valid = answer.valid ? "true" : "false";
-  for (const button of document.querySelectorAll(".download button")) button.disabled = !answer.valid;
+  const documents = answer.valid ? showDocuments(answer.documents, answer.paytable.name) : false;
+  for (const form of document.querySelectorAll("form.download")) {
+    form.querySelector("button").disabled = !answer.valid || (!documents && form.target !== "comparison");
+  }
   if (answer.valid) {
     figures.innerHTML = answer.figures; // made by the server's templates, every value escaped there
     start.paytable = answer.paytable;
@@ -120,11 +152,22 @@ editor.addEventListener("change", (event) => {
   if (event.target.matches("input[data-kind=bool]")) update(event, false);
 });
 
+newName.addEventListener("input", (event) => {
+  const field = fieldsBox.querySelector(`input[data-path='["name"]']`);
+  field.value = newName.value.trim() || fileName; // no name: the file's, and the documents say "edited from"
+  update(event, false);
+});
+
+const frame = document.getElementById("comparison");
+frame.addEventListener("load", () => {
+  if (frame.dataset.state === "loading") frame.dataset.state = "loaded";
+});
+
 for (const form of document.querySelectorAll("form.download")) {
   form.addEventListener("submit", () => {
     form.querySelector("input[name=request]").value = JSON.stringify(edited());
     if (form.target === "comparison") {
-      const frame = document.getElementById("comparison");
+      frame.dataset.state = "loading";
       frame.hidden = false;
       frame.scrollIntoView({ block: "nearest" });
     }
@@ -148,3 +191,5 @@ editor.addEventListener("click", async (event) => {
     output.textContent = `exactly ${data.exact_pay} to 1; nearest: ${nearest}`;
   }
 });
+
+document.body.dataset.ready = "true"; // every listener is in place: edits from now on are seen
