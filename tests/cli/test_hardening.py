@@ -380,6 +380,16 @@ def test_a_wager_with_zero_variance_simulates_and_certifies(tmp_path: Path) -> N
     result = run_cli("certify", path, "--out", tmp_path / "out", "--date", DATE, "--simulate", "5000")
     assert result.exit_code == 0, result.stderr
     assert run_cli("verify", tmp_path / "out" / "game.certificate.json").exit_code == 0
+    # Its one outcome is tested once it is expected 5 times (any other outcome would then disagree); fewer is not.
+    few = run_cli("simulate", path, "--rounds", "4")
+    assert few.exit_code == 1
+    assert few.stdout.splitlines()[-1] == (
+        "NOT TESTED: 4 rounds are too few to test Pair Plus (a wager is tested when two of its outcomes are expected "
+        "5 times or more: deal more rounds)"
+    )
+    assert run_cli("simulate", path, "--rounds", "5").stdout.splitlines()[-1] == (
+        "PASS: the simulation agrees with the exact figures"
+    )
 
 
 @pytest.mark.parametrize(

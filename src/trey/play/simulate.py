@@ -246,8 +246,10 @@ class WagerSimulation:
     @property
     def tested(self) -> bool:
         """Whether the rounds are enough to test the wager: two of its outcomes expected at least
-        :data:`TESTABLE_EXPECTED` times each."""
-        return sum(1 for c in self.outcomes if c.expected >= TESTABLE_EXPECTED) >= 2
+        :data:`TESTABLE_EXPECTED` times each (a wager with a single possible outcome, zero variance, is tested when
+        that outcome is expected so often: any other outcome observed is then a disagreement)."""
+        possible = sum(1 for c in self.outcomes if c.expected > 0)
+        return sum(1 for c in self.outcomes if c.expected >= TESTABLE_EXPECTED) >= min(2, possible)
 
     @property
     def agrees(self) -> bool:
@@ -269,12 +271,12 @@ class WagerSimulation:
 
 def rounds_to_test(analysis: GameAnalysis) -> int:
     """The fewest rounds that test every wager of ``analysis`` (:attr:`WagerSimulation.tested`): two of each
-    wager's outcomes expected :data:`TESTABLE_EXPECTED` times or more."""
+    wager's outcomes (its only one, for a wager of zero variance) expected :data:`TESTABLE_EXPECTED` times or more."""
     needed = 1
     for wager in analysis.wagers.values():
         probabilities = sorted((row.probability for row in wager.outcomes if row.probability > 0), reverse=True)
-        if len(probabilities) >= 2:
-            needed = max(needed, math.ceil(TESTABLE_EXPECTED / probabilities[1]))
+        if probabilities:
+            needed = max(needed, math.ceil(TESTABLE_EXPECTED / probabilities[min(1, len(probabilities) - 1)]))
     return needed
 
 
