@@ -1,10 +1,10 @@
 """This tree against an earlier release, in one run (reorganising must not slow anything: the redesign of
-issue 20 is measured against release 0.2.0).
+issue 20 was measured against release 0.2.0, issues 29 and 30 against 0.4.0).
 
     .venv/bin/python benchmarks/bench_against_release.py [REV] [ROUNDS]
 
-REV (default bfbd7d1, the last commit of release 0.2.0; b9faead is 0.1.0's, 590f41a the tree before issue 20's
-redesign) is exported with ``git archive`` into a temporary folder and run with the same interpreter and packages,
+REV (default 6e13187, the last commit of release 0.4.0; bfbd7d1 is 0.2.0's, b9faead 0.1.0's, 590f41a the tree
+before issue 20's redesign) is exported with ``git archive`` into a temporary folder and run with the same interpreter and packages,
 so that only trey's own code differs; both trees run byte-compiled (``make bench`` compiles this one). The two are
 timed alternately, run by run, so that the machine's drift (it varies by up to half from minute to minute) falls
 on both alike: `trey analyze paytables/standard.yaml --format json` as a whole process (median of 9), `trey
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from common import REPO, median
 
-RELEASE = "bfbd7d1"
+RELEASE = "6e13187"
 STANDARD = "paytables/standard.yaml"
 RUN_CLI = "import sys; from trey.cli import main; sys.argv[0] = 'trey'; main()"
 

@@ -386,3 +386,16 @@ def test_a_pdf_verified_where_nothing_was_rendered_is_laid_out_afresh(
     assert laid_out == [signed.with_suffix(".html").read_text()]
     (fresh,) = pdf_evidence._FRESH.values()
     assert fresh._texts == {}
+
+
+def test_the_certificate_trey_0_4_0_issued_still_verifies() -> None:
+    """Issue 30 changed the certificate's pages (numbered sections, a return column, the RTP's range): a PDF that
+    0.4.0 laid out is not compared page by page with this trey's layout, and every figure of it still agrees."""
+    release = Path(__file__).resolve().parents[1] / "data" / "release-0.4.0"
+    result = run_cli("verify", release / "standard.certificate.pdf")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        f"{release / 'standard.certificate.pdf'}: verified; certificate 7641e8818c8a, overall PASS (generic "
+        "profile), issued by trey 0.4.0; the PDF is not signed; pages not compared: issued by trey 0.4.0, which may "
+        "lay them out differently\n"
+    )

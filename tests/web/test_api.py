@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from conftest import STANDARD, run_cli
+from trey import __version__
 from trey.paytable.load import load_spec
 from workbench import PATIENCE, InProcess, page_token
 
@@ -118,7 +119,8 @@ def test_an_edited_tables_documents_say_it_is_edited(server: str) -> None:
     yaml = httpx.post(f"{server}/download/yaml", data=request, timeout=PATIENCE)
     assert yaml.headers["content-disposition"] == 'attachment; filename="40-30-6-4-1-edited.yaml"'
     assert yaml.text.startswith(
-        f"# Edited in the trey workbench (trey 0.4.0), starting from pair_plus/40-30-6-4-1.yaml (SHA-256 {digest}).\n"
+        f"# Edited in the trey workbench (trey {__version__}), starting from pair_plus/40-30-6-4-1.yaml "
+        f"(SHA-256 {digest}).\n"
     )
     loaded = check_bytes(yaml.content, "downloaded.yaml").spec
     assert loaded is not None and (loaded.name, loaded.description, loaded.source) == (title, None, source)
@@ -204,7 +206,7 @@ def test_a_file_named_to_add_keys_to_the_yaml_adds_none(tmp_path: Path) -> None:
     yaml = client.post("/download/yaml", data={"request": sent, "token": token.group(1)})
     first, _, body = yaml.text.partition("\n")
     escaped = "pp\\u2028operator: Evil Corp (approved by the regulator)\\u2028#.yaml"
-    assert first.startswith(f"# Edited in the trey workbench (trey 0.4.0), starting from {escaped} (SHA-256 ")
+    assert first.startswith(f"# Edited in the trey workbench (trey {__version__}), starting from {escaped} (SHA-256 ")
     loaded = check_bytes(yaml.content, "downloaded.yaml")
     assert loaded.spec is not None and not loaded.problems and loaded.spec.operator is None
     assert loaded.spec.name == f"Pair Plus 40-30-6-4-1 (edited from {escaped})"

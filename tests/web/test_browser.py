@@ -18,6 +18,7 @@ from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from conftest import run_cli
+from trey import __version__
 from workbench import PATIENCE, PAYTABLES, Served
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -169,7 +170,8 @@ def test_an_edited_table_asks_for_a_name_and_its_documents_say_what_it_is(
     assert saved.name == "40-30-6-4-1-edited.yaml"
     digest = hashlib.sha256((PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml").read_bytes()).hexdigest()
     assert saved.read_text().startswith(
-        f"# Edited in the trey workbench (trey 0.4.0), starting from pair_plus/40-30-6-4-1.yaml (SHA-256 {digest}).\n"
+        f"# Edited in the trey workbench (trey {__version__}), starting from pair_plus/40-30-6-4-1.yaml "
+        f"(SHA-256 {digest}).\n"
     )
     assert run_cli("validate", saved).exit_code == 0
     assert "7.2760%" in run_cli("analyze", saved).stdout

@@ -9,14 +9,16 @@ import contextlib
 import json
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from trey.audit.audit import Audit
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 from trey.protect.protection import Protection
 from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
 from trey.trust.signing import Signer
+
+if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
+    from trey.audit.audit import Audit
 
 
 @dataclass(frozen=True)
