@@ -116,3 +116,29 @@ def test_the_validate_example_is_what_trey_validate_prints(tmp_path: Path, monke
     printed = run_cli("validate", "table.yaml")
     assert (printed.exit_code, printed.stderr) == (1, shown)
     assert shown in README.read_text(encoding="utf-8")  # the README's example is this one
+
+
+def test_the_readmes_certificate_is_what_trey_certify_and_verify_print(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's first job, run as shown (about 5 s: a certificate made and verified, its PDF page by page)."""
+    readme = README.read_text(encoding="utf-8")
+    start = readme.index("$ trey certify paytables/standard.yaml --out certificates --date 2026-01-01\n")
+    shown = readme[start : readme.index("```", start)]
+    assert shown in (DOCS / "commands" / "certify.md").read_text(encoding="utf-8")  # the page shows the same run
+    certify_shown, verify_shown = shown.split("$ trey verify ")
+    monkeypatch.chdir(tmp_path)
+    made = run_cli("certify", STANDARD, "--out", "certificates", "--date", "2026-01-01")
+    assert made.exit_code == 0
+    assert certify_shown.splitlines()[1:] == made.stdout.splitlines() + made.stderr.splitlines()
+    checked = run_cli("verify", "certificates/standard.certificate.pdf")
+    assert checked.exit_code == 0
+    assert verify_shown.splitlines()[1:] == checked.stdout.splitlines()
+
+
+def test_every_version_a_page_shows_is_this_one() -> None:
+    import trey
+
+    for page in [README, *PAGES]:
+        for version in re.findall(r"(?:issued by |^)trey (\d+\.\d+\.\d+)", page.read_text(encoding="utf-8"), re.M):
+            assert version == trey.__version__, page.name
