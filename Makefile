@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STANDARD := paytables/standard.yaml
 REPORT_DATE := 2026-01-01
 
-.PHONY: demo test lint typecheck pytest reports generated bench clean
+.PHONY: demo test docs lint typecheck pytest reports generated bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,7 @@ reports: $(VENV)/.installed
 	$(BIN)/trey certify $(STANDARD) --out reports --date $(REPORT_DATE) --simulate 1000000 --seed 2026 --force
 	$(BIN)/trey cheatsheet $(STANDARD) --out reports --date $(REPORT_DATE) --force
 
-# The parts of the JSON Schemas and of the README that restate a registry, written from it (a test holds them equal).
+# The parts of the JSON Schemas and of docs/ that restate a registry, written from it (a test holds them equal).
 generated: $(VENV)/.installed
 	$(BIN)/python scripts/generate.py
 
@@ -44,6 +44,11 @@ test: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist worksteal
+
+# The documentation site, from docs/ and mkdocs.yml, into site/ (open site/index.html). --strict: a broken link,
+# anchor or API reference fails the build (tests/architecture/test_docs.py builds it too, so make test checks it).
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m compileall -q src
@@ -56,4 +61,4 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/bench_audit.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis site

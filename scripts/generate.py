@@ -1,5 +1,6 @@
 """Write the files whose parts are generated from trey's registries: the JSON Schemas' lists of readings,
-outcomes, rules, patterns and figures, and the README's table of problem codes.
+outcomes, rules, patterns and figures; the documentation's table of problem codes (docs/commands/validate.md) and its
+copy of the worked example of a reading (docs/extending.md).
 
     .venv/bin/python scripts/generate.py          # rewrite them (make generated)
     .venv/bin/python scripts/generate.py --check  # exit 1 naming each file that differs (the tests do this)
@@ -15,7 +16,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = REPO / "src" / "trey" / "schemas"
-README = REPO / "README.md"
+CODES_PAGE = REPO / "docs" / "commands" / "validate.md"
+EXAMPLE_PAGE = REPO / "docs" / "extending.md"
 CODES_START = "<!-- problem codes: generated from trey.core.codes by `make generated` -->"
 CODES_END = "<!-- end of problem codes -->"
 EXAMPLE_START = "<!-- the module, copied by `make generated` -->"
@@ -59,17 +61,21 @@ def _between(text: str, start: str, end: str, content: str) -> str:
     return f"{before}{start}\n{content}\n{end}{after}"
 
 
-def readme() -> str:
-    text = _between(README.read_text(encoding="utf-8"), CODES_START, CODES_END, code_table())
+def codes_page() -> str:
+    return _between(CODES_PAGE.read_text(encoding="utf-8"), CODES_START, CODES_END, code_table())
+
+
+def example_page() -> str:
     module = EXAMPLE.read_text(encoding="utf-8")
-    return _between(text, EXAMPLE_START, EXAMPLE_END, f"```python\n{module}```")
+    return _between(EXAMPLE_PAGE.read_text(encoding="utf-8"), EXAMPLE_START, EXAMPLE_END, f"```python\n{module}```")
 
 
 GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "paytable.schema.json": paytable_schema,
     SCHEMAS / "analysis.schema.json": analysis_schema,
     SCHEMAS / "profile.schema.json": profile_schema,
-    README: readme,
+    CODES_PAGE: codes_page,
+    EXAMPLE_PAGE: example_page,
 }
 
 

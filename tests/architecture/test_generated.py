@@ -1,5 +1,6 @@
 """What restates a registry is generated from it: the shipped JSON Schemas' lists of readings, outcomes, rules,
-patterns and figures, and the README's table of problem codes, equal what ``make generated`` writes."""
+patterns and figures, the documentation's table of problem codes (docs/commands/validate.md) and its copy of the
+worked example of a reading (docs/extending.md), equal what ``make generated`` writes."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ def test_a_changed_registry_shows_as_a_stale_file(monkeypatch: pytest.MonkeyPatc
     figures = tuple(reworded if f is HOUSE_EDGE else f for f in WAGER_FIGURES)
     monkeypatch.setattr(trey.figures.schema, "WAGER_FIGURES", figures)
     assert [p.name for p in _generate().differing()] == ["analysis.schema.json"]
+
+
+def test_a_changed_code_table_shows_as_a_stale_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import trey.core.codes
+
+    reworded = ((codes, "something else") for codes, _ in CODE_TABLE)
+    monkeypatch.setattr(trey.core.codes, "CODE_TABLE", tuple(reworded))
+    assert [p.relative_to(REPO).as_posix() for p in _generate().differing()] == ["docs/commands/validate.md"]
 
 
 def test_every_code_is_in_the_table_once() -> None:

@@ -1,5 +1,5 @@
-"""The library does what the commands do: every name of ``trey``'s API resolves, and the README's example of the
-library runs as written and prints what its comments say."""
+"""The library does what the commands do: every name of ``trey``'s API resolves, and the documentation's example of
+the library (docs/api/index.md) runs as written and prints what its comments say."""
 
 from __future__ import annotations
 
@@ -23,13 +23,13 @@ def test_every_name_of_the_api_resolves() -> None:
         trey.nothing  # noqa: B018
 
 
-def _readme_example() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def _library_example() -> str:
+    text = (REPO / "docs" / "api" / "index.md").read_text(encoding="utf-8")
     start = text.index("```python\n", text.index("Each command is a thin layer over one library call")) + 10
     return text[start : text.index("```", start)]
 
 
-def test_the_readmes_library_example_runs_as_written(tmp_path: Path) -> None:
+def test_the_docs_library_example_runs_as_written(tmp_path: Path) -> None:
     (tmp_path / "paytables").symlink_to(REPO / "paytables")
     printed = io.StringIO()
     here = Path.cwd()
@@ -37,7 +37,7 @@ def test_the_readmes_library_example_runs_as_written(tmp_path: Path) -> None:
     try:
         namespace: dict[str, object] = {}
         with contextlib.redirect_stdout(printed):
-            exec(compile(_readme_example(), "README.md", "exec"), namespace)
+            exec(compile(_library_example(), "docs/api/index.md", "exec"), namespace)
     finally:
         os.chdir(here)
     first, summary = printed.getvalue().splitlines()

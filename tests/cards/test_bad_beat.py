@@ -1,4 +1,4 @@
-"""``bad_beat``, the reading of both hands and the showdown that the README's "Extending trey" shows: its rule
+"""``bad_beat``, the reading of both hands and the showdown that docs/extending.md shows: its rule
 (``classify``) equals its closed-form counts over every deal, a plain hand comparison written here agrees with it,
 and a paytable paying on it is loaded, analysed and settled like any other."""
 
@@ -102,9 +102,9 @@ def test_a_paytable_paying_on_it_is_analysed_and_settled() -> None:
     assert (str(tie.outcome), tie.net) == ("lose", -1)  # a tie is no beat
 
 
-def test_the_readmes_worked_example_is_this_module_and_paytable() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Extending trey") : readme.index("## Licence")]
+def test_the_docs_worked_example_is_this_module_and_paytable() -> None:
+    page = (REPO / "docs" / "extending.md").read_text(encoding="utf-8")
+    section = page[page.index("A worked example") :]
     code = section[section.index("```python\n") + 10 :]
     assert code[: code.index("```")] == MODULE.read_text(encoding="utf-8")
     yaml = section[section.index("```yaml\n") + 8 :]

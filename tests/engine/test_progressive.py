@@ -29,7 +29,7 @@ RESULT = analyze(SPEC).wagers["progressive"]
 P = RESULT.progressive
 assert P is not None
 
-# A tiny synthetic progressive that hits often: the meter on a pair, half of it on a straight (docs: README).
+# A tiny synthetic progressive that hits often: the meter on a pair, half of it on a straight (docs/progressive.md).
 PAIR_JACKPOT = b"""trey: 2
 name: Pair jackpot
 side_bets:

@@ -237,10 +237,10 @@ def test_yaml_like_text_never_crashes_the_loader(text: str) -> None:
     _assert_clean(text.encode())
 
 
-def test_the_readme_example_is_a_valid_paytable_equal_to_the_default_game() -> None:
-    readme = (REPO / "README.md").read_text()
-    example = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
-    result = check_bytes(example.encode(), "README.md")
+def test_the_format_pages_example_is_a_valid_paytable_equal_to_the_default_game() -> None:
+    page = (REPO / "docs" / "paytable-format.md").read_text()
+    example = page.split("```yaml\n", 1)[1].split("```", 1)[0]
+    result = check_bytes(example.encode(), "paytable-format.md")
     assert result.problems == ()
     assert result.spec is not None
     standard = load_spec(STANDARD)

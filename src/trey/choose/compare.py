@@ -60,6 +60,9 @@ COMPARED = (
 
 @dataclass(frozen=True)
 class ComparisonRow:
+    """One (file, wager) of a comparison: the wager's figures by name, its theoretical win an hour and its house
+    edge against the first file's, labelled by the shortest suffix of the file's path."""
+
     file: str
     name: str
     wager: str
@@ -79,11 +82,13 @@ class ComparisonRow:
 
     @property
     def variance(self) -> Fraction:
+        """The wager's variance per unit bet."""
         variance = self.figures[VARIANCE.name]
         assert isinstance(variance, Fraction)
         return variance
 
     def figure(self, figure: Figure) -> Value | None:
+        """The row's value of ``figure`` (None: it does not apply to the wager)."""
         return self.figures[figure.name]
 
 

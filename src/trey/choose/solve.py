@@ -30,16 +30,22 @@ MAX_ANTE_PLAY_GRID_SIZE = 5_000
 
 @dataclass(frozen=True)
 class Candidate:
+    """A printable pay of the row and the exact house edge it gives."""
+
     pay: Fraction  # net pay: "N to D" odds
     house_edge: Fraction
 
     @property
     def odds_text(self) -> str:
+        """The pay as odds are written: "4 to 1", "3 to 2"."""
         return net_odds_text(self.pay)
 
 
 @dataclass(frozen=True)
 class Solution:
+    """What :func:`solve` finds: the exact pay of the row for the target house edge, and the printable pays
+    around it."""
+
     wager: str
     row: str
     target: Fraction  # the house edge asked for
@@ -148,6 +154,9 @@ def solve(spec: GameSpec, wager: str, row: str, house_edge: Fraction, step: Frac
 
 @dataclass(frozen=True)
 class GridPoint:
+    """One combination of :func:`grid`: the whole pays of its rows, in the order given, its exact house edge,
+    and whether it lies within the band."""
+
     pays: tuple[int, ...]
     house_edge: Fraction
     in_band: bool

@@ -1,6 +1,6 @@
 """Every problem code trey reports, with what it means: the one list (``Problem`` refuses a code not in it, and
-the README's table of codes is generated from :data:`CODE_TABLE` by ``make generated``). Tools key on a code, which
-is stable, never on the wording of a message."""
+the documentation's table of codes, docs/commands/validate.md, is generated from :data:`CODE_TABLE` by ``make
+generated``). Tools key on a code, which is stable, never on the wording of a message."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ class Code(StrEnum):
 # Schema findings of other keywords are reported as schema.<keyword> (minItems: schema.min-items).
 SCHEMA_KEYWORD_PREFIX = "schema."
 
-# The README's table: each row's codes and what they mean.
+# The documentation's table (docs/commands/validate.md): each row's codes and what they mean.
 CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     ((Code.FILE_NOT_FOUND, Code.FILE_DIRECTORY, Code.FILE_PERMISSION, Code.FILE_UNREADABLE), "the file cannot be read"),
     ((Code.FILE_NOT_REGULAR,), "a FIFO, device or socket: refused before it is opened (no hang, no endless read)"),

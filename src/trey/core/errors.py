@@ -25,6 +25,8 @@ def json_path(path: JsonPath) -> str:
 
 
 class Severity(StrEnum):
+    """An error makes a file invalid; a warning fails only ``trey validate --strict``."""
+
     ERROR = "error"
     WARNING = "warning"
 
@@ -33,8 +35,8 @@ class Severity(StrEnum):
 class Problem:
     """One thing wrong with an input file, located as precisely as we know.
 
-    ``code`` is stable (``yaml.duplicate-key``, ``odds.float``...): tools key on it, never on the wording. The
-    README lists every code. ``path`` is the JSON path as a sequence of keys and list indexes.
+    ``code`` is stable (``yaml.duplicate-key``, ``odds.float``...): tools key on it, never on the wording.
+    docs/commands/validate.md lists every code. ``path`` is the JSON path as a sequence of keys and list indexes.
     """
 
     file: str

@@ -134,6 +134,9 @@ class HandOutcome:
 
 @dataclass(frozen=True)
 class AntePlayAnalysis(WagerAnalysis):
+    """Ante & Play's analysis: a wager's, with the player's strategy, the Ante Bonus rows, the average wager and
+    the outcomes by the player's hand."""
+
     strategy: StrategyReport = field(kw_only=True)
     ante_bonus: tuple[OutcomeRow, ...] = field(kw_only=True)
     average_wager: Fraction = field(kw_only=True)
@@ -153,6 +156,7 @@ class AntePlayAnalysis(WagerAnalysis):
 
     @property
     def element_of_risk(self) -> Fraction:
+        """The house edge per unit of everything wagered (the Ante and the Play)."""
         return self.stats.house_edge / self.average_wager
 
     @property
@@ -164,11 +168,14 @@ class AntePlayAnalysis(WagerAnalysis):
 
 @dataclass(frozen=True)
 class GameAnalysis:
+    """Every wager of a game counted exactly: what :func:`trey.analyze` returns."""
+
     spec: GameSpec
     wagers: dict[str, WagerAnalysis]  # by wager id, in the game's order
 
     @property
     def ante_play(self) -> AntePlayAnalysis | None:
+        """Ante & Play's analysis, or None when the game does not offer it."""
         result = self.wagers.get(ANTE_PLAY)
         return result if isinstance(result, AntePlayAnalysis) else None
 

@@ -63,10 +63,12 @@ class CheckResult:
 
     @property
     def errors(self) -> tuple[Problem, ...]:
+        """The problems that make the file invalid."""
         return tuple(p for p in self.problems if p.severity is Severity.ERROR)
 
     @property
     def warnings(self) -> tuple[Problem, ...]:
+        """The problems printed but failing only ``trey validate --strict``."""
         return tuple(p for p in self.problems if p.severity is Severity.WARNING)
 
 
@@ -102,6 +104,8 @@ def validation_json(
 
 
 def check_file(path: str | Path) -> CheckResult:
+    """Check the paytable file at ``path`` as every command reads it (a bounded read, the YAML, the JSON Schema,
+    the game's rules): never raises for bad input, every problem is in the result."""
     try:
         raw = read_file(path)
     except SpecError as exc:
@@ -110,6 +114,7 @@ def check_file(path: str | Path) -> CheckResult:
 
 
 def check_bytes(raw: bytes, filename: str) -> CheckResult:
+    """Check a paytable's bytes as :func:`check_file` checks a file's; ``filename`` names it in the problems."""
     try:
         doc = parse_yaml(filename, raw)
     except SpecError as exc:
@@ -132,6 +137,7 @@ def load_spec(path: str | Path) -> GameSpec:
 
 
 def load_spec_bytes(raw: bytes, filename: str) -> GameSpec:
+    """Load a valid paytable from its bytes, or raise :class:`SpecError` listing its errors."""
     return _unwrap(check_bytes(raw, filename))
 
 

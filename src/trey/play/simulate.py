@@ -180,6 +180,8 @@ class MeterRun:
 
 @dataclass(frozen=True)
 class OutcomeCheck:
+    """One outcome of a wager: how often the simulation dealt it, and how often it was expected to."""
+
     outcome: str
     observed: int
     expected: Fraction
@@ -187,6 +189,9 @@ class OutcomeCheck:
 
 @dataclass(frozen=True)
 class MeterSummary:
+    """A progressive's meter carried through the rounds: the jackpots paid from it, the largest, the meter at the
+    end, what the house reseeded, and the RTP actually paid."""
+
     jackpots: int
     paid_from_meter: Fraction
     largest_jackpot: Fraction
@@ -197,6 +202,9 @@ class MeterSummary:
 
 @dataclass(frozen=True)
 class WagerSimulation:
+    """One wager's simulated rounds against its exact figures: the totals, the observed and exact RTP, and the
+    outcome counts the chi-square test reads."""
+
     wager: str  # the wager's id
     title: str
     rounds: int
@@ -211,10 +219,12 @@ class WagerSimulation:
 
     @property
     def std_error(self) -> float:
+        """The standard error of the observed RTP, from the rounds' own spread."""
         return self.sample_std_dev / math.sqrt(self.rounds)
 
     @property
     def interval_95(self) -> tuple[float, float]:
+        """The observed RTP's 95% interval."""
         half = Z_95 * self.std_error
         return float(self.observed_rtp) - half, float(self.observed_rtp) + half
 
@@ -231,14 +241,17 @@ class WagerSimulation:
 
     @property
     def chi_square(self) -> float:
+        """The chi-square of the outcome counts against the exact probabilities."""
         return sum(float((c.observed - c.expected) ** 2 / c.expected) for c in self.outcomes if c.expected > 0)
 
     @property
     def degrees_of_freedom(self) -> int:
+        """The chi-square's degrees of freedom: the outcomes that can happen, less one."""
         return max(1, sum(1 for c in self.outcomes if c.expected > 0) - 1)
 
     @property
     def p_value(self) -> float:
+        """The chi-square's p-value (0 when an outcome that cannot happen was dealt)."""
         if any(c.observed and not c.expected for c in self.outcomes):
             return 0.0  # an outcome the mathematics says cannot happen
         return chi_square_sf(self.chi_square, self.degrees_of_freedom)
@@ -282,6 +295,8 @@ def rounds_to_test(analysis: GameAnalysis) -> int:
 
 @dataclass(frozen=True)
 class SimulationResult:
+    """What :func:`simulate` returns: the rounds, the seed and the generator, and each wager's check."""
+
     rounds: int
     seed: int
     workers: int
@@ -290,6 +305,7 @@ class SimulationResult:
 
     @property
     def passed(self) -> bool:
+        """Every wager was tested and agrees with its exact figures."""
         return all(w.passed for w in self.wagers.values())
 
     @property

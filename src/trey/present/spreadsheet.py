@@ -1,9 +1,9 @@
 """PAR sheets as spreadsheets: ``trey analyze --format csv`` and ``--format xlsx`` (labs and suppliers trade them).
 
 CSV: one row per wager outcome, then Ante & Play's outcomes by the player's hand, the columns of :data:`CSV_COLUMNS`
-(stable, new ones only ever added at the end; the README lists them). The workbook: the header block (the game, its
-file's SHA-256, trey's version, the date, the rules), a summary sheet, one sheet per wager (outcome, pays,
-combinations, probability, 1 in N, contribution to RTP, return, and totals that are the wager's exact figures),
+(stable, new ones only ever added at the end; docs/commands/analyze.md lists them). The workbook: the header block
+(the game, its file's SHA-256, trey's version, the date, the rules), a summary sheet, one sheet per wager (outcome,
+pays, combinations, probability, 1 in N, contribution to RTP, return, and totals that are the wager's exact figures),
 Ante & Play's outcomes by the player's hand, and a what-if sheet per side bet linear in its pays; every figure a
 number (not text), rounded once for display by the number format only, with the exact fraction in the column beside.
 """

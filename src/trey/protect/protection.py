@@ -52,6 +52,10 @@ class SideBetEffect:
 
 @dataclass(frozen=True)
 class Protection:
+    """What :func:`protect` finds: the game's exact analysis, each scenario of information (one dealer card
+    seen, two, the class of one) with its informed play, each side bet's return under it, and the colluding seats
+    sampled."""
+
     spec: GameSpec
     analysis: GameAnalysis
     scenarios: tuple[InformedPlay, ...]

@@ -15,17 +15,21 @@ from trey.trust.compliance import Finding, Profile, finding_json, profile_findin
 
 @dataclass(frozen=True)
 class Validation:
+    """What :func:`validate` finds: each file's problems and, with a profile, its findings."""
+
     strict: bool  # warnings fail too
     results: list[tuple[str, CheckResult]]  # by the file's printable name
     profile: Profile | None = None
     findings: dict[str, list[Finding]] = field(default_factory=dict)  # by file: the profile's, for valid files
 
     def failed(self, name: str, result: CheckResult) -> bool:
+        """Whether the file ``name`` fails: an error, a warning when strict, or a profile's check that failed."""
         bad = bool(result.errors) or (self.strict and bool(result.warnings))
         return bad or any(f.verdict is Verdict.FAIL for f in self.findings.get(name, []))
 
     @property
     def passed(self) -> bool:
+        """Every file passed."""
         return not any(self.failed(name, result) for name, result in self.results)
 
     def json(self) -> dict[str, Any]:
