@@ -6,9 +6,10 @@
   against the hypergeometric law of two independent shuffles (a shuffler that fails to mix repeats cards).
 
 A test runs when every count is expected at least :data:`MIN_EXPECTED` times (a log of a few rounds is too short
-for some of them: the cards at each position need 260 rounds). Each test names the cells furthest from expectation (the cards, ranks, suits or repeats), with their observed and
-expected counts: what a flagged test says in the verdict. Whether a test is flagged is the verdict's rule
-(:mod:`trey.audit.verdict`: one level for all the audit's tests, Holm-corrected).
+for some of them: the cards at each position need 260 rounds). Each test names the cells furthest from
+expectation (the cards, ranks, suits or repeats), with their observed and expected counts: what a flagged test
+says in the verdict. Whether a test is flagged is the verdict's rule (:mod:`trey.audit.verdict`: one level for all
+the audit's tests, Holm-corrected).
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ class CardCounts:
             law = [*REPEAT_LAW[:3], sum(REPEAT_LAW[3:], Fraction(0))]
             expected = [p * pairs for p in law]
             statistic = sum(float((o - e) ** 2 / e) for o, e in zip(observed, expected, strict=True))
-            labels = [f"rounds {r} with the round before at their table" for r in REPEATS]
+            labels = [f"rounds {r} with the one before" for r in REPEATS]
             cells = [Cell(x, o, e, dealt=False) for x, o, e in zip(labels, observed, expected, strict=True)]
             results.append(
                 CardTest(

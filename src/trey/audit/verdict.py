@@ -14,6 +14,7 @@ number of tests by Holm's step-down method: valid whatever the tests' dependence
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -48,7 +49,7 @@ class Finding:
     says: str  # one line
 
     def __str__(self) -> str:
-        return f"not checked: {self.says}" if self.kind is Kind.NOT_CHECKED else self.says
+        return self.says
 
 
 # The families of tests, as the statement counts them: (one, many).
@@ -92,6 +93,24 @@ def alpha_text(alpha: Fraction) -> str:
     return f"{alpha.numerator}/{alpha.denominator}"
 
 
+MAX_ALPHA_TEXT = 32  # characters of --alpha read at most
+
+
+def parse_alpha(text: str) -> Fraction:
+    """``--alpha``: a level above 0 and at most 1/2, written as a decimal (``0.001``), in scientific notation
+    (``1e-6``) or as a fraction (``1/1000``); ValueError saying what is wrong otherwise."""
+    wanted = "give a level above 0 and at most 0.5, such as 1e-6, 0.001 or 1/1000"
+    if len(text) > MAX_ALPHA_TEXT:
+        raise ValueError(f"{text[:MAX_ALPHA_TEXT]!r}... is not a significance level: {wanted}")
+    try:
+        alpha = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{text!r} is not a significance level: {wanted}") from None
+    if not 0 < alpha <= MAX_ALPHA:
+        raise ValueError(f"{text!r} is not a significance level: {wanted}")
+    return alpha
+
+
 def p_text(p: float) -> str:
     """A p-value to three significant figures; ``p ≈ 0`` below what a float holds."""
     return "p ≈ 0" if p == 0 else f"p = {p:.3g}"
@@ -114,8 +133,12 @@ class Family:
     def of(cls, tests: Sequence[Test], alpha: Fraction) -> Family:
         return cls(alpha, tuple(tests), tuple(holm([t.p_value for t in tests], alpha)))
 
+    @functools.cached_property
+    def _flagged(self) -> frozenset[tuple[str, str]]:
+        return frozenset((t.family, t.name) for t, f in zip(self.tests, self.flagged, strict=True) if f)
+
     def is_flagged(self, family: str, name: str) -> bool:
-        return any(f for t, f in zip(self.tests, self.flagged, strict=True) if (t.family, t.name) == (family, name))
+        return (family, name) in self._flagged
 
     @property
     def statement(self) -> str:
@@ -127,6 +150,8 @@ class Family:
                 parts.append(one)
             elif counts[family]:
                 parts.append(f"{counts[family]:,} {one if counts[family] == 1 else many}")
+        if not self.tests:
+            return f"no statistical test ran (α = {alpha_text(self.alpha)} family-wise)"
         tests = f"{len(self.tests):,} {'test' if len(self.tests) == 1 else 'tests'}"
         return f"α = {alpha_text(self.alpha)} family-wise, Holm over {tests}" + (
             f" ({', '.join(parts)})" if parts else ""
