@@ -947,6 +947,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "degrees_of_freedom": t.degrees_of_freedom,
                 "p_value": float(f"{t.p_value:.6g}"),
                 "observations": t.observations,
+                "runs": t.runs,
                 "furthest": t.departure,
                 "flagged": family.is_flagged("card", t.name),
             }

@@ -6,7 +6,7 @@ the order of their lines (the logs in the order given), the meter may only
 - rise by the increment of each stake bet on the progressive at that table (exactly: in whole hundredths of a
   cent over the increment's denominator, never rounded), and
 - after a jackpot of the whole meter, stand at the reset again; after a smaller share, at what is left when the
-  share paid is taken out.
+  share paid is taken out, or at the reset if that is less (a meter never stands below its reset).
 
 A meter logged is the carried meter shown to the cent below (a meter that carries a fraction of a cent shows the
 whole cents), so where the contributions are whole cents it must equal the carried meter exactly. A logged meter
@@ -140,7 +140,10 @@ def follow(
             continue
         if share == 1:  # the whole meter paid: the house seeds it again at the reset
             carried.low, carried.high, carried.since = reset, reset + 1, line
-        else:  # a share paid (at the meter logged or carried): the rest stays
+        else:  # a share paid (at the meter logged or carried): the rest stays, never below the reset
             paid = won_at(row, int(meter_at[row])) * scale
             carried.low, carried.high = carried.low - paid, carried.high - paid
+            if carried.low < reset:
+                carried.low, carried.high = reset, max(carried.high, reset + 1)
+            carried.since = line
     return meter_at, status

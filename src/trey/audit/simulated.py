@@ -74,7 +74,8 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
                 if pay is not None and pay.reads_meter:  # a jackpot: the share paid leaves the meter
                     assert bet.progressive is not None
                     paid = net[wager] + bets[wager]
-                    carried[wager] = bet.progressive.reset if pay.meter_share == 1 else carried[wager] - paid
+                    rest = carried[wager] - paid if pay.meter_share < 1 else Fraction(0)
+                    carried[wager] = max(rest, bet.progressive.reset)
             player, dealer = cards_of(cards[row, :3]), cards_of(cards[row, 3:])
             line = {
                 "round": f"{table}-{number:07d}",
