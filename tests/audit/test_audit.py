@@ -408,3 +408,151 @@ def test_the_audit_states_each_wagers_theoretical_rtp_as_analyze_does(tmp_path: 
 
     for wager in analysed["wagers"]:
         assert percent_text(Fraction(analysed["wagers"][wager]["rtp"])) in printed
+
+
+@pytest.mark.parametrize("text", ["", "\n\n   \n"])
+def test_a_log_with_no_rounds_is_not_a_pass(tmp_path: Path, text: str) -> None:
+    """Nothing read is nothing checked: INCOMPLETE, exit 1."""
+    path = tmp_path / "empty.jsonl"
+    path.write_text(text)
+    said = "INCOMPLETE: no rounds read (nothing to check)"
+    result = run_cli("audit", STANDARD, path)
+    assert result.exit_code == 1 and result.stdout.splitlines()[:2] == [
+        said,
+        "no statistical test ran (α = 10⁻⁶ family-wise)",
+    ]
+    data = json.loads(run_cli("audit", STANDARD, path, "--format", "json").stdout)
+    assert (data["verdict"]["result"], data["verdict"]["says"], data["rounds"]) == ("INCOMPLETE", said, 0)
+    assert list(validator("audit").iter_errors(data)) == []
+
+
+def test_every_tenth_round_overpaid_one_ante_shows_in_the_return_paid_and_fails(tmp_path: Path) -> None:
+    """The return as due is the honest log's; the return as paid is above it by exactly what was overpaid."""
+    lines, overpaid = [], Fraction(0)
+    for number, line in enumerate(LINES, 1):
+        data = json.loads(line)
+        if number % 10 == 0:
+            ante = Fraction(str(data["bets"]["ante_play"]))
+            data["net"]["ante_play"] = str(Fraction(str(data["net"]["ante_play"])) + ante)
+            del data["parts"]
+            overpaid += ante
+        lines.append(json.dumps(data))
+    honest = audit(SPEC, [_log(tmp_path, LINES, "honest.jsonl")]).returns["ante_play"]
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    ante_play = found.returns["ante_play"]
+    assert (ante_play.rtp, ante_play.net) == (honest.rtp, honest.net)
+    assert ante_play.paid_rtp == honest.rtp + overpaid / honest.bet != ante_play.rtp  # type: ignore[operator]
+    assert found.verdict.result == "FAIL" and found.verdict.findings[0].says == (
+        f"60 wagers mis-paid (${int(overpaid):,} overpaid, $0 underpaid)"
+    )
+    data = json.loads(run_cli("audit", STANDARD, tmp_path / "log.jsonl", "--format", "json").stdout)
+    first = data["returns"][0]
+    assert (Fraction(first["paid_rtp"]), Fraction(first["rtp"])) == (ante_play.paid_rtp, honest.rtp)
+    assert Fraction(first["paid_net"]) - Fraction(first["net"]) == overpaid
+    result = run_cli("audit", STANDARD, tmp_path / "log.jsonl")
+    assert (
+        result.exit_code == 1
+        and result.stdout.splitlines()[0] == f"FAIL: 60 wagers mis-paid (${int(overpaid):,} overpaid, $0 underpaid)"
+    )
+
+
+THREE_TO_TWO = (
+    STANDARD.read_text()
+    .replace("  pair_plus_on_fold: lost", "  pair_plus_on_fold: stands")
+    .replace("      straight: 1\n", "      straight: '3 to 2'\n")
+    .replace("    pair: 1\n", "    pair: '3 to 2'\n")
+)
+
+
+def _pair_plus_category(cards: tuple[int, ...]) -> str | None:
+    """By hand: the Pair Plus row of three cards (rank = card // 4, suit = card % 4), None for a loss."""
+    ranks = sorted(c // 4 for c in cards)
+    flush = len({c % 4 for c in cards}) == 1
+    straight = len(set(ranks)) == 3 and (ranks[2] - ranks[0] == 2 or ranks == [0, 1, 12])
+    if straight and flush:
+        return "straight_flush"
+    if len(set(ranks)) == 1:
+        return "three_of_a_kind"
+    if straight:
+        return "straight"
+    if flush:
+        return "flush"
+    return "pair" if len(set(ranks)) == 2 else None
+
+
+def test_a_table_paying_3_to_2_rounded_down_is_expected_to_return_what_its_pay_rule_pays(tmp_path: Path) -> None:
+    """Pair Plus pays a pair 3 to 2 and the Ante Bonus a straight 3 to 2, rounded down to the $1 chip ($7 on $5):
+    the return expected at the logged bets is the pay rule's, not the exact odds' (the theoretical RTP). Both are
+    computed here another way: Pair Plus over the 22,100 hands classified by hand; the sharp test's expectation
+    over each round's 18,424 dealer hands, each due rounded here."""
+    import itertools
+
+    import numpy as np
+
+    from trey.cards.card import Card
+    from trey.engine import analyze
+    from trey.play.settle import Settler
+    from trey.rules.ante_play import SITUATIONS, resolution_table
+
+    paytable = tmp_path / "three-to-two.yaml"
+    paytable.write_text(THREE_TO_TWO)
+    spec = load_spec(paytable)
+    analysis = analyze(spec)
+    lines = list(simulated_log(spec, 300, 3))
+    found = audit(spec, [_log(tmp_path, lines)], analysis)
+    assert found.mispaid_count == 0
+    odds = {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": Fraction(3, 2)}
+    hands = [_pair_plus_category(h) for h in itertools.combinations(range(52), 3)]
+    rows = {row: hands.count(row) for row in (*odds, None)}
+    bets = [int(json.loads(line)["bets"]["pair_plus"]) for line in lines]
+    assert {b % 2 for b in bets} == {0, 1}  # odd bets: 3 to 2 on them is rounded
+    expected = sum(
+        sum(n * (-b if row is None else int(b * odds[row])) for row, n in rows.items()) for b in bets
+    )  # int(): down to the $1 chip
+    pair_plus = found.returns["pair_plus"]
+    assert pair_plus.expected_net == Fraction(expected, 22_100)
+    assert pair_plus.expected_rtp == 1 + Fraction(expected, 22_100 * sum(bets))
+    assert pair_plus.expected_rtp < pair_plus.theoretical_rtp == analysis.wagers["pair_plus"].stats.rtp
+    data = audit_json(found)
+    assert Fraction(data["returns"][1]["expected_rtp"]) == pair_plus.expected_rtp
+    assert list(validator("audit").iter_errors(data)) == []
+
+    # The sharp test: 30 rounds, each over its 18,424 dealer hands, its decision as logged.
+    few = audit(spec, [_log(tmp_path, lines[:30], "few.jsonl")], analysis)
+    settler = Settler(spec, analysis.ante_play.plays)  # type: ignore[union-attr]
+    game = spec.wagers.ante_play
+    assert game is not None
+    bonus_odds = [o.net for _, o in game.ante_bonus.all_odds]
+    resolution = resolution_table(spec.rules)
+    columns = len(bonus_odds) + 1
+    total = Fraction(0)
+    for line in lines[:30]:
+        data = json.loads(line)
+        bet = int(data["bets"]["ante_play"])
+        player = [int(Card.parse(c)) for c in data["player"]]
+        dealers = np.array(list(itertools.combinations([c for c in range(52) if c not in player], 3)))
+        plays = np.full(len(dealers), data["decision"] == "play")
+        outcome = settler.settle(np.repeat([player], len(dealers), axis=0), dealers, plays)["ante_play"]
+        for index, count in enumerate(np.bincount(outcome, minlength=len(SITUATIONS) * columns).tolist()):
+            rule = resolution[SITUATIONS[index // columns]]
+            column = index % columns
+            due = rule.ante * bet + (rule.play or 0) * bet
+            if rule.bonus_paid and column < len(bonus_odds):
+                due += int(bet * bonus_odds[column])  # rounded down to the $1 chip
+            total += Fraction(count * due, 18_424)
+    assert few.expected_net == total
+
+
+def test_a_wager_held_to_the_payout_cap_is_expected_to_return_less_than_its_odds(tmp_path: Path) -> None:
+    """The standard table caps a payout at $50,000: 1000 to 1 on a $500 Six Card Bonus pays $50,000. The return
+    expected at the logged bets is the theoretical one less what the cap keeps, computed here row by row."""
+    from trey.engine import analyze
+
+    found = audit(SPEC, [_log(tmp_path, LINES)])
+    rows = analyze(SPEC).wagers["six_card_bonus"].outcomes
+    bets = [int(json.loads(line)["bets"]["six_card_bonus"]) for line in LINES]
+    kept = sum(r.probability * max(0, b * r.pays - 50_000) for r in rows for b in bets)
+    six = found.returns["six_card_bonus"]
+    assert kept > 0 and six.expected_net == (six.theoretical_rtp - 1) * sum(bets) - kept
+    for wager in ("ante_play", "pair_plus", "prime"):  # nothing rounded or capped: the theoretical RTP
+        assert found.returns[wager].expected_rtp == found.returns[wager].theoretical_rtp

@@ -23,7 +23,7 @@ from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
-from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, Test, Verdict, p_text, z_p_value
+from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, StatisticalTest, Verdict, p_text, z_p_value
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
@@ -265,12 +265,12 @@ class Audit:
             if not t.runs:
                 continue
             says = f"{t.name}: {t.departure} (chi-square {t.statistic:,.2f}, df {t.degrees_of_freedom}, "
-            tests.append(Test("card", t.name, t.p_value, says + f"{p_text(t.p_value)})"))
+            tests.append(StatisticalTest("card", t.name, t.p_value, says + f"{p_text(t.p_value)})"))
         z = self.rounds_z
         if z is not None:
             p = z_p_value(z, two_sided=True)
             says = f"Ante & Play against the exact expectation of these rounds (their cards and decisions): z = {z:.2f}"
-            tests.append(Test("sharp", SHARP, p, f"{says} ({p_text(p)})"))
+            tests.append(StatisticalTest("sharp", SHARP, p, f"{says} ({p_text(p)})"))
         for d in self.seat_order:
             if d.z is not None:
                 p = z_p_value(d.z, two_sided=False)
@@ -278,7 +278,7 @@ class Audit:
                     f"{d.seat}: {_counted(d.deviations, 'decision', 'decisions')} off the normal strategy won more "
                     f"than the player's cards explain: z = {d.z:.2f} ({p_text(p)})"
                 )
-                tests.append(Test("seat", d.seat, p, says))
+                tests.append(StatisticalTest("seat", d.seat, p, says))
         return Family.of(tests, self.alpha)
 
     @property

@@ -57,7 +57,7 @@ FAMILIES = {"card": ("card test", "card tests"), "sharp": ("the sharp test", "sh
 
 
 @dataclass(frozen=True)
-class Test:
+class StatisticalTest:
     """One statistical test of the audit: its family ("card", "sharp" or "seat"), its name within it, its p-value
     and what the verdict says of it when it is flagged."""
 
@@ -126,11 +126,11 @@ class Family:
     """The audit's statistical tests, corrected together: ``flagged[i]`` is Holm's verdict on ``tests[i]``."""
 
     alpha: Fraction
-    tests: tuple[Test, ...]
+    tests: tuple[StatisticalTest, ...]
     flagged: tuple[bool, ...]
 
     @classmethod
-    def of(cls, tests: Sequence[Test], alpha: Fraction) -> Family:
+    def of(cls, tests: Sequence[StatisticalTest], alpha: Fraction) -> Family:
         return cls(alpha, tuple(tests), tuple(holm([t.p_value for t in tests], alpha)))
 
     @functools.cached_property
