@@ -4,6 +4,7 @@ with the reason in the drill's words, and each wager's actual return against its
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -18,13 +19,13 @@ import pyarrow.compute as pc
 
 from trey import __version__
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
-from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws
+from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
 from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
 from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, StatisticalTest, Verdict, p_text, z_p_value
-from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
+from trey.cards.hand_table import DEALER_HANDS, hand_indexes
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import analyze
@@ -33,7 +34,7 @@ from trey.floor.drill import Line, answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, money_style
 from trey.play.payouts import PayRule
 from trey.play.settle import SettledWager, Settler
-from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table, situation_counts
+from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table
 
 __all__ = ["Audit", "Result", "Verdict", "audit", "audit_json"]  # Result and Verdict: stated in trey.audit.verdict
 
@@ -373,7 +374,7 @@ class HandExpectations:
 def hand_expectations(spec: GameSpec) -> HandExpectations:
     game = spec.wagers.ante_play
     assert game is not None
-    counts = situation_counts(hand_table(), spec.rules.dealer_qualifier.minimum_key).by_situation()
+    counts = played_situations(spec.rules.dealer_qualifier.minimum_key)
     resolution = resolution_table(spec.rules)
     base = {s: int(resolution[s].ante + (resolution[s].play or 0)) for s in counts}
     stacked = np.stack([counts[s].astype(np.int64) for s in counts])  # (situations, hands)
@@ -426,15 +427,23 @@ def audit(
     return found
 
 
+# What is due on each wager's outcome at each bet size, by game: the same for every audit of a game (the tests audit
+# one game hundreds of times), forgotten with the game.
+_AMOUNTS: weakref.WeakKeyDictionary[GameSpec, dict[tuple[str, int, int], int]] = weakref.WeakKeyDictionary()
+
+
 def _due_at(found: Audit, settler: Settler, rule: PayRule, wager: str, index: int, size: int) -> int:
     """What is due on a wager's outcome ``index`` at a bet of ``size`` cents, in cents (alone: a side bet's due
-    does not depend on Ante & Play's words), remembered as :func:`_settle` remembers it."""
-    key = (wager, index, size, -1)
-    if key not in found.due_cache:
+    does not depend on Ante & Play's words)."""
+    amounts = _AMOUNTS.setdefault(found.spec, {})
+    key = (wager, index, size)
+    if key not in amounts:
+        if len(amounts) > _DUE_KEPT:
+            amounts.clear()
         table = settler.tables[wager]
         settled = {wager: SettledWager(wager, table.outcomes[index], table.nets[index], table.staked[index])}
-        found.due_cache[key] = _due(found.spec, settled, wager, Fraction(size, 100), rule)
-    return found.due_cache[key][0]
+        amounts[key] = _due(found.spec, settled, wager, Fraction(size, 100), rule)[0]
+    return amounts[key]
 
 
 def _moments(found: Audit, settler: Settler, rule: PayRule, wager: str, size: int) -> tuple[int, int]:

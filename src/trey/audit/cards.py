@@ -166,9 +166,10 @@ def _furthest(cells: list[Cell]) -> tuple[Cell, ...]:
 
 
 def _uniform(name: str, counts: np.ndarray, labels: list[str], where: str = "") -> CardTest:
-    total = int(counts.sum())
-    expected = Fraction(total, len(counts))
-    statistic = float(sum((Fraction(int(c)) - expected) ** 2 for c in counts) / expected)
+    total, k = int(counts.sum()), len(counts)
+    expected = Fraction(total, k)
+    # the sum of (c - total/k)² / (total/k), in whole numbers: the sum of (k c - total)² over k total
+    statistic = float(Fraction(sum((k * int(c) - total) ** 2 for c in counts), k * total))
     freedom = len(counts) - 1
     cells = [Cell(label, int(c), expected, where) for label, c in zip(labels, counts, strict=True)]
     p_value = chi_square_sf(statistic, freedom)

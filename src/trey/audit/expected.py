@@ -10,6 +10,7 @@ Dues are whole cents from the one settlement and pay rule (the caller's ``due_of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,17 @@ from trey.rules.ante_play import SITUATIONS, AntePlayOutcome, Situation, bonus_c
 # The due of a wager's outcome (its index in the settlement's table) at a bet size in cents, in cents.
 DueOf = Callable[[int, int], int]
 _INT64_SAFE = 1 << 62
+
+
+@functools.cache
+def played_situations(qualifier_key: int) -> dict[Situation, npt.NDArray[np.int64]]:
+    """Per player hand, how many of its 18,424 dealer hands end in each situation when it is played (a dealer
+    qualifying at ``qualifier_key``): counted once for each qualifier, read only."""
+    counted = situation_counts(hand_table(), qualifier_key).by_situation()
+    result = {s: c.astype(np.int64) for s, c in counted.items()}
+    for counts in result.values():
+        counts.flags.writeable = False
+    return result
 
 
 @dataclass(frozen=True)
@@ -57,7 +69,7 @@ def outcome_laws(spec: GameSpec, analysis: GameAnalysis, settler: Settler) -> di
         assert list(settler.tables[ANTE_PLAY].outcomes) == named, "the settlement numbers outcomes otherwise"
         column = bonus_column(game.ante_bonus, class_of_hand())
         counts = np.zeros(len(SITUATIONS) * columns, dtype=np.int64)
-        by_situation = situation_counts(hand_table(), spec.rules.dealer_qualifier.minimum_key).by_situation()
+        by_situation = played_situations(spec.rules.dealer_qualifier.minimum_key)
         for situation, dealt in by_situation.items():
             index = SITUATIONS.index(situation) * columns + column[plays]
             np.add.at(counts, index, dealt[plays])
@@ -89,8 +101,8 @@ class HandDues:
         columns = len(game.ante_bonus) + 1
         column = bonus_column(game.ante_bonus, class_of_hand())
         dues = np.array([due_of(i, size) for i in range(len(SITUATIONS) * columns)], dtype=object)
-        by_situation = situation_counts(hand_table(), spec.rules.dealer_qualifier.minimum_key).by_situation()
-        dealt = np.stack([counts.astype(np.int64) for counts in by_situation.values()])  # (situations, hands)
+        by_situation = played_situations(spec.rules.dealer_qualifier.minimum_key)
+        dealt = np.stack(list(by_situation.values()))  # (situations, hands)
         index = np.stack([SITUATIONS.index(s) * columns + column for s in by_situation])
         exact = np.int64 if max(abs(int(d)) for d in dues) * DEALER_HANDS < _INT64_SAFE else object
         due = dues[index].astype(exact)  # (situations, hands): each hand's due in each situation played
