@@ -259,7 +259,7 @@ def test_a_jackpot_at_a_meter_that_does_not_follow_fails_and_is_due_at_the_meter
     assert data["mispaid"]["listed"][0]["reason"].endswith("(the meter carried along its table, not the one logged)")
     assert _said(data) == [
         f"1 wager mis-paid (${claimed - 1 - due:,} overpaid, $0 underpaid)",
-        f"1 meter logged that does not follow from the rounds before at their table (first: line 2, ${claimed:,} "
+        f"1 meter logged that does not follow from the rounds before at its table (first: line 2, ${claimed:,} "
         "logged where the meter carried from line 1 stands at $5,000.10)",
     ]
     assert list(validator("audit").iter_errors(data)) == []

@@ -302,9 +302,10 @@ class Audit:
         if meters.break_count:
             first = meters.breaks[0]
             follow = "does not follow" if meters.break_count == 1 else "do not follow"
+            their = "its" if meters.break_count == 1 else "their"
             failed.append(
                 f"{_counted(meters.break_count, 'meter', 'meters')} logged that {follow} from the rounds before "
-                f"at their table (first: line {first.line:,}, {money(first.logged)} logged where the meter carried "
+                f"at {their} table (first: line {first.line:,}, {money(first.logged)} logged where the meter carried "
                 f"from line {first.since:,} stands at {money(first.carried)})"
             )
         unchecked = []

@@ -35,9 +35,8 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
         mispaid = (figure("line"), figure("round", left=True), label("wager"), figure("logged"), figure("due"))
         rows = [(str(m.line), m.round, m.wager, money(m.logged), money(m.due), m.reason) for m in found.mispaid]
         print_table(console, TextTable((*mispaid, label("why")), rows, title="Mis-paid rounds"))
-    console.print(
-        f"{found.mispaid_count:,} wagers mis-paid: {money(found.overpaid)} overpaid, {money(found.underpaid)} underpaid"
-    )
+    wagers = f"{found.mispaid_count:,} {'wager' if found.mispaid_count == 1 else 'wagers'}"
+    console.print(f"{wagers} mis-paid: {money(found.overpaid)} overpaid, {money(found.underpaid)} underpaid")
     if found.meters.breaks:
         columns = (figure("line"), figure("round", left=True), label("table"), figure("logged"), figure("carried"))
         rows = [
@@ -87,7 +86,7 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
             f"{t.observations:,}",
             f"{t.statistic:,.2f}",
             str(t.degrees_of_freedom),
-            f"{t.p_value:.3g}",
+            f"{t.p_value:.3g}" if t.runs else "—",
             ("FLAGGED" if family.is_flagged("card", t.name) else "") if t.runs else "not run",
             t.departure if family.is_flagged("card", t.name) else "",
         )
