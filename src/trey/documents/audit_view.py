@@ -98,7 +98,7 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
                 "observations": f"{t.observations:,}",
                 "statistic": f"{t.statistic:.2f}",
                 "df": t.degrees_of_freedom,
-                "p": f"{t.p_value:.3g}",
+                "p": f"{t.p_value:.3g}" if t.runs else "—",
                 "flagged": family.is_flagged("card", t.name),
                 "runs": t.runs,
                 "furthest": t.departure if family.is_flagged("card", t.name) else "",
