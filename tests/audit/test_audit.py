@@ -4,6 +4,7 @@ located line by line or refused as every other input is."""
 from __future__ import annotations
 
 import json
+import math
 import os
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,8 @@ from trey.paytable.load import load_spec
 
 SPEC = load_spec(STANDARD)
 LINES = list(simulated_log(SPEC, 600, 11))
+PASS = "PASS: every line read, every round paid as due, no test flagged"
+LEVEL = "α = 10⁻⁶ family-wise, Holm over 11 tests (10 card tests, the sharp test)"
 
 
 def _log(tmp_path: Path, lines: list[str], name: str = "log.jsonl") -> Path:
@@ -34,8 +37,9 @@ def test_a_simulated_log_audits_clean_and_follows_its_schemas(tmp_path: Path) ->
     assert list(validator("audit").iter_errors(data)) == []
     logged = sum(int(json.loads(line)["net"]["pair_plus"]) for line in LINES)
     assert data["returns"][1]["wager"] == "pair_plus" and data["returns"][1]["net"] == str(logged)
+    assert data["verdict"]["lines"] == [PASS, LEVEL] and data["verdict"]["result"] == "PASS"
     result = run_cli("audit", STANDARD, tmp_path / "log.jsonl")
-    assert result.exit_code == 0 and "PASS: every line read and every round paid as due" in result.stdout
+    assert result.exit_code == 0 and result.stdout.splitlines()[:2] == [PASS, LEVEL]
 
 
 def test_chosen_mis_paid_rounds_are_listed_exactly(tmp_path: Path) -> None:
@@ -118,23 +122,86 @@ def test_a_log_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path:
     assert result.exit_code == 1 and "not a regular file" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_a_deck_missing_a_card_is_flagged_by_the_card_tests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import numpy as np
+@pytest.fixture(scope="module")
+def without_the_ace_of_spades(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A log from which every round holding the ace of spades was removed."""
+    lines = [line for line in simulated_log(SPEC, 3_000, 7) if '"As"' not in line]
+    path = tmp_path_factory.mktemp("ace") / "no-ace.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path, lines
 
-    import trey.audit.simulated as simulated
 
-    ace_of_spades = 51
+def _cards_of(lines: list[str]) -> list[str]:
+    return [c for line in lines for key in ("player", "dealer") for c in json.loads(line)[key]]
 
-    def short_deck(rng: np.random.Generator, rounds: int) -> np.ndarray:
-        deck = np.array([c for c in range(52) if c != ace_of_spades])
-        return np.array([rng.permutation(deck)[:6] for _ in range(rounds)], dtype=np.int8)
 
-    monkeypatch.setattr(simulated, "deal", short_deck)
-    found = audit(SPEC, [_log(tmp_path, list(simulated.simulated_log(SPEC, 1500, 4)))])
-    assert found.clean  # every round is paid as due: only the cards give the deck away
-    flagged = {t.name for t in found.card_tests if t.flagged}
-    assert "cards, overall" in flagged and "suits, overall" not in flagged
-    assert not any(t.flagged for t in audit(SPEC, [_log(tmp_path, LINES, "fair.jsonl")]).card_tests)
+def test_a_log_without_the_ace_of_spades_is_flagged_naming_the_card(
+    without_the_ace_of_spades: tuple[Path, list[str]],
+) -> None:
+    """Every round holding A♠ removed: every round is paid as due, only the cards give the log away; the verdict
+    names the card with its count and the count expected (computed here from the cards themselves)."""
+    from collections import Counter
+
+    from trey.play.chisquare import chi_square_sf
+
+    path, lines = without_the_ace_of_spades
+    dealt = Counter(_cards_of(lines))
+    assert "As" not in dealt and len(lines) < 3_000
+    expected = Fraction(6 * len(lines), 52)  # six cards a round, each of 52 alike
+    statistic = float(sum((Fraction(dealt[c]) - expected) ** 2 for c in dealt) / expected + expected)
+    p = chi_square_sf(statistic, 51)
+    found = audit(SPEC, [path])
+    assert found.mispaid_count == 0 and found.verdict.result == "FLAGGED"
+    first = found.verdict.findings[0]
+    assert (first.kind, first.says) == (
+        "flagged",
+        f"cards, overall: A♠ dealt 0 times, {math.floor(expected + Fraction(1, 2)):,} expected (chi-square "
+        f"{statistic:,.2f}, df 51, "
+        f"p = {p:.3g})",
+    )
+    aces = sum(n for c, n in dealt.items() if c[0] == "A")
+    each_rank = math.floor(Fraction(6 * len(lines), 13) + Fraction(1, 2))
+    assert found.verdict.findings[1].says.startswith(
+        f"ranks, overall: A (any suit) dealt {aces:,} times, {each_rank:,} expected ("
+    )
+    result = run_cli("audit", STANDARD, path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[:3] == [
+        f"FLAGGED: {len(found.verdict.findings)} findings",
+        f"- {first.says}",
+        f"- {found.verdict.findings[1].says}",
+    ]
+    data = json.loads(run_cli("audit", STANDARD, path, "--format", "json").stdout)
+    assert data["verdict"]["findings"][0] == {"kind": "flagged", "says": first.says} and not data["clean"]
+    assert list(validator("audit").iter_errors(data)) == []
+    assert not any(
+        f["kind"] == "flagged" for f in audit_json(audit(SPEC, [_log_of(path.parent, LINES)]))["verdict"]["findings"]
+    )
+
+
+def _log_of(folder: Path, lines: list[str]) -> Path:
+    path = folder / "fair.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_level_is_one_stated_figure_and_alpha_sets_it(without_the_ace_of_spades: tuple[Path, list[str]]) -> None:
+    """At 10^-50 the missing ace is no longer significant (p about 10^-44 over 11 tests): the same log passes, the
+    level stated. A level that is none is a usage error."""
+    path, _ = without_the_ace_of_spades
+    result = run_cli("audit", STANDARD, path, "--alpha", "1e-50")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:2] == [
+        PASS,
+        "α = 10⁻⁵⁰ family-wise, Holm over 11 tests (10 card tests, the sharp test)",
+    ]
+    for bad in ("0", "0.6", "ten", "1/0", "1" * 40):
+        refused = run_cli("audit", STANDARD, path, "--alpha", bad)
+        assert (
+            refused.exit_code == 2
+            and "is not a significance level: give a level above 0 and at most 0.5" in refused.stderr
+        ), bad
+        assert "Traceback" not in refused.stderr
 
 
 def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) -> None:
@@ -174,33 +241,73 @@ def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) 
                 data["net"][wager] = str(sum(x.amount for x in key if x.part == title))
         lines.append(json.dumps(data))
     found = audit(SPEC, [_log(tmp_path, lines), _log(tmp_path, LINES, "normal.jsonl")])
-    assert found.clean, found.mispaid[:3]
-    seats = {s.seat: s for s in found.seats.values()}
-    assert seats["T9 seat 2"].flagged and seats["T9 seat 2"].deviations > 250, seats["T9 seat 2"]
-    assert not seats["T1 seat 1"].flagged and seats["T1 seat 1"].deviations == 0
+    assert found.mispaid_count == found.problem_count == 0, found.mispaid[:3]
+    seat = found.seats["T9 seat 2"]
+    family = found.verdict.family
+    assert family.is_flagged("seat", "T9 seat 2") and seat.deviations > 250, seat
+    assert not family.is_flagged("seat", "T1 seat 1") and found.seats["T1 seat 1"].deviations == 0
+    assert seat.z is not None
+    seat_p = math.erfc(seat.z / math.sqrt(2)) / 2  # the upper tail, one-sided: an informed seat wins
+    said = (
+        f"T9 seat 2: {seat.deviations:,} decisions off the normal strategy won more than the player's cards explain: "
+        f"z = {seat.z:.2f} (p = {seat_p:.3g})"
+    )
+    assert [str(f) for f in found.verdict.findings] == [said] and found.verdict.headline == f"FLAGGED: {said}"
+    assert family.statement == "α = 10⁻⁶ family-wise, Holm over 12 tests (10 card tests, the sharp test, 1 seat)"
 
 
-def test_the_report_prints_the_audits_figures(tmp_path: Path) -> None:
+def test_rounds_the_players_won_too_often_are_flagged_by_the_sharp_test(tmp_path: Path) -> None:
+    """Every round Ante & Play lost taken out of the log: each is paid as due, but these rounds won far more than
+    their cards and decisions can be expected to."""
+    lines = [line for line in LINES if int(json.loads(line)["net"]["ante_play"]) >= 0]
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    z = found.rounds_z
+    assert z is not None and z > 6 and found.mispaid_count == 0
+    p = math.erfc(abs(z) / math.sqrt(2))
+    said = (
+        f"Ante & Play against the exact expectation of these rounds (their cards and decisions): z = {z:.2f} "
+        f"({'p ≈ 0' if p == 0 else f'p = {p:.3g}'})"
+    )
+    assert said in [str(f) for f in found.verdict.findings] and found.verdict.result == "FLAGGED"
+
+
+def test_the_reports_first_page_carries_the_verdict_and_every_finding(
+    tmp_path: Path, without_the_ace_of_spades: tuple[Path, list[str]]
+) -> None:
+    """The log without A♠, one round overpaid and one line refused: page 1 says FAIL and lists each finding; a
+    refused line is named by its log's file name (not the path it was read at); the flag column reads "flagged"."""
     import io
 
     from pypdf import PdfReader
 
     from trey.core.numbers import percent_text
 
-    lines = list(LINES)
+    lines = list(without_the_ace_of_spades[1])
     data = json.loads(lines[9])
     data["net"]["pair_plus"] = int(data["net"]["pair_plus"]) + 5
     lines[9] = json.dumps(data)
-    log = _log(tmp_path, lines)
-    result = run_cli("audit", STANDARD, log, "--out", tmp_path / "report", "--date", "2026-01-01")
-    assert result.exit_code == 1  # one round mis-paid
-    pdf = (tmp_path / "report" / "standard.audit.pdf").read_bytes()
-    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+    lines.insert(20, "{not json")
+    log = _log(tmp_path, lines, "shift.jsonl")
     found = audit(SPEC, [log])
+    assert found.verdict.result == "FAIL"
+    result = run_cli("audit", STANDARD, log, "--out", tmp_path / "report", "--date", "2026-01-01")
+    assert result.exit_code == 1
+    pdf = PdfReader(io.BytesIO((tmp_path / "report" / "standard.audit.pdf").read_bytes()))
+    first = " ".join(pdf.pages[0].extract_text().split())
+    text = " ".join(" ".join(p.extract_text().split()) for p in pdf.pages)
+    assert f"{found.verdict.headline} " in first and found.verdict.headline.startswith("FAIL: ")
+    for finding in found.verdict.findings:
+        assert " ".join(str(finding).split()) in first, finding
+    assert found.verdict.family.statement in first
     assert "2. Mis-paid wagers (1: $5 overpaid, $0 underpaid)" in text
+    assert "shift.jsonl:21: " in text and str(tmp_path) not in text
+    assert text.count(" flagged") >= 3 and "flagge d" not in text
     pair_plus = found.returns["pair_plus"]
-    assert f"Pair Plus 600 {'$'}{int(pair_plus.bet):,}" in text and percent_text(pair_plus.rtp) in text  # type: ignore[arg-type]
+    assert f"Pair Plus {pair_plus.rounds:,} ${int(pair_plus.bet):,}" in text
+    assert percent_text(pair_plus.paid_rtp) in text and percent_text(pair_plus.rtp) in text  # type: ignore[arg-type]
     assert f"{data['round']}" in text and "Ante & Play against the exact expectation of these very rounds" in text
+    assert "Ante & Play: the players' net less its expectation, round by round" in text  # the chart's title
+    assert "rounds audited" in text and "$0" in text  # its axes: rounds, and money in the table's currency
 
 
 def test_a_csv_log_with_the_same_columns_audits_as_its_json_lines(tmp_path: Path) -> None:
@@ -303,3 +410,152 @@ def test_the_audit_states_each_wagers_theoretical_rtp_as_analyze_does(tmp_path: 
 
     for wager in analysed["wagers"]:
         assert percent_text(Fraction(analysed["wagers"][wager]["rtp"])) in printed
+
+
+@pytest.mark.parametrize("text", ["", "\n\n   \n"])
+def test_a_log_with_no_rounds_is_not_a_pass(tmp_path: Path, text: str) -> None:
+    """Nothing read is nothing checked: INCOMPLETE, exit 1."""
+    path = tmp_path / "empty.jsonl"
+    path.write_text(text)
+    said = "INCOMPLETE: no rounds read (nothing to check)"
+    result = run_cli("audit", STANDARD, path)
+    assert result.exit_code == 1 and result.stdout.splitlines()[:2] == [
+        said,
+        "no statistical test ran (α = 10⁻⁶ family-wise)",
+    ]
+    data = json.loads(run_cli("audit", STANDARD, path, "--format", "json").stdout)
+    assert (data["verdict"]["result"], data["verdict"]["says"], data["rounds"]) == ("INCOMPLETE", said, 0)
+    assert list(validator("audit").iter_errors(data)) == []
+
+
+def test_every_tenth_round_overpaid_one_ante_shows_in_the_return_paid_and_fails(tmp_path: Path) -> None:
+    """The return as due is the honest log's; the return as paid is above it by exactly what was overpaid."""
+    lines, overpaid = [], Fraction(0)
+    for number, line in enumerate(LINES, 1):
+        data = json.loads(line)
+        if number % 10 == 0:
+            ante = Fraction(str(data["bets"]["ante_play"]))
+            data["net"]["ante_play"] = str(Fraction(str(data["net"]["ante_play"])) + ante)
+            del data["parts"]
+            overpaid += ante
+        lines.append(json.dumps(data))
+    assert overpaid.denominator == 1  # whole: the finding prints it without cents
+    honest = audit(SPEC, [_log(tmp_path, LINES, "honest.jsonl")]).returns["ante_play"]
+    found = audit(SPEC, [_log(tmp_path, lines)])
+    ante_play = found.returns["ante_play"]
+    assert (ante_play.rtp, ante_play.net) == (honest.rtp, honest.net)
+    assert ante_play.paid_rtp == honest.rtp + overpaid / honest.bet != ante_play.rtp  # type: ignore[operator]
+    assert found.verdict.result == "FAIL" and found.verdict.findings[0].says == (
+        f"60 wagers mis-paid (${int(overpaid):,} overpaid, $0 underpaid)"
+    )
+    data = json.loads(run_cli("audit", STANDARD, tmp_path / "log.jsonl", "--format", "json").stdout)
+    first = data["returns"][0]
+    assert (Fraction(first["paid_rtp"]), Fraction(first["rtp"])) == (ante_play.paid_rtp, honest.rtp)
+    assert Fraction(first["paid_net"]) - Fraction(first["net"]) == overpaid
+    result = run_cli("audit", STANDARD, tmp_path / "log.jsonl")
+    assert (
+        result.exit_code == 1
+        and result.stdout.splitlines()[0] == f"FAIL: 60 wagers mis-paid (${int(overpaid):,} overpaid, $0 underpaid)"
+    )
+
+
+THREE_TO_TWO = (
+    STANDARD.read_text()
+    .replace("  pair_plus_on_fold: lost", "  pair_plus_on_fold: stands")
+    .replace("      straight: 1\n", "      straight: '3 to 2'\n")
+    .replace("    pair: 1\n", "    pair: '3 to 2'\n")
+)
+
+
+def _pair_plus_category(cards: tuple[int, ...]) -> str | None:
+    """By hand: the Pair Plus row of three cards (rank = card // 4, suit = card % 4), None for a loss."""
+    ranks = sorted(c // 4 for c in cards)
+    flush = len({c % 4 for c in cards}) == 1
+    straight = len(set(ranks)) == 3 and (ranks[2] - ranks[0] == 2 or ranks == [0, 1, 12])
+    if straight and flush:
+        return "straight_flush"
+    if len(set(ranks)) == 1:
+        return "three_of_a_kind"
+    if straight:
+        return "straight"
+    if flush:
+        return "flush"
+    return "pair" if len(set(ranks)) == 2 else None
+
+
+def test_a_table_paying_3_to_2_rounded_down_is_expected_to_return_what_its_pay_rule_pays(tmp_path: Path) -> None:
+    """Pair Plus pays a pair 3 to 2 and the Ante Bonus a straight 3 to 2, rounded down to the $1 chip ($7 on $5):
+    the return expected at the logged bets is the pay rule's, not the exact odds' (the theoretical RTP). Both are
+    computed here another way: Pair Plus over the 22,100 hands classified by hand; the sharp test's expectation
+    over each round's 18,424 dealer hands, each due rounded here."""
+    import itertools
+
+    import numpy as np
+
+    from trey.cards.card import Card
+    from trey.engine import analyze
+    from trey.play.settle import Settler
+    from trey.rules.ante_play import SITUATIONS, resolution_table
+
+    paytable = tmp_path / "three-to-two.yaml"
+    paytable.write_text(THREE_TO_TWO)
+    spec = load_spec(paytable)
+    analysis = analyze(spec)
+    lines = list(simulated_log(spec, 300, 3))
+    found = audit(spec, [_log(tmp_path, lines)], analysis)
+    assert found.mispaid_count == 0
+    odds = {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": Fraction(3, 2)}
+    hands = [_pair_plus_category(h) for h in itertools.combinations(range(52), 3)]
+    rows = {row: hands.count(row) for row in (*odds, None)}
+    bets = [int(json.loads(line)["bets"]["pair_plus"]) for line in lines]
+    assert {b % 2 for b in bets} == {0, 1}  # odd bets: 3 to 2 on them is rounded
+    expected = sum(
+        sum(n * (-b if row is None else int(b * odds[row])) for row, n in rows.items()) for b in bets
+    )  # int(): down to the $1 chip
+    pair_plus = found.returns["pair_plus"]
+    assert pair_plus.expected_net == Fraction(expected, 22_100)
+    assert pair_plus.expected_rtp == 1 + Fraction(expected, 22_100 * sum(bets))
+    assert pair_plus.expected_rtp < pair_plus.theoretical_rtp == analysis.wagers["pair_plus"].stats.rtp
+    data = audit_json(found)
+    assert Fraction(data["returns"][1]["expected_rtp"]) == pair_plus.expected_rtp
+    assert list(validator("audit").iter_errors(data)) == []
+
+    # The sharp test: 30 rounds, each over its 18,424 dealer hands, its decision as logged.
+    few = audit(spec, [_log(tmp_path, lines[:30], "few.jsonl")], analysis)
+    settler = Settler(spec, analysis.ante_play.plays)  # type: ignore[union-attr]
+    game = spec.wagers.ante_play
+    assert game is not None
+    bonus_odds = [o.net for _, o in game.ante_bonus.all_odds]
+    resolution = resolution_table(spec.rules)
+    columns = len(bonus_odds) + 1
+    total = Fraction(0)
+    for line in lines[:30]:
+        data = json.loads(line)
+        bet = int(data["bets"]["ante_play"])
+        player = [int(Card.parse(c)) for c in data["player"]]
+        dealers = np.array(list(itertools.combinations([c for c in range(52) if c not in player], 3)))
+        plays = np.full(len(dealers), data["decision"] == "play")
+        outcome = settler.settle(np.repeat([player], len(dealers), axis=0), dealers, plays)["ante_play"]
+        for index, count in enumerate(np.bincount(outcome, minlength=len(SITUATIONS) * columns).tolist()):
+            rule = resolution[SITUATIONS[index // columns]]
+            column = index % columns
+            due = rule.ante * bet + (rule.play or 0) * bet
+            if rule.bonus_paid and column < len(bonus_odds):
+                due += int(bet * bonus_odds[column])  # rounded down to the $1 chip
+            total += Fraction(count * due, 18_424)
+    assert few.expected_net == total
+
+
+def test_a_wager_held_to_the_payout_cap_is_expected_to_return_less_than_its_odds(tmp_path: Path) -> None:
+    """The standard table caps a payout at $50,000: 1000 to 1 on a $500 Six Card Bonus pays $50,000. The return
+    expected at the logged bets is the theoretical one less what the cap keeps, computed here row by row."""
+    from trey.engine import analyze
+
+    found = audit(SPEC, [_log(tmp_path, LINES)])
+    rows = analyze(SPEC).wagers["six_card_bonus"].outcomes
+    bets = [int(json.loads(line)["bets"]["six_card_bonus"]) for line in LINES]
+    kept = sum(r.probability * max(0, b * r.pays - 50_000) for r in rows for b in bets)
+    six = found.returns["six_card_bonus"]
+    assert kept > 0 and six.expected_net == (six.theoretical_rtp - 1) * sum(bets) - kept
+    for wager in ("ante_play", "pair_plus", "prime"):  # nothing rounded or capped: the theoretical RTP
+        assert found.returns[wager].expected_rtp == found.returns[wager].theoretical_rtp

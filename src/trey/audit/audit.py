@@ -4,6 +4,7 @@ with the reason in the drill's words, and each wager's actual return against its
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -17,21 +18,25 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trey import __version__
-from trey.audit.cards import CardCounts, CardTest
+from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
+from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
 from trey.audit.log import KEPT, LogProblem, read_log
+from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
-from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
+from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, StatisticalTest, Verdict, p_text, z_p_value
+from trey.cards.hand_table import DEALER_HANDS, hand_indexes
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.floor.drill import Line, answer_lines
-from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
+from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, money_style
 from trey.play.payouts import PayRule
-from trey.play.settle import Settler
-from trey.play.simulate import Z_LIMIT
-from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table, situation_counts
+from trey.play.settle import SettledWager, Settler
+from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table
+
+__all__ = ["Audit", "Result", "Verdict", "audit", "audit_json"]  # Result and Verdict: stated in trey.audit.verdict
 
 ANTE_PLAY_PARTS = ("Ante", "Play", "Ante Bonus")  # the answer key's lines of Ante & Play
 BATCH = 4_096  # rounds simulated at a time (trey simulate --log)
@@ -45,13 +50,9 @@ _DUE_KEPT = 200_000
 Due = tuple[int, int, str, tuple[int, ...]]
 # Dues past this (over a batch) are added as Python integers: a table may pay 10^9 to 1 on a bet of 10^9.
 _INT64_SAFE = 1 << 62
-NOT_CHECKED_METER = "not checked: the log does not carry the meter"
-
-
-class Result(StrEnum):
-    PASS = "PASS"  # nothing failed, nothing left unchecked
-    FAIL = "FAIL"  # something failed
-    INCOMPLETE = "INCOMPLETE"  # nothing failed, but something was not checked
+_HAND_DUES_KEPT = 64  # Ante & Play's dues by hand, by bet size (a log repeats a few)
+LINES_NAMED = 5  # lines a finding names, at most
+SHARP = "Ante & Play, these rounds"  # the sharp test's name in the family of tests
 
 
 @dataclass(frozen=True)
@@ -65,47 +66,45 @@ class MisPaid:
     order: int = field(default=0, compare=False, repr=False)  # the wager's place in the paytable, to list in order
 
 
+class Unchecked(StrEnum):
+    """Why a jackpot's payment could not be checked."""
+
+    NO_METER = "not checked: the log does not carry the meter"
+    OPENING = "not checked: the meter logged opens its table, nothing before it to follow it from"
+
+
 @dataclass(frozen=True)
 class NotChecked:
-    """A wager whose payment the audit could not check: a progressive's meter share, in a round that does not log
-    the meter it was paid at. Its logged net enters the totals as logged (a claim)."""
+    """A wager whose payment the audit could not check: a progressive's meter share paid at a meter nothing gives
+    (the round does not log it and no round before it at its table carries it) or that nothing before it checks
+    (the meter that opens its table)."""
 
     line: int
     round: str
     wager: str
     logged: Fraction
     reason: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The audit's one verdict, behind the terminal's last line, the report's result, the JSON's ``verdict`` and the
-    exit status. PASS only when every line was read, no round id repeats, and every wager was checked and paid as
-    due; FAIL when something failed; INCOMPLETE when nothing failed but something was not checked."""
-
-    result: Result
-    findings: tuple[str, ...]  # what failed
-    not_checked: tuple[str, ...]  # what was not checked
-
-    @property
-    def passed(self) -> bool:
-        return self.result is Result.PASS
-
-    def __str__(self) -> str:
-        if self.passed:
-            return "PASS: every line read and every round paid as due"
-        said = list(self.findings) + ([f"not checked: {'; '.join(self.not_checked)}"] if self.not_checked else [])
-        return f"{self.result}: {'; '.join(said)}"
+    why: Unchecked = Unchecked.NO_METER
 
 
 def _counted(count: int, one: str, many: str) -> str:
     return f"{count:,} {one if count == 1 else many}"
 
 
+def _lines_text(lines: list[int], count: int) -> str:
+    shown = ", ".join(f"{n:,}" for n in lines[:LINES_NAMED])
+    more = ", ..." if count > LINES_NAMED else ""
+    return f"line{'s' if count > 1 else ''} {shown}{more}"
+
+
 @dataclass
 class WagerReturn:
     """A wager's totals over the rounds audited. Amounts have at most two decimals (the log's reader refuses
-    others), so they are added up in whole hundredths: exact, and no Fraction arithmetic per round."""
+    others), so they are added up in whole hundredths: exact, and no Fraction arithmetic per round.
+
+    Three returns: as *paid* (the nets logged), as *due* (the nets the settlement and the pay rule give), and as
+    *expected* (each round's due averaged over the wager's outcome law at the round's bet, paid by the pay rule);
+    the paytable's own ``theoretical_rtp`` is at exact odds, unrounded."""
 
     wager: str
     title: str
@@ -113,9 +112,12 @@ class WagerReturn:
     bet_cents: int = 0  # initial bets
     wagered_cents: int = 0  # everything staked (the Play too)
     net_cents: int = 0  # what the player won (+) or lost, as due
-    bet_square_cents: int = 0  # the sum of the squared initial bets, for the z-score
-    theoretical_rtp: Fraction = Fraction(0)  # per unit of the initial bet
-    variance: Fraction = Fraction(0)
+    logged_net_cents: int = 0  # what the player won or lost, as logged (paid)
+    theoretical_rtp: Fraction = Fraction(0)  # per unit of the initial bet, at exact odds
+    cycle: int = 1  # the outcome law's cycle: the expected sums below are over it
+    expected_sum: int = 0  # sum over the rounds of each one's expected due x cycle (cents)
+    square_sum: int = 0  # sum over the rounds of each one's expected squared due x cycle (cents²)
+    mean_square_sum: int = 0  # sum over the rounds of (each one's expected due x cycle)² (cents²)
 
     @property
     def bet(self) -> Fraction:
@@ -127,16 +129,41 @@ class WagerReturn:
 
     @property
     def net(self) -> Fraction:
+        """The players' net, as due."""
         return Fraction(self.net_cents, 100)
 
     @property
-    def bet_squares(self) -> Fraction:
-        return Fraction(self.bet_square_cents, 10_000)
+    def paid_net(self) -> Fraction:
+        """The players' net, as logged."""
+        return Fraction(self.logged_net_cents, 100)
+
+    @property
+    def expected_net(self) -> Fraction:
+        return Fraction(self.expected_sum, 100 * self.cycle)
+
+    @property
+    def variance(self) -> Fraction:
+        """The variance of the net due over these rounds (currency units²), their bets as placed."""
+        cycle = self.cycle
+        return Fraction(self.square_sum * cycle - self.mean_square_sum, cycle * cycle * 10_000)
+
+    def _per_bet(self, net: Fraction) -> Fraction | None:
+        return 1 + net / self.bet if self.bet else None
 
     @property
     def rtp(self) -> Fraction | None:
-        """Returned per unit of the initial bet, as the theoretical RTP is stated."""
-        return 1 + self.net / self.bet if self.bet else None
+        """Returned as due per unit of the initial bet, as the theoretical RTP is stated."""
+        return self._per_bet(self.net)
+
+    @property
+    def paid_rtp(self) -> Fraction | None:
+        """Returned as paid (logged) per unit of the initial bet."""
+        return self._per_bet(self.paid_net)
+
+    @property
+    def expected_rtp(self) -> Fraction | None:
+        """The return these bets are expected to have, paid by the table's pay rule."""
+        return self._per_bet(self.expected_net)
 
     @property
     def z_decimal(self) -> Decimal:
@@ -145,11 +172,10 @@ class WagerReturn:
 
     @property
     def z(self) -> float | None:
-        """(actual net - expected net) / its standard deviation, the rounds' bets as they were."""
-        if not self.bet_squares or not self.variance:
+        """(net due - expected net) / its standard deviation, the rounds' bets as they were."""
+        if self.variance <= 0:
             return None
-        expected = (self.theoretical_rtp - 1) * self.bet
-        return float(self.net - expected) / math.sqrt(float(self.variance * self.bet_squares))
+        return float(self.net - self.expected_net) / math.sqrt(self.variance)
 
 
 @dataclass
@@ -158,7 +184,8 @@ class SeatDecisions:
 
     An informed player deviates where the information pays: such deviations win more than their expectation given
     the player's cards alone. ``z`` measures exactly that (each deviation's gain over the normal decision, against
-    its exact expectation and variance given the player's hand); a seat is flagged from 4, never accused."""
+    its exact expectation and variance given the player's hand): a test of the verdict's family (one-sided), which
+    may flag a seat, never accuse it."""
 
     seat: str
     rounds: int = 0
@@ -175,10 +202,6 @@ class SeatDecisions:
     @property
     def z(self) -> float | None:
         return (self.gain - self.expected_gain) / math.sqrt(self.variance) if self.variance else None
-
-    @property
-    def flagged(self) -> bool:
-        return self.z is not None and self.z >= Z_LIMIT
 
 
 @dataclass
@@ -213,6 +236,10 @@ class Audit:
     underpaid: Fraction = Fraction(0)
     not_checked: list[NotChecked] = field(default_factory=list)
     not_checked_count: int = 0
+    not_checked_by: dict[Unchecked, int] = field(default_factory=dict)  # how many, by why
+    not_checked_lines: dict[Unchecked, list[int]] = field(default_factory=dict)  # the first lines, by why
+    meters: MeterFollow = field(default_factory=MeterFollow)
+    alpha: Fraction = DEFAULT_ALPHA  # the statistical tests' family-wise level
     returns: dict[str, WagerReturn] = field(default_factory=dict)
     cards: CardCounts = field(default_factory=CardCounts)
     # Ante & Play's expectation for these very rounds, given each round's cards and logged decision (per the bets
@@ -220,6 +247,9 @@ class Audit:
     expected_net: Fraction = Fraction(0)
     expected_variance: float = 0.0
     due_cache: dict[tuple[object, ...], Due] = field(default_factory=dict, repr=False)
+    laws: dict[str, OutcomeLaw] = field(default_factory=dict, repr=False)
+    moments: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict, repr=False)  # (wager, bet cents)
+    hand_dues: dict[int, HandDues] = field(default_factory=dict, repr=False)  # Ante & Play's, by bet in cents
     seat_codes: dict[str, int] = field(default_factory=dict, repr=False)
     seat_order: list[SeatDecisions] = field(default_factory=list, repr=False)  # as seat_codes number them
     seats_not_followed: int = 0  # Ante & Play rounds of seats beyond MAX_SEATS
@@ -228,27 +258,77 @@ class Audit:
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
 
     @property
+    def family(self) -> Family:
+        """The audit's statistical tests, flagged together at ``alpha`` (Holm): the card tests, the sharp test of
+        Ante & Play, and each seat with a decision off the normal strategy."""
+        tests = []
+        for t in self.card_tests:
+            if not t.runs:
+                continue
+            says = f"{t.name}: {t.departure} (chi-square {t.statistic:,.2f}, df {t.degrees_of_freedom}, "
+            tests.append(StatisticalTest("card", t.name, t.p_value, says + f"{p_text(t.p_value)})"))
+        z = self.rounds_z
+        if z is not None:
+            p = z_p_value(z, two_sided=True)
+            says = f"Ante & Play against the exact expectation of these rounds (their cards and decisions): z = {z:.2f}"
+            tests.append(StatisticalTest("sharp", SHARP, p, f"{says} ({p_text(p)})"))
+        for d in self.seat_order:
+            if d.z is not None:
+                p = z_p_value(d.z, two_sided=False)
+                says = (
+                    f"{d.seat}: {_counted(d.deviations, 'decision', 'decisions')} off the normal strategy won more "
+                    f"than the player's cards explain: z = {d.z:.2f} ({p_text(p)})"
+                )
+                tests.append(StatisticalTest("seat", d.seat, p, says))
+        return Family.of(tests, self.alpha)
+
+    @property
     def verdict(self) -> Verdict:
-        """The verdict, made here alone (every output and the exit status read it). ``KEPT`` problems, mis-paid
-        and unchecked wagers are listed at most; the verdict counts them all."""
+        """The verdict (every output and the exit status read it), by :meth:`Verdict.of`'s rule. ``KEPT`` problems,
+        mis-paid and unchecked wagers are listed at most; the verdict counts them all."""
         money = money_style(self.spec.table).money
-        findings = []
+        failed = []
         refused = self.problem_count - self.duplicates
         if refused:
-            findings.append(_counted(refused, "line refused", "lines refused"))
+            failed.append(_counted(refused, "line refused", "lines refused"))
         if self.duplicates:
-            findings.append(_counted(self.duplicates, "round id logged twice", "round ids logged twice"))
+            failed.append(_counted(self.duplicates, "round id logged twice", "round ids logged twice"))
         if self.mispaid_count:
-            findings.append(
+            failed.append(
                 f"{_counted(self.mispaid_count, 'wager', 'wagers')} mis-paid ({money(self.overpaid)} overpaid, "
                 f"{money(self.underpaid)} underpaid)"
             )
+        meters = self.meters
+        if meters.break_count:
+            first = meters.breaks[0]
+            follow = "does not follow" if meters.break_count == 1 else "do not follow"
+            their = "its" if meters.break_count == 1 else "their"
+            failed.append(
+                f"{_counted(meters.break_count, 'meter', 'meters')} logged that {follow} from the rounds before "
+                f"at {their} table (first: line {first.line:,}, {money(first.logged)} logged where the meter carried "
+                f"from line {first.since:,} stands at {money(first.carried)})"
+            )
         unchecked = []
-        if self.not_checked_count:
-            jackpots = _counted(self.not_checked_count, "jackpot", "jackpots")
-            unchecked.append(f"{jackpots} paid from a progressive meter (the log does not carry the meter)")
-        result = Result.FAIL if findings else Result.INCOMPLETE if unchecked else Result.PASS
-        return Verdict(result, tuple(findings), tuple(unchecked))
+        if not self.rounds:
+            unchecked.append("no rounds read (nothing to check)")
+        short = [t.name for t in self.card_tests if not t.runs]
+        if short:
+            unchecked.append(
+                f"not checked: {_counted(len(short), 'card test', 'card tests')} for too few rounds (a count expected "
+                f"fewer than {MIN_EXPECTED} times): {'; '.join(short)}"
+            )
+        for why, count in self.not_checked_by.items():
+            jackpots = _counted(count, "jackpot", "jackpots")
+            where = _lines_text(self.not_checked_lines[why], count)
+            if why is Unchecked.NO_METER:
+                said = f"not checked: {jackpots} paid from a progressive meter the log does not carry ({where})"
+                unchecked.append(said)
+            else:
+                unchecked.append(
+                    f"not checked: {jackpots} paid at the meter that opens its table, nothing before it to follow "
+                    f"it from ({where})"
+                )
+        return Verdict.of(failed, unchecked, self.family)
 
     @property
     def clean(self) -> bool:
@@ -295,7 +375,7 @@ class HandExpectations:
 def hand_expectations(spec: GameSpec) -> HandExpectations:
     game = spec.wagers.ante_play
     assert game is not None
-    counts = situation_counts(hand_table(), spec.rules.dealer_qualifier.minimum_key).by_situation()
+    counts = played_situations(spec.rules.dealer_qualifier.minimum_key)
     resolution = resolution_table(spec.rules)
     base = {s: int(resolution[s].ante + (resolution[s].play or 0)) for s in counts}
     stacked = np.stack([counts[s].astype(np.int64) for s in counts])  # (situations, hands)
@@ -317,16 +397,27 @@ def hand_expectations(spec: GameSpec) -> HandExpectations:
     )
 
 
-def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None, *, columnar: bool = True) -> Audit:
+def audit(
+    spec: GameSpec,
+    logs: list[Path],
+    analysis: GameAnalysis | None = None,
+    *,
+    columnar: bool = True,
+    alpha: Fraction = DEFAULT_ALPHA,
+) -> Audit:
     """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled.
-    ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it)."""
+    ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it); ``alpha``: the
+    family-wise level of the statistical tests (:mod:`trey.audit.verdict`)."""
+    if not 0 < alpha <= MAX_ALPHA:
+        raise ValueError(f"alpha must be above 0 and at most {MAX_ALPHA}")
     analysis = analysis or analyze(spec)
     settler = Settler(spec, analysis.plays)
     rule = PayRule.of(spec.table)
-    found = Audit(spec)
+    found = Audit(spec, alpha=alpha)
+    found.laws = outcome_laws(spec, analysis, settler)
     for wager, result in analysis.wagers.items():
         found.returns[wager] = WagerReturn(
-            wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, variance=result.stats.variance
+            wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, cycle=found.laws[wager].cycle
         )
     expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
     # One set of round ids for all the logs (a round in two of them is logged twice), its temporary runs removed
@@ -335,6 +426,50 @@ def audit(spec: GameSpec, logs: list[Path], analysis: GameAnalysis | None = None
         for path in logs:
             _audit_log(found, path, settler, rule, expectations, seen, columnar=columnar)
     return found
+
+
+# What is due on each wager's outcome at each bet size, by game: the same for every audit of a game (the tests audit
+# one game hundreds of times), forgotten with the game.
+_AMOUNTS: weakref.WeakKeyDictionary[GameSpec, dict[tuple[str, int, int], int]] = weakref.WeakKeyDictionary()
+
+
+def _due_at(found: Audit, settler: Settler, rule: PayRule, wager: str, index: int, size: int) -> int:
+    """What is due on a wager's outcome ``index`` at a bet of ``size`` cents, in cents (alone: a side bet's due
+    does not depend on Ante & Play's words)."""
+    amounts = _AMOUNTS.setdefault(found.spec, {})
+    key = (wager, index, size)
+    if key not in amounts:
+        if len(amounts) > _DUE_KEPT:
+            amounts.clear()
+        table = settler.tables[wager]
+        settled = {wager: SettledWager(wager, table.outcomes[index], table.nets[index], table.staked[index])}
+        amounts[key] = _due(found.spec, settled, wager, Fraction(size, 100), rule)[0]
+    return amounts[key]
+
+
+def _moments(found: Audit, settler: Settler, rule: PayRule, wager: str, size: int) -> tuple[int, int]:
+    """The wager's due at ``size`` cents summed over its outcome law's cycle, and its square: a meter share's
+    outcomes left out (they are counted at each round's meter)."""
+    key = (wager, size)
+    if key not in found.moments:
+        if len(found.moments) > _DUE_KEPT:
+            found.moments.clear()
+        metered = set(settler.meter_rows.get(wager, np.zeros(0, dtype=np.int64)).tolist())
+        law = found.laws[wager]
+        dues = [0 if i in metered else _due_at(found, settler, rule, wager, i, size) for i in range(len(law.counts))]
+        found.moments[key] = law.moments(dues)
+    return found.moments[key]
+
+
+def _hand_dues(found: Audit, settler: Settler, rule: PayRule, size: int) -> HandDues:
+    dues = found.hand_dues.get(size)
+    if dues is None:
+        if len(found.hand_dues) >= _HAND_DUES_KEPT:
+            found.hand_dues.clear()
+        dues = found.hand_dues[size] = HandDues.at(
+            found.spec, size, lambda index, bet: _due_at(found, settler, rule, ANTE_PLAY, index, bet)
+        )
+    return dues
 
 
 def _audit_log(
@@ -358,11 +493,16 @@ def _audit_log(
             continue
         due = _settle(rounds, settler, rule, found)
         if expectations is not None and ANTE_PLAY in due:
-            _decisions(rounds, due[ANTE_PLAY], settler, expectations, found)
+            _decisions(rounds, due[ANTE_PLAY], settler, rule, expectations, found)
 
 
 def _decisions(
-    rounds: Rounds, due: npt.NDArray[Any], settler: Settler, expected: HandExpectations, found: Audit
+    rounds: Rounds,
+    due: npt.NDArray[Any],
+    settler: Settler,
+    rule: PayRule,
+    expected: HandExpectations,
+    found: Audit,
 ) -> None:
     """The sharp test of Ante & Play's return, and each seat's deviations from the normal strategy; ``due``: what
     is due on the Ante & Play of each round that has one, in cents."""
@@ -374,26 +514,22 @@ def _decisions(
     hands = hand_indexes(np.sort(player, axis=1))
     played = rounds.plays[ante]
     bet = rounds.bets[ANTE_PLAY][ante]  # cents
-    # Exactly: the played rounds' whole-Ante nets over 18,424, and each Ante Bonus column's net (played or folded),
-    # summed by bet size, which a log repeats.
+    # Exactly: each round's due averaged over the dealer hands its cards leave (played) or its fold, at its bet and
+    # paid by the pay rule, summed by bet size, which a log repeats.
     sizes, by_size = np.unique(bet, return_inverse=True)
-    whole = np.zeros(len(sizes), dtype=np.int64)
-    np.add.at(whole, by_size[played], expected.whole[hands[played]])
-    column = expected.column[hands]
-    columns = len(expected.bonus)
-    groups = np.bincount((by_size * columns + column) * 2 + played, minlength=len(sizes) * columns * 2)
-    expected_cents = Fraction(sum(int(b) * int(w) for b, w in zip(sizes, whole, strict=True)), DEALER_HANDS)
-    for group in np.flatnonzero(groups).tolist():
-        size, rest = divmod(group, columns * 2)
-        col, was_played = divmod(rest, 2)
-        per_ante = expected.bonus[col] if was_played else expected.fold[col]
-        expected_cents += per_ante * int(sizes[size]) * int(groups[group])
+    mean = np.zeros(len(ante))
+    variance = np.zeros(len(ante))
+    expected_cents = 0  # x 18,424
+    for k, size in enumerate(sizes.tolist()):
+        dues = _hand_dues(found, settler, rule, size)
+        at = np.flatnonzero(by_size == k)
+        h, p = hands[at], played[at]
+        expected_cents += exact_sum(dues.played[h[p]]) + DEALER_HANDS * exact_sum(dues.folded[h[~p]])
+        mean[at] = np.where(p, dues.mean[h], dues.folded[h].astype(np.float64) / 100)
+        variance[at] = np.where(p, dues.variance[h], 0.0)
     start_difference = float(found.actual_net - found.expected_net)
     start_variance = found.expected_variance
-    units = bet / 100
-    mean = np.where(played, expected.play_mean[hands], expected.fold_mean[hands]) * units
-    variance = np.where(played, expected.play_variance[hands], 0.0) * units * units
-    found.expected_net += expected_cents / 100
+    found.expected_net += Fraction(expected_cents, DEALER_HANDS * 100)
     found.expected_variance += float(variance.sum())
     found.actual_net += Fraction(int(due.sum()), 100)
     differences = start_difference + np.cumsum(due.astype(np.float64) / 100 - mean)
@@ -499,6 +635,11 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
     dues: dict[str, npt.NDArray[Any]] = {}
     listed: list[MisPaid] = []
     room = KEPT - len(found.mispaid)
+    meters_of = {
+        bet.id: _follow_meter(rounds, bet, outcomes[bet.id], rule, found)
+        for bet in spec.wagers.side_bets
+        if bet.progressive is not None
+    }
     for order, wager in enumerate(spec.wagers.ids):
         rows = np.flatnonzero(rounds.bet_on[wager])
         if not len(rows):
@@ -525,17 +666,27 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
         due = np.array([t[0] for t in table], dtype=exact)[inverse]
         totals = found.returns[wager]
         totals.rounds += len(rows)
+        by_size: dict[int, int] = {}
         for (size, _, _), count, (due_one, staked, _, _) in zip(unique, counts.tolist(), table, strict=True):
             totals.bet_cents += size * count
-            totals.bet_square_cents += size * size * count
             totals.wagered_cents += size * staked * count
             totals.net_cents += due_one * count
+            by_size[size] = by_size.get(size, 0) + count
         logged = rounds.net[wager][rows]
+        totals.logged_net_cents += sum(logged.tolist())
+        metered = meters_of.get(wager)
+        for size, count in by_size.items():  # the expectation of these bets, a meter's share aside
+            mean_sum, square_sum = _moments(found, settler, rule, wager, size)
+            totals.expected_sum += count * mean_sum
+            totals.square_sum += count * square_sum
+            if metered is None:
+                totals.mean_square_sum += count * mean_sum * mean_sum
         reasons: dict[int, str] = {}
-        if wager in settler.meter_rows:
-            jackpots = np.flatnonzero(np.isin(outcome, settler.meter_rows[wager]))
+        if metered is not None:
+            _meter_expectation(found, rounds, rows, metered[0], settler, rule, wager)
+            jackpots = np.flatnonzero(np.isin(outcome, settler.meter_rows.get(wager, [])))
             if len(jackpots):
-                _jackpots(rounds, rows, jackpots, due, logged, reasons, settler, outcomes, rule, found, wager)
+                _jackpots(rounds, rows, jackpots, due, logged, reasons, settler, outcomes, rule, found, wager, metered)
         wrong = np.flatnonzero(logged != due)
         if len(wrong):
             found.mispaid_count += len(wrong)
@@ -572,6 +723,64 @@ def _settled(settler: Settler, outcomes: dict[str, IntArray], row: int, wager: s
     return {w: s for w, s in settler.settled(outcomes, row).items() if w in names}
 
 
+def _follow_meter(
+    rounds: Rounds, bet: SideBet, outcome: IntArray, rule: PayRule, found: Audit
+) -> tuple[IntArray, IntArray]:
+    """A progressive's meter followed along the batch (:func:`trey.audit.meters.follow`)."""
+    rows = bet.pays.listed
+    share_of = {rows.index(name): bet.pays.get(name).meter_share for name in bet.meter_rows}  # type: ignore[union-attr]
+    bets = rounds.bets[bet.id]
+
+    def won_at(row: int, meter: int) -> int:
+        pay = bet.pays.get(rows[int(outcome[row])])
+        assert pay is not None
+        paid = rule.pay(Fraction(int(bets[row]), 100), pay, meter=Fraction(meter, 100), progressive=True)
+        return cents(paid.amount)
+
+    return follow(found.meters, rounds, bet, outcome, share_of, won_at, KEPT)
+
+
+def _meter_expectation(
+    found: Audit, rounds: Rounds, rows: IntArray, meter_at: IntArray, settler: Settler, rule: PayRule, wager: str
+) -> None:
+    """The expectation of a progressive's meter shares, each round's at the meter it was dealt at (logged or
+    carried; the reset where neither gives it), paid by the pay rule, added to the wager's expected sums."""
+    bet = found.spec.wagers.side_bet(wager)
+    assert bet.progressive is not None
+    law = found.laws[wager]
+    names = bet.pays.listed
+    shares = [(i, bet.pays.get(n)) for i, n in enumerate(names) if n in bet.meter_rows]
+    reset = cents(bet.progressive.reset)
+    meter = np.where(meter_at[rows] >= 0, meter_at[rows], reset)
+    sizes = rounds.bets[wager][rows]
+    totals = found.returns[wager]
+    keys, counts = np.unique(np.stack([sizes, meter], axis=1), axis=0, return_counts=True)
+    for (size, at), count in zip(keys.tolist(), counts.tolist(), strict=True):
+        first, _ = _moments(found, settler, rule, wager, size)
+        extra_first = extra_second = 0
+        for index, pay in shares:
+            assert pay is not None
+            net = rule.net(Fraction(size, 100), pay, meter=Fraction(at, 100), progressive=True)
+            due = cents(net)
+            extra_first += law.counts[index] * due
+            extra_second += law.counts[index] * due * due
+        totals.expected_sum += count * extra_first
+        totals.square_sum += count * extra_second
+        totals.mean_square_sum += count * (first + extra_first) ** 2
+
+
+def _unchecked(found: Audit, why: Unchecked, rounds: Rounds, row: int, wager: str, logged: int, reason: str) -> None:
+    found.not_checked_count += 1
+    found.not_checked_by[why] = found.not_checked_by.get(why, 0) + 1
+    lines = found.not_checked_lines.setdefault(why, [])
+    if len(lines) < LINES_NAMED:
+        lines.append(int(rounds.lines[row]))
+    if len(found.not_checked) < KEPT:
+        found.not_checked.append(
+            NotChecked(int(rounds.lines[row]), rounds.id_of(row), wager, Fraction(logged, 100), reason, why)
+        )
+
+
 def _jackpots(
     rounds: Rounds,
     rows: IntArray,
@@ -584,18 +793,23 @@ def _jackpots(
     rule: PayRule,
     found: Audit,
     wager: str,
+    metered: tuple[IntArray, IntArray],
 ) -> None:
     """A progressive's wagers paid a share of its meter (``jackpots``: their places in ``rows``). What is due was
-    counted at the reset; it is due at the meter the round logs: ``due``, ``reasons`` and the totals are set to it.
-    A round without its meter cannot be checked: it is listed as not checked and its logged net counted as it is."""
+    counted at the reset; it is due at the meter the round was dealt at, as :mod:`trey.audit.meters` follows it:
+    ``due``, ``reasons`` and the totals are set to it. A jackpot without a meter to pay it at cannot be checked: it
+    is listed as not checked and its logged net counted as it is; one paid at the meter that opens its table is
+    checked against that meter and listed as not checked (nothing checks the meter)."""
     spec = found.spec
     totals = found.returns[wager]
-    on = rounds.meter_on[wager]
+    meter_at, status = metered
     for i in jackpots.tolist():
         row = int(rows[i])
         at_reset = int(due[i])
-        if on[row]:
-            meter = int(rounds.meter[wager][row])
+        row_name = str(settler.tables[wager].outcomes[int(outcomes[wager][row])])
+        share = spec.wagers.side_bet(wager).pays.get(row_name)
+        meter = int(meter_at[row])
+        if meter != UNKNOWN:
             folded = int(not rounds.plays[row]) if rounds.ante_rows[row] else -1
             key = (wager, int(outcomes[wager][row]), int(rounds.bets[wager][row]), folded, meter)
             cache = found.due_cache
@@ -604,16 +818,16 @@ def _jackpots(
                 size = Fraction(int(rounds.bets[wager][row]), 100)
                 cache[key] = _due(spec, settled, wager, size, rule, {wager: Fraction(meter, 100)})
             owed, _, reasons[i], _ = cache[key]
+            if status[row] == BREAKS:
+                reasons[i] += " (the meter carried along its table, not the one logged)"
+            elif status[row] == OPENS:
+                at = rule.money(Fraction(meter, 100))
+                reason = f"{row_name.replace('_', ' ')}: {share} at {at}, {Unchecked.OPENING}"
+                _unchecked(found, Unchecked.OPENING, rounds, row, wager, int(logged[i]), reason)
         else:
             owed = int(logged[i])  # a claim: counted as logged, never as paid as due
-            found.not_checked_count += 1
-            if len(found.not_checked) < KEPT:
-                row_name = str(settler.tables[wager].outcomes[int(outcomes[wager][row])])
-                share = spec.wagers.side_bet(wager).pays.get(row_name)
-                reason = f"{row_name.replace('_', ' ')}: {share}, {NOT_CHECKED_METER}"
-                found.not_checked.append(
-                    NotChecked(int(rounds.lines[row]), rounds.id_of(row), wager, Fraction(owed, 100), reason)
-                )
+            reason = f"{row_name.replace('_', ' ')}: {share}, {Unchecked.NO_METER}"
+            _unchecked(found, Unchecked.NO_METER, rounds, row, wager, owed, reason)
         due[i] = owed
         totals.net_cents += owed - at_reset
 
@@ -649,9 +863,15 @@ def _mispaid(rounds: Rounds, row: int, wager: str, logged: int, due: int, reason
     )
 
 
+def _rtp_text(value: Fraction | None) -> str | None:
+    return fraction_text(value) if value is not None else None
+
+
 def audit_json(found: Audit) -> dict[str, Any]:
     """``trey audit --format json`` (schemas/audit.schema.json)."""
     verdict = found.verdict
+    family = verdict.family
+    sharp = found.rounds_z
     return {
         "trey_version": __version__,
         "spec_sha256": found.spec.sha256,
@@ -661,9 +881,12 @@ def audit_json(found: Audit) -> dict[str, Any]:
         "clean": verdict.passed,
         "verdict": {
             "result": str(verdict.result),
-            "says": str(verdict),
-            "findings": list(verdict.findings),
-            "not_checked": list(verdict.not_checked),
+            "says": verdict.headline,
+            "lines": verdict.lines,
+            "findings": [{"kind": str(f.kind), "says": f.says} for f in verdict.findings],
+            "alpha": fraction_text(family.alpha),
+            "tests": len(family.tests),
+            "level": family.statement,
         },
         "problems": {
             "count": found.problem_count,
@@ -702,11 +925,30 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 for c in found.not_checked
             ],
         },
+        "meters": {
+            "tables_opened": found.meters.opened,
+            "rounds_not_followed": found.meters.not_followed,
+            "breaks": found.meters.break_count,
+            "listed": [
+                {
+                    "line": b.line,
+                    "round": b.round,
+                    "wager": b.wager,
+                    "table": b.table,
+                    "logged": fraction_text(b.logged),
+                    "carried": fraction_text(b.carried),
+                    "carried_from_line": b.since,
+                }
+                for b in found.meters.breaks
+            ],
+        },
         "ante_play_these_rounds": None
-        if found.rounds_z is None
+        if sharp is None
         else {
             "expected_net": fraction_text(found.expected_net),
-            "z": rounded_float(Fraction(found.rounds_z), 4),
+            "z": rounded_float(Fraction(sharp), 4),
+            "p_value": float(f"{z_p_value(sharp, two_sided=True):.6g}"),
+            "flagged": family.is_flagged("sharp", SHARP),
         },
         "cards": [
             {
@@ -715,7 +957,9 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "degrees_of_freedom": t.degrees_of_freedom,
                 "p_value": float(f"{t.p_value:.6g}"),
                 "observations": t.observations,
-                "flagged": t.flagged,
+                "runs": t.runs,
+                "furthest": t.departure,
+                "flagged": family.is_flagged("card", t.name),
             }
             for t in found.card_tests
         ],
@@ -726,7 +970,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "plays_below_normal": d.plays_below,
                 "folds_above_normal": d.folds_above,
                 "z": rounded_float(Fraction(d.z), 4) if d.z is not None else None,
-                "flagged": d.flagged,
+                "flagged": family.is_flagged("seat", d.seat),
             }
             for d in sorted(found.seats.values(), key=lambda d: d.seat)[:KEPT]
         ],
@@ -739,7 +983,11 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "bet": fraction_text(r.bet),
                 "wagered": fraction_text(r.wagered),
                 "net": fraction_text(r.net),
-                "rtp": fraction_text(r.rtp) if r.rtp is not None else None,
+                "paid_net": fraction_text(r.paid_net),
+                "expected_net": fraction_text(r.expected_net),
+                "rtp": _rtp_text(r.rtp),
+                "paid_rtp": _rtp_text(r.paid_rtp),
+                "expected_rtp": _rtp_text(r.expected_rtp),
                 "theoretical_rtp": fraction_text(r.theoretical_rtp),
                 "z": rounded_float(Fraction(r.z), 4) if r.z is not None else None,
             }

@@ -5,25 +5,62 @@
 - repeats between consecutive rounds at one table: how many of a round's six cards the next round deals again,
   against the hypergeometric law of two independent shuffles (a shuffler that fails to mix repeats cards).
 
-A test is flagged when its p-value is below 10^-6, the simulator's rule (:data:`~trey.play.simulate.P_VALUE_LIMIT`).
+A test runs when every count is expected at least :data:`MIN_EXPECTED` times (a log of a few rounds is too short
+for some of them: the cards at each position need 260 rounds). Each test names the cells furthest from
+expectation (the cards, ranks, suits or repeats), with their observed and expected counts: what a flagged test
+says in the verdict. Whether a test is flagged is the verdict's rule (:mod:`trey.audit.verdict`: one level for all
+the audit's tests, Holm-corrected).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from math import comb
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trey.cards.card import RANK_CHARS, SUIT_SYMBOLS, Card
+from trey.core.numbers import decimal_text
 from trey.play.chisquare import chi_square_sf
-from trey.play.simulate import P_VALUE_LIMIT
 
 POSITIONS = ("player 1", "player 2", "player 3", "dealer 1", "dealer 2", "dealer 3")
 MAX_TABLES_FOLLOWED = 10_000  # tables whose last round is remembered for the repeat test
 # P(k of six cards dealt again | two independent shuffles): hypergeometric, 6 of 52 against 6.
-REPEAT_LAW = tuple(comb(6, k) * comb(46, 6 - k) / comb(52, 6) for k in range(7))
+REPEAT_LAW = tuple(Fraction(comb(6, k) * comb(46, 6 - k), comb(52, 6)) for k in range(7))
+REPEATS = ("sharing no card", "sharing 1 card", "sharing 2 cards", "sharing 3 cards or more")
+MAX_NAMED = 3  # cells a test names at most
+# A test runs only when every count is expected at least this often: below it the chi-square law is no guide to
+# the statistic's (the usual rule, and the simulator's).
+MIN_EXPECTED = 5
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One count of a test: what it counts (``A♠``, ``A (any suit)``), observed and expected; ``where``: the
+    position (`` as player 1``); ``dealt``: False for a count of rounds (the repeats)."""
+
+    label: str
+    observed: int
+    expected: Fraction
+    where: str = ""
+    dealt: bool = True
+
+    def __str__(self) -> str:
+        if not self.dealt:
+            return f"{self.label}: {self.observed:,}, {count_text(self.expected)} expected"
+        return f"{self.label} {_times(self.observed)}{self.where}, {count_text(self.expected)} expected"
+
+
+def count_text(expected: Fraction) -> str:
+    """An expected count: whole from 100 (``6,132``), else to one decimal (``51.2``)."""
+    return decimal_text(expected, 0 if expected >= 100 else 1, grouping=True)
+
+
+def _times(observed: int) -> str:
+    return f"dealt {observed:,} {'time' if observed == 1 else 'times'}"
 
 
 @dataclass(frozen=True)
@@ -33,10 +70,18 @@ class CardTest:
     degrees_of_freedom: int
     p_value: float
     observations: int
+    furthest: tuple[Cell, ...] = ()  # the cells furthest from expectation, furthest first
+    fewest_expected: Fraction = Fraction(MIN_EXPECTED)  # the smallest expected count
 
     @property
-    def flagged(self) -> bool:
-        return self.p_value < P_VALUE_LIMIT
+    def runs(self) -> bool:
+        """Whether the rounds are enough for the test: every count expected :data:`MIN_EXPECTED` times or more."""
+        return self.fewest_expected >= MIN_EXPECTED
+
+    @property
+    def departure(self) -> str:
+        """The cells furthest from expectation, as the verdict names them: ``A♠ dealt 0 times, 6,132 expected``."""
+        return "; ".join(str(c) for c in self.furthest)
 
 
 @dataclass
@@ -78,27 +123,54 @@ class CardCounts:
         results = []
         overall = self.by_position.sum(axis=0)
         if overall.sum():
-            results.append(_uniform("cards, overall", overall))
-            results.append(_uniform("ranks, overall", overall.reshape(13, 4).sum(axis=1)))
-            results.append(_uniform("suits, overall", overall.reshape(13, 4).sum(axis=0)))
+            cards = [Card(c).rank.char + Card(c).suit.symbol for c in range(52)]
+            results.append(_uniform("cards, overall", overall, cards))
+            ranks = [f"{r} (any suit)" for r in RANK_CHARS]
+            results.append(_uniform("ranks, overall", overall.reshape(13, 4).sum(axis=1), ranks))
+            suits = [f"{s} (any rank)" for s in SUIT_SYMBOLS]
+            results.append(_uniform("suits, overall", overall.reshape(13, 4).sum(axis=0), suits))
             for name, counts in zip(POSITIONS, self.by_position, strict=True):
-                results.append(_uniform(f"cards, {name}", counts))
+                results.append(_uniform(f"cards, {name}", counts, cards, f" as {name}"))
         pairs = int(self.repeats.sum())
         if pairs:
-            expected = np.array(REPEAT_LAW) * pairs
             # Repeats of 3 to 6 cards are pooled: each alone is too rare for the chi-square approximation.
-            observed = np.append(self.repeats[:3], self.repeats[3:].sum())
-            pooled = np.append(expected[:3], expected[3:].sum())
-            statistic = float(((observed - pooled) ** 2 / pooled).sum())
+            observed = [*(int(r) for r in self.repeats[:3]), int(self.repeats[3:].sum())]
+            law = [*REPEAT_LAW[:3], sum(REPEAT_LAW[3:], Fraction(0))]
+            expected = [p * pairs for p in law]
+            statistic = sum(float((o - e) ** 2 / e) for o, e in zip(observed, expected, strict=True))
+            labels = [f"rounds {r} with the one before" for r in REPEATS]
+            cells = [Cell(x, o, e, dealt=False) for x, o, e in zip(labels, observed, expected, strict=True)]
             results.append(
-                CardTest("repeats between consecutive rounds", statistic, 3, chi_square_sf(statistic, 3), pairs)
+                CardTest(
+                    "repeats between consecutive rounds",
+                    statistic,
+                    3,
+                    chi_square_sf(statistic, 3),
+                    pairs,
+                    _furthest(cells),
+                    min(expected),
+                )
             )
         return results
 
 
-def _uniform(name: str, counts: np.ndarray) -> CardTest:
-    total = int(counts.sum())
-    expected = total / len(counts)
-    statistic = float(((counts - expected) ** 2 / expected).sum())
+def _furthest(cells: list[Cell]) -> tuple[Cell, ...]:
+    """The cell furthest from expectation in standard units (|observed - expected| / sqrt(expected)), and the next
+    ones while at least half as far (at most :data:`MAX_NAMED`)."""
+    far = sorted(((c.observed - c.expected) ** 2 / c.expected, i) for i, c in enumerate(cells) if c.expected)
+    far.sort(key=lambda x: -x[0])  # the furthest first; among equals, in the cells' order
+    if not far or not far[0][0]:
+        return ()
+    named = [cells[i] for square, i in far[:MAX_NAMED] if 4 * square >= far[0][0]]
+    return tuple(named)
+
+
+def _uniform(name: str, counts: np.ndarray, labels: list[str], where: str = "") -> CardTest:
+    total, k = int(counts.sum()), len(counts)
+    expected = Fraction(total, k)
+    # the sum of (c - total/k)² / (total/k), in whole numbers: the sum of (k c - total)² over k total
+    statistic = float(Fraction(sum((k * int(c) - total) ** 2 for c in counts), k * total))
     freedom = len(counts) - 1
-    return CardTest(name, statistic, freedom, chi_square_sf(statistic, freedom), total)
+    cells = [Cell(label, int(c), expected, where) for label, c in zip(labels, counts, strict=True)]
+    p_value = chi_square_sf(statistic, freedom)
+    return CardTest(name, statistic, freedom, p_value, total, _furthest(cells), expected)

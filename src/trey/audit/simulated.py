@@ -1,6 +1,8 @@
 """Hand histories of correctly settled rounds (``trey simulate --log``), for demonstrations and for the tests
-of the audit: seeded deals, the strategy's decisions, bets at the table's sizes, every net as the dealer pays it
-(a progressive's meter standing at its reset, and logged)."""
+of the audit: seeded deals, the strategy's decisions, bets at the table's sizes, every net as the dealer pays it.
+A progressive's meter is logged as each round was dealt, as :mod:`trey.audit.meters` follows it: from its reset,
+fed the increment of each stake (carried exactly, logged to the cent below), paid at that meter and seeded at the
+reset again after a jackpot of the whole meter."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from fractions import Fraction
 import numpy as np
 
 from trey.audit.audit import BATCH, lines_of, parts_of
-from trey.audit.rounds import meters
 from trey.cards.card import cards_of
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
@@ -50,7 +51,8 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
     rule = PayRule.of(spec.table)
     sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}
     rng = np.random.Generator(np.random.PCG64(seed))
-    metered = meters(spec)
+    progressives = {b.id: b for b in spec.wagers.side_bets if b.progressive is not None}
+    carried = {w: b.progressive.reset for w, b in progressives.items() if b.progressive is not None}
     number = 0
     while number < rounds:
         cards = deal(rng, min(BATCH, rounds - number))
@@ -59,10 +61,21 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             number += 1
             bets = {w: Fraction(sizes[w][(number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)}
             settled = settler.settled(outcomes, row)
-            lines = answer_lines(spec, settled, bets, rule)
+            for wager, bet in progressives.items():
+                assert bet.progressive is not None
+                carried[wager] += bet.progressive.increment * bets[wager]  # the round's stake feeds the meter
+            logged = {w: Fraction(int(m * 100), 100) for w, m in carried.items()}  # shown to the cent below
+            lines = answer_lines(spec, settled, bets, rule, logged)
             net = {}
             for wager in spec.wagers.ids:
                 net[wager] = sum((x.amount for x in lines_of(spec, lines, wager)), Fraction(0))
+            for wager, bet in progressives.items():
+                pay = bet.pays.get(str(settled[wager].outcome))
+                if pay is not None and pay.reads_meter:  # a jackpot: the share paid leaves the meter
+                    assert bet.progressive is not None
+                    paid = net[wager] + bets[wager]
+                    rest = carried[wager] - paid if pay.meter_share < 1 else Fraction(0)
+                    carried[wager] = max(rest, bet.progressive.reset)
             player, dealer = cards_of(cards[row, :3]), cards_of(cards[row, 3:])
             line = {
                 "round": f"{table}-{number:07d}",
@@ -79,6 +92,6 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             line["net"] = {w: _amount(n) for w, n in net.items()}
             if plays is not None:
                 line["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
-            if metered:  # a progressive's share is paid at the reset here: the meter logged says so
-                line["meter"] = {w: _amount(reset) for w, reset in metered.items()}
+            if progressives:
+                line["meter"] = {w: _amount(m) for w, m in logged.items()}
             yield json.dumps(line, separators=(", ", ": "))

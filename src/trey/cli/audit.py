@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from trey.audit.verdict import DEFAULT_ALPHA
 from trey.cli.app import (
     DateOption,
     Force,
@@ -21,6 +22,7 @@ from trey.cli.app import (
     user_errors,
     write_files,
 )
+from trey.core.numbers import fraction_text
 
 
 @app.command()
@@ -35,16 +37,32 @@ def audit(
         Path | None, typer.Option("--out", help="Write the audit report (HTML, PDF) here.", show_default=False)
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the report.")] = Paper.A4,
+    alpha: Annotated[
+        str | None,
+        typer.Option(
+            "--alpha",
+            help="Family-wise significance level of the statistical tests, Holm-corrected: 1e-6, 0.001 or 1/1000 "
+            f"[default: {fraction_text(DEFAULT_ALPHA)}].",
+            show_default=False,
+        ),
+    ] = None,
     effective: DateOption = None,
     force: Force = False,
 ) -> None:
-    """Re-settle the rounds of hand histories: every mis-paid round, and each wager's return against the exact
-    figures. Exit 0 only on PASS; 1 when a line is refused, a round id logged twice, a round mis-paid or a wager
-    not checked."""
+    """Re-settle the rounds of hand histories: every mis-paid round, each wager's return as paid, due and expected,
+    the cards and the decisions tested. Exit 0 only on PASS; 1 on FAIL (a line refused, a round id logged twice, a
+    wager mis-paid, a meter that does not follow), FLAGGED (a statistical test) or INCOMPLETE (something not
+    checked, or no rounds read)."""
     from trey.audit.audit import audit as run_audit
     from trey.audit.audit import audit_json
+    from trey.audit.verdict import parse_alpha
     from trey.core.outputs import Interrupted
     from trey.paytable.load import load_spec
+
+    try:
+        level = DEFAULT_ALPHA if alpha is None else parse_alpha(alpha)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--alpha") from None
 
     if out is not None:
         from trey.core.outputs import refuse_existing
@@ -52,7 +70,7 @@ def audit(
         refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     spec = load_spec(file)
     try:
-        found = run_audit(spec, logs)
+        found = run_audit(spec, logs, alpha=level)
     except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already
         raise SystemExit(128 + exc.signum) from None
     if out is not None:

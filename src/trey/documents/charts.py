@@ -7,6 +7,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, ParamSpec
 
@@ -220,12 +221,14 @@ def edge_against_sd_svg(points: Sequence[tuple[str, float, float]], title: str) 
 
 
 @chart
-def audit_trail_svg(points: Sequence[tuple[int, float, float]], currency: str) -> Figure:
+def audit_trail_svg(points: Sequence[tuple[int, float, float]], money: Callable[[Fraction], str]) -> Figure:
     """Ante & Play's actual net less the expectation of the rounds so far, with the band of two standard
-    deviations a fair game stays in about 95% of the time."""
+    deviations a fair game stays in about 95% of the time. ``money``: the table's money style (the axis's ticks
+    in it: "$1,000", "−$2,500")."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
-    figure = Figure(figsize=(6.4, 2.6))
+    figure = Figure(figsize=(6.4, 2.9))
     axes = figure.add_subplot()
     rounds = [r for r, _, _ in points]
     axes.fill_between(
@@ -233,10 +236,12 @@ def audit_trail_svg(points: Sequence[tuple[int, float, float]], currency: str) -
     )
     axes.plot(rounds, [d for _, d, _ in points], color=LINE, linewidth=1.2, label="actual less expected")
     axes.axhline(0, color="#999999", linewidth=0.8, linestyle="--")
-    axes.set_xlabel("rounds", color=INK)
-    axes.set_ylabel(f"net ({currency})", color=INK)
+    axes.set_title("Ante & Play: the players' net less its expectation, round by round", color=INK, fontsize=9.5)
+    axes.set_xlabel("rounds audited", color=INK)
+    axes.set_ylabel("players' net less expected", color=INK)
     axes.grid(True, color="#dddddd", linewidth=0.5)
-    axes.ticklabel_format(axis="both", style="plain")
+    axes.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    axes.yaxis.set_major_formatter(FuncFormatter(lambda y, _: money(Fraction(round(y)))))
     axes.legend(loc="upper left", fontsize=7, frameon=False)
-    figure.subplots_adjust(left=0.13, right=0.97, top=0.95, bottom=0.17)
+    figure.subplots_adjust(left=0.17, right=0.97, top=0.9, bottom=0.16)
     return figure
