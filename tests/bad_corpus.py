@@ -51,7 +51,7 @@ EXPECTED = {
         "for-below-stake.yaml:5:24: $.wagers.prime.three_same_colour: '1 for 2' returns less than the stake, so a win would lose money ('N for M' includes the stake: N must be at least M)",
     ],
     "future-version.yaml": [
-        "future-version.yaml:1:7: $.trey: unsupported format version 3 (this trey reads 'trey: 2' and 'trey: 1')",
+        "future-version.yaml:1:7: $.trey: unsupported format version 4 (this trey reads 'trey: 3', 'trey: 2' and 'trey: 1')",
     ],
     "invalid-yaml-tab.yaml": [
         "invalid-yaml-tab.yaml:4:1: invalid YAML: found character '\\t' that cannot start any token (indent with spaces, not tabs)",
@@ -69,7 +69,7 @@ EXPECTED = {
         "many-problems.yaml:10:5: $.wagers.six_card_bonus.royal: unknown key 'royal' (did you mean 'royal_flush'?)",
     ],
     "merge-key.yaml": [
-        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, name, operator, rules, side_bets, source, table, trey, wagers)",
+        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, game, name, operator, rules, side_bets, source, table, trey, wagers)",
         "merge-key.yaml:6:5: $.wagers.pair_plus: YAML merge keys (<<) are not supported (write the keys out)",
     ],
     "missing-name.yaml": [
@@ -176,7 +176,7 @@ EXPECTED = {
         "unreadable-odds.yaml:5:12: $.wagers.pair_plus.flush: cannot read odds 'three to one' (write N, 'N to M' or 'N for M')",
     ],
     "version-as-text.yaml": [
-        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 2' and 'trey: 1')",
+        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 3', 'trey: 2' and 'trey: 1')",
     ],
     "zero-denominator.yaml": [
         "zero-denominator.yaml:5:15: $.wagers.pair_plus.straight: odds '6 to 0' divide by zero (the second number must be at least 1)",
