@@ -172,9 +172,12 @@ def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
 
 def _get(data: Any, path: JsonPath) -> Any:
     for part in path:
-        if not isinstance(data, dict) or part not in data:
+        if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        elif isinstance(data, dict) and part in data:
+            data = data[part]
+        else:
             return None
-        data = data[part]
     return data
 
 
@@ -410,8 +413,10 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
     shape = _round_or_none(game)
     if shape is None or shape.is_standard:
         return
-    if data.get("side_bets") or (isinstance(wagers, dict) and any(p in wagers for p in PRESETS)):
-        where = ("side_bets",) if data.get("side_bets") else ("wagers",)
+    side_bets = data.get("side_bets")
+    presets = [p for p in PRESETS if isinstance(wagers, dict) and p in wagers]
+    if presets or (isinstance(side_bets, dict) and side_bets):
+        where = ("wagers", presets[0]) if presets else ("side_bets", next(iter(side_bets)))
         yield doc.problem(
             "game.side-bets",
             where,
