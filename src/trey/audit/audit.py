@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.audit.cards import CardCounts, CardTest
 from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents

@@ -15,7 +15,7 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.core.errors import SpecError, TreyError
 
 app = typer.Typer(

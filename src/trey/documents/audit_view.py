@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.audit.audit import Audit
 from trey.core.numbers import decimal_text, percent_text
 from trey.documents.charts import audit_trail_svg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.choose.compare import COMPARED, RANKED_BY, ComparisonRow, vs_first_text
 from trey.core.numbers import decimal_text, sqrt_decimal
 from trey.documents.charts import edge_against_sd_svg

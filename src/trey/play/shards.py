@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.core.errors import TreyError
 from trey.core.files import display_name, read_bounded
 from trey.core.jsonread import JsonInputError, loads_strict

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
 from trey.core.runner import Where, run_chunks, usable_workers

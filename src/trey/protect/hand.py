@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.cards.card import Card, cards_text, parse_card, parse_cards, rank_from_char
 from trey.cards.hand_table import hand_indexes, hand_table
 from trey.cards.hands import describe_key, three_card_key

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.cards.card import RANK_CHARS, rank_from_char
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key

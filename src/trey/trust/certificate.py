@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.core.errors import SpecError, TreyError, VerificationError, json_path
 from trey.core.files import display_name, read_bounded
 from trey.core.text import printable

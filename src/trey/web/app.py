@@ -45,7 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from trey import __version__
+from trey.core.version import __version__
 from trey.core.errors import TreyError
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.numbers import percent_text
