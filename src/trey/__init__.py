@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from trey.documents.make import certify, dealer_sheet, drill
     from trey.documents.verify import verify
     from trey.engine import GameAnalysis, analyze
+    from trey.engine.family import analyze_family
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
     from trey.protect.hand import hand
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 _API = {
     "GameAnalysis": "trey.engine",
     "analyze": "trey.engine",
+    "analyze_family": "trey.engine.family",
     "audit": "trey.audit.audit",
     "certify": "trey.documents.make",
     "check_file": "trey.paytable.load",
@@ -59,6 +61,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "GameAnalysis",
     "__version__",
     "analyze",
+    "analyze_family",
     "audit",
     "certify",
     "check_file",

@@ -16,7 +16,6 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trey.core.version import __version__
 from trey.audit.cards import CardCounts, CardTest
 from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
@@ -24,6 +23,7 @@ from trey.audit.seen import SeenIds
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes, hand_table
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
+from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.floor.drill import Line, answer_lines

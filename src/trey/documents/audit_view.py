@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from trey.core.version import __version__
 from trey.audit.audit import Audit
 from trey.core.numbers import decimal_text, percent_text
+from trey.core.version import __version__
 from trey.documents.charts import audit_trail_svg
 from trey.documents.environment import render
 from trey.paytable.model import money_style

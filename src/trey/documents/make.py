@@ -13,7 +13,7 @@ from typing import Any
 
 from trey.audit.audit import Audit
 from trey.paytable.load import load_spec_bytes
-from trey.paytable.model import GameSpec
+from trey.paytable.model import GameSpec, refuse_other_games
 from trey.protect.protection import Protection
 from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
 from trey.trust.signing import Signer
@@ -54,6 +54,7 @@ def certify(
     stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
     names = {kind: f"{stem}.certificate.{kind}" for kind in ("json", "html", "pdf")}
     spec = load_spec_bytes(raw, source or file_name)
+    refuse_other_games(spec, "trey certify", source or file_name)
     with in_background(draw_charts, prepare=import_matplotlib) as charts:
         cert = build_certificate(
             spec,

@@ -15,10 +15,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from trey.core.version import __version__
 from trey.cards.card import RANK_CHARS
 from trey.cards.hands import describe_key
 from trey.core.numbers import decimal_text, fraction_text, percent_text, rounded_float, sqrt_decimal
+from trey.core.version import __version__
 from trey.engine.family import FamilyAnalysis
 from trey.rules.round import FOLD
 
@@ -56,7 +56,7 @@ class FamilyFigure:
         beside."""
         value = self.value(analysis)
         if isinstance(value, int):
-            return f"{value:,}"
+            return f"{value:,}" + (f" {self.per}" if self.per is Per.ANTES else "")
         if self.per in SHARES:
             assert isinstance(value, Fraction)
             text = percent_text(value, self.places)
@@ -199,12 +199,8 @@ def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
                         option_name(m): None if key is None else {"key": key, "hand": describe_key(key)}
                         for m, key in zip(multiples, row.weakest, strict=True)
                     },
-                    "exceptions": {
-                        option_name(m): n for m, n in zip(multiples, row.exceptions, strict=True)
-                    },
-                    "cells": {
-                        option_name(o.option): n for o, n in zip(analysis.options, row.cells, strict=True)
-                    },
+                    "exceptions": {option_name(m): n for m, n in zip(multiples, row.exceptions, strict=True)},
+                    "cells": {option_name(o.option): n for o, n in zip(analysis.options, row.cells, strict=True)},
                 }
                 for row in analysis.chart
             ],

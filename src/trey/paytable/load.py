@@ -172,9 +172,8 @@ def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
 
 def _get(data: Any, path: JsonPath) -> Any:
     for part in path:
-        if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        elif isinstance(data, dict) and part in data:
+        in_list = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if in_list or (isinstance(data, dict) and part in data):
             data = data[part]
         else:
             return None
@@ -414,9 +413,10 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
     if shape is None or shape.is_standard:
         return
     side_bets = data.get("side_bets")
-    presets = [p for p in PRESETS if isinstance(wagers, dict) and p in wagers]
-    if presets or (isinstance(side_bets, dict) and side_bets):
-        where = ("wagers", presets[0]) if presets else ("side_bets", next(iter(side_bets)))
+    found: list[JsonPath] = [("wagers", p) for p in PRESETS if isinstance(wagers, dict) and p in wagers]
+    found += [("side_bets", bet) for bet in side_bets] if isinstance(side_bets, dict) else []
+    if found:
+        where = found[0]
         yield doc.problem(
             "game.side-bets",
             where,

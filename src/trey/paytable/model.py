@@ -637,7 +637,7 @@ def money_style(table: Table | None) -> MoneyStyle:
 NOT_YET_SUPPORTED = "not yet supported for games other than standard Three Card Poker"
 
 
-def refuse_other_games(spec: GameSpec, tool: str, file: str | None = None) -> None:
+def refuse_other_games(spec: GameSpec, tool: str, file: str | None = None, *, hint: str | None = None) -> None:
     """Refuse a game other than standard Three Card Poker for ``tool`` (``trey certify``), which cannot deal it yet:
     a :class:`~trey.core.errors.SpecError` of one problem, located at the file's ``game:`` section, rather than a
     figure of the standard game's. ``file``: how the message names the paytable (default: the game's name)."""
@@ -652,7 +652,7 @@ def refuse_other_games(spec: GameSpec, tool: str, file: str | None = None) -> No
                 file or spec.name,
                 f"{tool} is {NOT_YET_SUPPORTED}",
                 path=("game",),
-                hint="trey validate and trey analyze read this game",
+                hint=hint or "trey validate and trey analyze read this game",
                 code=Code.GAME_NOT_YET_SUPPORTED,
             )
         ]

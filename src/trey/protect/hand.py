@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey.core.version import __version__
 from trey.cards.card import Card, cards_text, parse_card, parse_cards, rank_from_char
 from trey.cards.hand_table import hand_indexes, hand_table
 from trey.cards.hands import describe_key, three_card_key
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text
+from trey.core.version import __version__
 from trey.engine.ante_play import HandValue, analyze_ante_play, dealer_counts_at, hand_value
 from trey.engine.results import StrategyReport
 from trey.paytable.model import GameSpec
