@@ -173,6 +173,18 @@ def test_face_up_ultimate_holds_the_published_3_8807_percent_of_the_ante() -> No
     assert found.element_of_risk == Fraction(1975131, 50896300) / Fraction(888646, 270725)
 
 
+def test_a_face_up_card_without_raises_is_the_published_player_s_edge_of_one_seen_card() -> None:
+    """docs/published-figures.md, Game protection: one dealer card seen in the standard game (Ante Bonus 5-4-1) is a
+    player edge of 3.4829%, hit frequency 54.2203%, standard deviation 1.7417 (Jacobson); the strategy Q/K/A-9-2 on
+    a Q, K or A, every hand on a J or lower (the Wizard of Odds). A face-up card is a card seen by every player."""
+    found = analysis_of("face_up_no_raises")
+    assert percent_text(-found.house_edge_per_ante, 4) == "3.4829%"
+    assert percent_text(found.stats.hit_frequency, 4) == "54.2203%"
+    assert f"{found.stats.std_dev:.4f}" == "1.7417"
+    weakest = [describe_key(key) if key is not None else None for row in found.chart for key in row.weakest]
+    assert weakest == ["5-3-2"] * 10 + ["Q-9-2", "K-9-2", "A-9-2"]
+
+
 # --- every deal, against the brute force ----------------------------------------------------------------------------
 
 
