@@ -22,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from bruteforce_family import HANDS, RULE_SETS, count  # benchmarks/ is this script's folder
 from family_brute import Rules
-
 from trey.cards.hand_table import hand_indexes
 from trey.engine.decide import Expectations, hidden_counts
 from trey.engine.family import analyze_family
