@@ -6,6 +6,7 @@ returns::
     import trey
     spec = trey.load_spec("paytables/standard.yaml")
     analysis = trey.analyze(spec)
+    family = trey.analyze_family(trey.load_spec("paytables/family/face-up-ultimate.yaml"))  # another game's round
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
     trey.verify(Path("standard.certificate.pdf"))
 

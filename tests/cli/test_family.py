@@ -167,6 +167,25 @@ def test_verify_refuses_a_certificate_of_a_family_game(tmp_path: Path) -> None:
     assert result.stderr == refusal("trey verify", f"{tmp_path / 'fu.certificate.json'}:paytable.canonical")
 
 
+def test_merge_refuses_a_part_of_a_family_game(tmp_path: Path) -> None:
+    """simulate --shard refuses the game, so no part of it can be made; a part forged to carry one is refused by
+    the standard engine the merge analyses it with."""
+    import hashlib
+
+    made = run_cli("simulate", STANDARD, "--rounds", "1000", "--shard", "1/1", "--out", tmp_path / "part.json")
+    assert made.exit_code == 0, made.stderr
+    part = json.loads((tmp_path / "part.json").read_text())
+    part["paytable"] = FACE_UP_ULTIMATE.read_text()
+    part["spec_sha256"] = hashlib.sha256(FACE_UP_ULTIMATE.read_bytes()).hexdigest()
+    (tmp_path / "forged.json").write_text(json.dumps(part))
+    result = run_cli("merge", tmp_path / "forged.json")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Face Up Ultimate Three Card Poker: $.game: the standard game's analysis {NOT_YET} "
+        "(trey.engine.family.analyze_family counts it (trey analyze))\n"
+    )
+
+
 def test_validate_reads_a_family_game() -> None:
     result = run_cli("validate", FACE_UP_ULTIMATE)
     assert (result.exit_code, result.stdout) == (0, f"{FACE_UP_ULTIMATE}: valid (Ante & Play)\n")
