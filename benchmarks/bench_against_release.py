@@ -4,12 +4,12 @@ issue 20 was measured against release 0.2.0, issues 29 and 30 against 0.4.0).
     .venv/bin/python benchmarks/bench_against_release.py [REV] [ROUNDS]
 
 REV (default 6e13187, the last commit of release 0.4.0; bfbd7d1 is 0.2.0's, b9faead 0.1.0's, 590f41a the tree
-before issue 20's redesign) is exported with ``git archive`` into a temporary folder and run with the same interpreter and packages,
-so that only trey's own code differs; both trees run byte-compiled (``make bench`` compiles this one). The two are
-timed alternately, run by run, so that the machine's drift (it varies by up to half from minute to minute) falls
-on both alike: `trey analyze paytables/standard.yaml --format json` as a whole process (median of 9), `trey
-certify` of it (median of 5; the releases' certificates differ in what they say), and `trey simulate` of ROUNDS
-(default 20,000,000) rounds with --workers 2, all wagers settled (median of 3).
+before issue 20's redesign) is exported with ``git archive`` into a temporary folder and run with the same
+interpreter and packages, so that only trey's own code differs; both trees run byte-compiled (``make bench``
+compiles this one). The two are timed alternately, run by run, so that the machine's drift (it varies by up to half
+from minute to minute) falls on both alike: `trey analyze paytables/standard.yaml --format json` as a whole process
+(median of 9), `trey certify` of it (median of 5; the releases' certificates differ in what they say), and `trey
+simulate` of ROUNDS (default 20,000,000) rounds with --workers 2, all wagers settled (median of 3).
 """
 
 from __future__ import annotations

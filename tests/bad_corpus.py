@@ -51,7 +51,7 @@ EXPECTED = {
         "for-below-stake.yaml:5:24: $.wagers.prime.three_same_colour: '1 for 2' returns less than the stake, so a win would lose money ('N for M' includes the stake: N must be at least M)",
     ],
     "future-version.yaml": [
-        "future-version.yaml:1:7: $.trey: unsupported format version 3 (this trey reads 'trey: 2' and 'trey: 1')",
+        "future-version.yaml:1:7: $.trey: unsupported format version 4 (this trey reads 'trey: 3', 'trey: 2' and 'trey: 1')",
     ],
     "invalid-yaml-tab.yaml": [
         "invalid-yaml-tab.yaml:4:1: invalid YAML: found character '\\t' that cannot start any token (indent with spaces, not tabs)",
@@ -69,7 +69,7 @@ EXPECTED = {
         "many-problems.yaml:10:5: $.wagers.six_card_bonus.royal: unknown key 'royal' (did you mean 'royal_flush'?)",
     ],
     "merge-key.yaml": [
-        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, name, operator, rules, side_bets, source, table, trey, wagers)",
+        "merge-key.yaml:3:1: $.base: unknown key 'base' (expected one of: description, game, name, operator, rules, side_bets, source, table, trey, wagers)",
         "merge-key.yaml:6:5: $.wagers.pair_plus: YAML merge keys (<<) are not supported (write the keys out)",
     ],
     "missing-name.yaml": [
@@ -176,7 +176,7 @@ EXPECTED = {
         "unreadable-odds.yaml:5:12: $.wagers.pair_plus.flush: cannot read odds 'three to one' (write N, 'N to M' or 'N for M')",
     ],
     "version-as-text.yaml": [
-        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 2' and 'trey: 1')",
+        "version-as-text.yaml:1:7: $.trey: unsupported format version '1' (this trey reads 'trey: 3', 'trey: 2' and 'trey: 1')",
     ],
     "zero-denominator.yaml": [
         "zero-denominator.yaml:5:15: $.wagers.pair_plus.straight: odds '6 to 0' divide by zero (the second number must be at least 1)",
@@ -292,5 +292,32 @@ EXPECTED = {
     "table-unknown-currency-locale.yaml": [
         "table-unknown-currency-locale.yaml:3:19: $.table.currency: unknown currency 'EUX' (did you mean 'XEU'?)",
         "table-unknown-currency-locale.yaml:3:32: $.table.locale: unknown locale 'xx_YY' (use a CLDR locale such as en_US or de_DE)",
+    ],
+    "game-at-least-unknown.yaml": [
+        "game-at-least-unknown.yaml:7:17: $.game.options[1].at_least: unknown weakest hand 'two pair' (text) (use pair (a pair or better), Q-high, J-high, K-high, A-high or a high-card hand such as Q-6-4)",
+        "game-at-least-unknown.yaml:9:17: $.game.options[2].at_least: Q-J-10 is a straight, not a high-card hand (name a high-card hand with three different ranks, e.g. Q-6-4)",
+    ],
+    "game-in-format-2.yaml": [
+        "game-in-format-2.yaml:3:1: $.game: the game: section is format 3 (write 'trey: 3' as the first line)",
+    ],
+    "game-options-duplicate.yaml": [
+        "game-options-duplicate.yaml:6:13: $.game.options[1].play: a Play bet of 1x is already offered (options[0]) (offer each Play bet once, with its requirement)",
+    ],
+    "game-out-of-range.yaml": [
+        "game-out-of-range.yaml:4:12: $.game.face_up: must be at most 1, got 2",
+        "game-out-of-range.yaml:6:13: $.game.options[0].play: must be at most 10, got 11",
+        "game-out-of-range.yaml:7:38: $.game.ante_when_dealer_does_not_qualify: 'loses' (text) is not allowed (expected one of: pushes, wins)",
+        "game-out-of-range.yaml:9:5: $.game.blind.full_house: unknown key 'full_house' (expected one of: flush, mini_royal, pair, straight, straight_flush, three_of_a_kind)",
+        "game-out-of-range.yaml:10:12: $.game.blind.flush: odds must be exact, not the decimal number 1.5 (write a whole number (40 means 40 to 1) or quoted text such as '3 to 2')",
+    ],
+    "game-side-bets.yaml": [
+        "game-side-bets.yaml:8:3: $.wagers.pair_plus: side bets beside a game other than standard Three Card Poker are not yet counted (give the side bets a paytable of their own, beside the standard game)",
+    ],
+    "game-strategy.yaml": [
+        "game-strategy.yaml:10:15: $.wagers.ante_play.strategy: a game other than standard Three Card Poker is played with the optimal strategy (write strategy: optimal, or leave it out)",
+    ],
+    "game-without-ante-play.yaml": [
+        "game-without-ante-play.yaml:3:1: $.game: the game: section describes the round of Ante & Play, which the file does not offer (add ante_play under wagers:, or leave game: out)",
+        "game-without-ante-play.yaml:6:3: $.wagers.pair_plus: side bets beside a game other than standard Three Card Poker are not yet counted (give the side bets a paytable of their own, beside the standard game)",
     ],
 }

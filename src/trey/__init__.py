@@ -6,6 +6,7 @@ returns::
     import trey
     spec = trey.load_spec("paytables/standard.yaml")
     analysis = trey.analyze(spec)
+    family = trey.analyze_family(trey.load_spec("paytables/family/face-up-ultimate.yaml"))  # another game's round
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
     trey.verify(Path("standard.certificate.pdf"))
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.5.0"
+from trey.core.version import __version__
 
 if TYPE_CHECKING:
     from trey.audit.audit import audit
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from trey.documents.make import certify, dealer_sheet, drill
     from trey.documents.verify import verify
     from trey.engine import GameAnalysis, analyze
+    from trey.engine.family import analyze_family
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
     from trey.protect.hand import hand
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
 _API = {
     "GameAnalysis": "trey.engine",
     "analyze": "trey.engine",
+    "analyze_family": "trey.engine.family",
     "audit": "trey.audit.audit",
     "certify": "trey.documents.make",
     "check_file": "trey.paytable.load",
@@ -59,6 +62,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "GameAnalysis",
     "__version__",
     "analyze",
+    "analyze_family",
     "audit",
     "certify",
     "check_file",

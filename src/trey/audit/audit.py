@@ -17,7 +17,6 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trey import __version__
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
 from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
 from trey.audit.log import KEPT, LogProblem, read_log
@@ -28,6 +27,7 @@ from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, Statist
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.numbers import fraction_text, rounded_float
+from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.floor.drill import Line, answer_lines

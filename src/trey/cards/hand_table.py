@@ -36,7 +36,8 @@ class HandTable:
     _by_pair: IntArray  # sorted pair * _SPAN + key, three entries per hand
 
     def dealer_hands_below(self, thresholds: IntArray) -> IntArray:
-        """For each player hand i, how many dealer hands (disjoint from it) have a key < thresholds[i]."""
+        """For each player hand i, how many dealer hands (disjoint from it) have a key < thresholds[i]; with
+        thresholds of shape (22100, k), for each of hand i's k thresholds (one pass for all of them)."""
         a, b, c = self.cards[:, 0], self.cards[:, 1], self.cards[:, 2]
         t = thresholds.astype(np.int64)
         count = np.searchsorted(self._sorted_keys, t).astype(np.int64)
@@ -44,7 +45,7 @@ class HandTable:
             count -= self._group_below(self._by_card, card, t)
         for x, y in ((a, b), (a, c), (b, c)):
             count += self._group_below(self._by_pair, _PAIR_INDEX[x, y], t)
-        count -= (self.keys < t).astype(np.int64)
+        count -= (_column(self.keys, t) < t).astype(np.int64)
         return count
 
     def dealer_hands_holding_below(self, seen: tuple[int, ...], thresholds: IntArray) -> IntArray:
@@ -53,7 +54,8 @@ class HandTable:
 
         The same inclusion-exclusion, among the hands that hold the seen cards: for one card s, the hands with s
         less those with s and a player card plus the one with s and two player cards; for two cards s and u, the
-        hands with both less the three that also hold a player card."""
+        hands with both less the three that also hold a player card. Thresholds of shape (22100, k) are answered
+        for each of a hand's k thresholds at once, as by :meth:`dealer_hands_below`."""
         a, b, c = self.cards[:, 0], self.cards[:, 1], self.cards[:, 2]
         t = thresholds.astype(np.int64)
         holds_seen: npt.NDArray[np.bool_] = np.asarray(np.isin(self.cards, seen).any(axis=1), dtype=bool)
@@ -63,12 +65,12 @@ class HandTable:
             for x in (a, b, c):
                 count -= self._group_below(self._by_pair, _PAIR_INDEX[np.minimum(s, x), np.maximum(s, x)], t)
             for x, y in ((a, b), (a, c), (b, c)):
-                count += self._key_of_hand((np.full(HANDS, s), x, y), holds_seen) < t
+                count += _column(self._key_of_hand((np.full(HANDS, s), x, y), holds_seen), t) < t
         elif len(seen) == 2:
             s, u = sorted(seen)
             count = self._group_below(self._by_pair, np.full(HANDS, _PAIR_INDEX[s, u]), t)
             for x in (a, b, c):
-                count -= self._key_of_hand((np.full(HANDS, s), np.full(HANDS, u), x), holds_seen) < t
+                count -= _column(self._key_of_hand((np.full(HANDS, s), np.full(HANDS, u), x), holds_seen), t) < t
         else:
             raise ValueError("a player sees one or two of the dealer's cards")
         count[holds_seen] = 0
@@ -84,8 +86,14 @@ class HandTable:
 
     @staticmethod
     def _group_below(sorted_groups: IntArray, group: IntArray, t: IntArray) -> IntArray:
-        base = group * _SPAN
+        base = _column(group * _SPAN, t)
         return (np.searchsorted(sorted_groups, base + t) - np.searchsorted(sorted_groups, base)).astype(np.int64)
+
+
+def _column(per_hand: IntArray, thresholds: IntArray) -> IntArray:
+    """``per_hand`` (one value per hand) shaped to meet ``thresholds``: as it is for one threshold per hand, as a
+    column for several."""
+    return per_hand[:, None] if thresholds.ndim == 2 else per_hand
 
 
 @cache

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from trey.core.errors import TreyError
-from trey.engine import analyze_side_bet, player_decisions
+from trey.engine import OTHER_GAMES_HINT, analyze_side_bet, player_decisions
 from trey.engine.ante_play import analyze_ante_play
-from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable
+from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable, refuse_other_games
 from trey.paytable.odds import MAX_ODDS_TERM, Odds, net_odds_text
 from trey.paytable.schema_errors import did_you_mean
 
@@ -92,6 +92,7 @@ def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
 
 
 def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
+    refuse_other_games(spec, "the standard game's solver", hint=OTHER_GAMES_HINT)
     if wager not in spec.wagers.ids:
         raise TreyError(f"the game offers no wager {wager!r}", hint=did_you_mean(wager, spec.wagers.ids))
     table = spec.wagers.paytable(wager)

@@ -11,12 +11,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, ParamSpec, TypeVar
 
 import typer
 
-from trey import __version__
 from trey.core.errors import SpecError, TreyError
+from trey.core.version import __version__
+
+if TYPE_CHECKING:
+    from trey.paytable.model import GameSpec
 
 app = typer.Typer(
     name="trey",
@@ -118,6 +121,16 @@ def user_errors(command: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(1) from None
 
     return wrapper
+
+
+def standard_game(spec: GameSpec, tool: str, file: Path | str) -> GameSpec:
+    """``spec``, unless it is a game other than standard Three Card Poker, which ``tool`` (``trey certify``) cannot
+    deal yet: then one located line and exit 1 (issue 31), never the standard game's figures for it."""
+    from trey.core.files import display_name
+    from trey.paytable.model import refuse_other_games
+
+    refuse_other_games(spec, tool, display_name(file) if isinstance(file, Path) else file)
+    return spec
 
 
 def one_line(text: str) -> str:

@@ -18,6 +18,7 @@ from trey.cli.app import (
     made,
     parse_date,
     say,
+    standard_game,
     user_errors,
     write_files,
 )
@@ -63,7 +64,7 @@ def cheatsheet(
     columns = _parse_bets(bets)
     when = parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = load_spec(file)
+    spec = standard_game(load_spec(file), "trey cheatsheet", file)
     files = made(lambda: dealer_sheet(spec, file.stem, paper=paper.value, effective=when, bets=columns))
     for path in write_files(out, files, force=force):
         say(str(path))
@@ -98,7 +99,7 @@ def drill(
 
     when = parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = load_spec(file)
+    spec = standard_game(load_spec(file), "trey drill", file)
     files = made(
         lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)
     )

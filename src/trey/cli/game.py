@@ -25,6 +25,7 @@ from trey.cli.app import (
     progress_bar,
     say,
     say_error,
+    standard_game,
     user_errors,
     write_files,
     write_stdout,
@@ -105,7 +106,11 @@ def analyze(
         from trey.core.outputs import refuse_existing_file
 
         refuse_existing_file(out, force=force, option="--out")
-    analysis = run_analysis(load_spec(file))
+    spec = load_spec(file)
+    if not spec.is_standard_game:
+        _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter)
+        return
+    analysis = run_analysis(spec)
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     options = FormatOptions(exact=exact, meter=at_meter)
@@ -118,6 +123,37 @@ def analyze(
     text = chosen.make(analysis, options)
     if text is not None:
         sys.stdout.write(text if isinstance(text, str) else text.decode())
+
+
+# The formats of a family game's analysis, so far (issue 31): the others refuse it rather than print the standard
+# game's columns.
+FAMILY_FORMATS = ("table", "json")
+
+
+def _analyze_family(spec: GameSpec, file: Path, output_format: str, *, exact: bool, meter: Fraction | None) -> None:
+    """``trey analyze`` of a game other than standard Three Card Poker: its terminal tables or its JSON."""
+    from trey.core.files import display_name
+    from trey.engine.family import analyze_family
+    from trey.paytable.model import refuse_other_games
+
+    if output_format not in FAMILY_FORMATS:
+        refuse_other_games(
+            spec,
+            f"trey analyze --format {output_format}",
+            display_name(file),
+            hint=f"trey analyze --format {' or '.join(FAMILY_FORMATS)} counts this game",
+        )
+    if meter is not None:
+        raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
+    analysis = analyze_family(spec)
+    if output_format == "json":
+        from trey.figures.family import family_analysis_json
+
+        sys.stdout.write(json.dumps(family_analysis_json(analysis), indent=2) + "\n")
+    else:
+        from trey.present.family_view import print_family_analysis
+
+        print_family_analysis(analysis, exact=exact)
 
 
 def _parse_meter(value: str | None) -> Fraction | None:
@@ -161,7 +197,7 @@ def compare(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, ["comparison.html"], force=force, option="--out")
-    games = [(display_name(path), load_spec(path)) for path in files]
+    games = [(display_name(path), standard_game(load_spec(path), "trey compare", path)) for path in files]
     rows = run_comparison(games, wager)
     if output_format is CompareFormat.JSON:
         print(json.dumps(comparison_json(rows), indent=2))
@@ -249,7 +285,7 @@ def solve(
         edges = (_parse_percent(low, "band"), _parse_percent(high, "band"))
         if edges[0] > edges[1]:
             raise typer.BadParameter(f"{band!r} runs backwards: give the lower house edge first, e.g. 4%..6%")
-    spec = load_spec(file)
+    spec = standard_game(load_spec(file), "trey solve", file)
     if grid_spec is not None:
         points = grid(spec, wager, _parse_grid(grid_spec), edges)
         rows = [r for r, _, _ in _parse_grid(grid_spec)]
@@ -324,10 +360,11 @@ def simulate(
         if log == STANDARD_OUTPUT:
             if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
                 raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
-            write_stdout(simulated_log(load_spec(file), rounds, seed), what="the hand history")
+            spec = standard_game(load_spec(file), "trey simulate --log", file)
+            write_stdout(simulated_log(spec, rounds, seed), what="the hand history")
             return
         refuse_existing_file(Path(log), force=force, option="--log")
-        spec = load_spec(file)
+        spec = standard_game(load_spec(file), "trey simulate --log", file)
         say_error(
             f"wrote {write_text_lines(Path(log), simulated_log(spec, rounds, seed), force=force, option='--log')}"
         )
@@ -341,14 +378,14 @@ def simulate(
         part_shard = Shard.parse(shard)
         refuse_existing_file(out, force=force, option="--out")
         raw = read_bounded(file, limit=MAX_FILE_BYTES)
-        spec = load_spec_bytes(raw, str(file))
+        spec = standard_game(load_spec_bytes(raw, str(file)), "trey simulate --shard", file)
         with progress_bar(rounds // part_shard.of, enabled=True) as advance:
             part = simulate_part(
                 spec, raw, rounds, seed, part_shard, workers=workers, scheduler=scheduler, progress=advance
             )
         say_error(f"wrote {write_text_lines(out, [json.dumps(part, indent=1)], force=force, option='--out')}")
         return
-    spec = load_spec(file)
+    spec = standard_game(load_spec(file), "trey simulate", file)
     with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
         result = run_simulation(spec, rounds, seed, workers=workers, scheduler=scheduler, progress=advance)
     _print_simulation(result, spec, output_format)

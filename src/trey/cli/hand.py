@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from trey.cli.app import OutputFormat, PaytableFile, app, user_errors
+from trey.cli.app import OutputFormat, PaytableFile, app, standard_game, user_errors
 from trey.core.errors import TreyError
 
 
@@ -43,7 +43,7 @@ def hand(
             parse_seen(seen, given)
     except TreyError as exc:
         raise typer.BadParameter(f"{exc.message} ({exc.hint})") from None
-    report = weigh_hand(load_spec(file), cards, seen=seen)
+    report = weigh_hand(standard_game(load_spec(file), "trey hand", file), cards, seen=seen)
     if output_format is OutputFormat.JSON:
         print(json.dumps(hand_json(report), indent=2))
     else:

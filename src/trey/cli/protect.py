@@ -21,6 +21,7 @@ from trey.cli.app import (
     parse_date,
     progress_tasks,
     say_error,
+    standard_game,
     user_errors,
     write_files,
 )
@@ -77,7 +78,7 @@ def protect(
         refuse_existing(
             out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force, option="--out"
         )
-    spec = load_spec(file)
+    spec = standard_game(load_spec(file), "trey protect", file)
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
         found = run_protection(

@@ -70,6 +70,12 @@ class Code(StrEnum):
     TABLE_CHIP_BELOW_MINOR_UNIT = "table.chip-below-minor-unit"
     TABLE_MAXIMUM_BELOW_MINIMUM = "table.maximum-below-minimum"
     WAGERS_NONE = "wagers.none"
+    GAME_WITHOUT_ANTE_PLAY = "game.without-ante-play"
+    GAME_SIDE_BETS = "game.side-bets"
+    GAME_STRATEGY = "game.strategy"
+    GAME_OPTIONS_DUPLICATE = "game.options-duplicate"
+    GAME_AT_LEAST = "game.at-least"
+    GAME_NOT_YET_SUPPORTED = "game.not-yet-supported"
     FORMAT_VERSION_FEATURE = "format.version-feature"
     SIDE_BET_ID = "side-bet.id"
     SIDE_BET_ID_CLASH = "side-bet.id-clash"
@@ -186,7 +192,24 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
         "JPY)",
     ),
     ((Code.WAGERS_NONE,), "no wager offered"),
-    ((Code.FORMAT_VERSION_FEATURE,), "`side_bets:` in a file that says `trey: 1`"),
+    ((Code.FORMAT_VERSION_FEATURE,), "`side_bets:` in a file that says `trey: 1`; `game:` in one that says 1 or 2"),
+    (
+        (
+            Code.GAME_WITHOUT_ANTE_PLAY,
+            Code.GAME_SIDE_BETS,
+            Code.GAME_STRATEGY,
+            Code.GAME_OPTIONS_DUPLICATE,
+            Code.GAME_AT_LEAST,
+        ),
+        "a `game:` section without `ante_play`, beside side bets (not yet counted for a game other than standard "
+        "Three Card Poker), with a strategy other than `optimal`, offering one Play bet twice, or requiring a hand "
+        "trey cannot read",
+    ),
+    (
+        (Code.GAME_NOT_YET_SUPPORTED,),
+        "a game other than standard Three Card Poker given to a tool that cannot deal it yet (all but `validate` "
+        "and `analyze`): refused, never counted as the standard game",
+    ),
     (
         (Code.SIDE_BET_ID, Code.SIDE_BET_ID_CLASH),
         "a side bet id that is not lowercase letters, digits and `_`, or that names a preset or `ante_play`",

@@ -9,9 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from trey import __version__
 from trey.audit.audit import SHARP, Audit
 from trey.core.numbers import decimal_text, percent_text
+from trey.core.version import __version__
 from trey.documents.charts import audit_trail_svg
 from trey.documents.environment import render
 from trey.paytable.model import money_style

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trey import __version__
 from trey.choose.compare import COMPARED, RANKED_BY, ComparisonRow, vs_first_text
 from trey.core.numbers import decimal_text, sqrt_decimal
+from trey.core.version import __version__
 from trey.documents.charts import edge_against_sd_svg
 from trey.documents.environment import render
 from trey.figures.registry import ELEMENT_OF_RISK, LONG_RUN_RTP

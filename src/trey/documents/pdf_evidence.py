@@ -26,9 +26,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from trey import __version__
 from trey.core.errors import VerificationError
 from trey.core.files import display_name, read_bounded
+from trey.core.version import __version__
 from trey.trust.certificate import Certificate, parse_certificate, verify_certificate_data
 from trey.trust.signing import TrustedKey
 

@@ -7,8 +7,8 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from trey import __version__
 from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
+from trey.core.version import __version__
 from trey.documents.environment import render
 from trey.protect.protection import Protection, strategy_words
 

@@ -14,7 +14,10 @@ import numpy.typing as npt
 from trey.engine.ante_play import analyze_ante_play
 from trey.engine.results import AntePlayAnalysis, Decision, GameAnalysis, StrategyReport, WagerAnalysis
 from trey.engine.side_bet import analyze_side_bet
-from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec, refuse_other_games
+
+# What the standard game's engine says of another game of the family, which it would count wrongly.
+OTHER_GAMES_HINT = "trey.engine.family.analyze_family counts it (trey analyze)"
 
 __all__ = [
     "AntePlayAnalysis",
@@ -30,7 +33,9 @@ __all__ = [
 
 def analyze(spec: GameSpec, checkpoint: Callable[[], None] | None = None) -> GameAnalysis:
     """Count every deal of every wager the game offers. ``checkpoint``, when given, is called before each wager is
-    counted and may raise to abandon the analysis (the workbench's, when its client has gone)."""
+    counted and may raise to abandon the analysis (the workbench's, when its client has gone). A game other than
+    standard Three Card Poker is refused (:func:`~trey.engine.family.analyze_family` counts it)."""
+    refuse_other_games(spec, "the standard game's analysis", hint=OTHER_GAMES_HINT)
     wagers: dict[str, WagerAnalysis] = {}
     plays = None
     if checkpoint is not None:
@@ -48,7 +53,9 @@ def analyze(spec: GameSpec, checkpoint: Callable[[], None] | None = None) -> Gam
 
 def player_decisions(spec: GameSpec) -> npt.NDArray[np.bool_] | None:
     """The player's play/fold decision per hand, as :func:`analyze` derives it (None without Ante & Play): the
-    side bets lost on a fold are counted with it, so whoever counts one side bet alone must pass it."""
+    side bets lost on a fold are counted with it, so whoever counts one side bet alone must pass it. A game other
+    than standard Three Card Poker is refused: its decisions are not one per hand."""
+    refuse_other_games(spec, "the standard game's decisions", hint=OTHER_GAMES_HINT)
     if spec.wagers.ante_play is None:
         return None
     return analyze_ante_play(spec.wagers.ante_play, spec.rules).plays

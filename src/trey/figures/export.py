@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from trey import __version__
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.core.version import __version__
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
 from trey.engine.stats import OutcomeRow, WagerStats
 from trey.figures.registry import ANTE_PLAY_FIGURES, RANGE_PLACES, STD_DEV, WAGER_FIGURES, rtp_ranges

@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from trey.core.jsonschemas import load_schema
+from trey.figures.family import FAMILY_FIGURES
 from trey.figures.registry import ANTE_PLAY_FIGURES, WAGER_FIGURES, Figure
 
 
@@ -28,4 +29,15 @@ def analysis_schema() -> dict[str, Any]:
     schema = copy.deepcopy(load_schema("analysis"))
     _with_figures(schema["$defs"]["wager_figures"], WAGER_FIGURES, after="title")
     _with_figures(schema["$defs"]["ante_play"], ANTE_PLAY_FIGURES, after="ante_bonus")
+    _with_family_figures(schema["$defs"]["game"])
     return schema
+
+
+def _with_family_figures(part: dict[str, Any]) -> None:
+    """A family game's figures (:data:`~trey.figures.family.FAMILY_FIGURES`) after its round, all required."""
+    names = [f.name for f in FAMILY_FIGURES]
+    others = [k for k in part["properties"] if k not in names]
+    at = others.index("round") + 1
+    generated = {f.name: f.schema() for f in FAMILY_FIGURES}
+    part["properties"] = {k: generated.get(k) or part["properties"][k] for k in [*others[:at], *names, *others[at:]]}
+    part["required"] = [k for k in part["properties"] if k in part["required"] or k in generated]

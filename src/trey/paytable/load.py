@@ -20,16 +20,23 @@ from trey.core.files import display_name, read_bounded
 from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
     ANTE_PLAY,
+    BLIND_OUTCOMES,
     ENVY_ON_FOLD,
+    GAME_FORMAT_VERSION,
     PRESETS,
     SIDE_BET_ON_FOLD,
+    STANDARD_ROUND,
     AntePlay,
+    AnteWithoutQualifier,
     DealerQualifier,
     EnvyOnFold,
     GameSpec,
     OnFold,
     Paytable,
+    PlayOption,
     Progressive,
+    QualifierKind,
+    RoundShape,
     Rules,
     SideBet,
     Strategy,
@@ -171,9 +178,11 @@ def check_document(doc: YamlDocument, *, locate: bool = True) -> CheckResult:
 
 def _get(data: Any, path: JsonPath) -> Any:
     for part in path:
-        if not isinstance(data, dict) or part not in data:
+        in_list = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if in_list or (isinstance(data, dict) and part in data):
+            data = data[part]
+        else:
             return None
-        data = data[part]
     return data
 
 
@@ -181,7 +190,10 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
     data = doc.data
     if not isinstance(data, dict):
         return
-    for hand_path in (("rules", "dealer_qualifier"), ("wagers", "ante_play", "strategy", "play_at_least")):
+    options = _get(data, ("game", "options"))
+    option_paths = [("game", "options", i, "at_least") for i in range(len(options) if isinstance(options, list) else 0)]
+    hand_paths = [("rules", "dealer_qualifier"), ("wagers", "ante_play", "strategy", "play_at_least"), *option_paths]
+    for hand_path in hand_paths:
         text = _get(data, hand_path)
         if isinstance(text, str) and text.count("-") == 2 and text not in ("Q-high", "J-high", "K-high", "A-high"):
             try:
@@ -207,6 +219,7 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
         )
 
     yield from _wager_problems(doc, data)
+    yield from _game_problems(doc, data)
     for table_path, outcomes in _paytables(data):
         yield from _paytable_problems(doc, table_path, outcomes)
 
@@ -292,6 +305,7 @@ def _minor_unit(currency: object) -> Fraction | None:
 def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]]]:
     """Every paytable of the file with the outcomes it may list, rarest first."""
     yield ("wagers", "ante_play", "ante_bonus"), ANTE_BONUS_OUTCOMES
+    yield ("game", "blind"), BLIND_OUTCOMES
     for preset in PRESETS.values():
         yield ("wagers", preset.id), READINGS[preset.reads].outcome_slugs
     side_bets = _get(data, ("side_bets",))
@@ -361,6 +375,99 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
                 f"the side bet {bet_id!r} can never pay: no listed outcome wins anything",
                 "give at least one outcome a pay above 0",
             )
+
+
+def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]:
+    """A ``game:`` section is format 3 and describes the round of Ante & Play; another game than the standard one
+    is counted, for now, alone (no side bet beside it) and with the optimal strategy; each Play bet once."""
+    game = data.get("game")
+    if not isinstance(game, dict):
+        return
+    if data.get("trey") in (1, 2):
+        yield doc.problem(
+            "format.version-feature",
+            ("game",),
+            f"the game: section is format {GAME_FORMAT_VERSION}",
+            f"write 'trey: {GAME_FORMAT_VERSION}' as the first line",
+            key=True,
+        )
+    options = game.get("options")
+    if isinstance(options, list):
+        seen: dict[int, int] = {}
+        for index, option in enumerate(options):
+            multiple = option.get("play") if isinstance(option, dict) else None
+            if isinstance(multiple, int) and not isinstance(multiple, bool):
+                if multiple in seen:
+                    yield doc.problem(
+                        "game.options-duplicate",
+                        ("game", "options", index, "play"),
+                        f"a Play bet of {multiple}x is already offered (options[{seen[multiple]}])",
+                        "offer each Play bet once, with its requirement",
+                    )
+                seen.setdefault(multiple, index)
+    wagers = data.get("wagers")
+    ante_play = isinstance(wagers, dict) and "ante_play" in wagers
+    if not ante_play:
+        yield doc.problem(
+            "game.without-ante-play",
+            ("game",),
+            "the game: section describes the round of Ante & Play, which the file does not offer",
+            "add ante_play under wagers:, or leave game: out",
+            key=True,
+        )
+    shape = _round_or_none(game)
+    if shape is None or shape.is_standard:
+        return
+    side_bets = data.get("side_bets")
+    found: list[JsonPath] = [("wagers", p) for p in PRESETS if isinstance(wagers, dict) and p in wagers]
+    found += [("side_bets", bet) for bet in side_bets] if isinstance(side_bets, dict) else []
+    if found:
+        where = found[0]
+        yield doc.problem(
+            "game.side-bets",
+            where,
+            "side bets beside a game other than standard Three Card Poker are not yet counted",
+            "give the side bets a paytable of their own, beside the standard game",
+            key=True,
+        )
+    strategy = _get(data, ("wagers", "ante_play", "strategy"))
+    if ante_play and strategy is not None and strategy != str(StrategyKind.OPTIMAL):
+        yield doc.problem(
+            "game.strategy",
+            ("wagers", "ante_play", "strategy"),
+            "a game other than standard Three Card Poker is played with the optimal strategy",
+            "write strategy: optimal, or leave it out",
+        )
+
+
+def _round_or_none(game: dict[str, Any]) -> RoundShape | None:
+    """The round a ``game:`` section describes, or None when it cannot be read (its problems are reported apart)."""
+    try:
+        return _round(game)
+    except (KeyError, TypeError, ValueError, AttributeError, OddsError):
+        return None
+
+
+def _round(game: dict[str, Any] | None) -> RoundShape:
+    """The round of a ``game:`` section that passed every check (the standard game's when there is none)."""
+    if game is None:
+        return STANDARD_ROUND
+    options = []
+    for option in game.get("options", [o.canonical() for o in STANDARD_ROUND.options]):
+        at_least = DealerQualifier.parse(option["at_least"]) if "at_least" in option else None
+        if at_least is not None and at_least.kind is QualifierKind.NONE:
+            at_least = None  # 'none': every hand may take it, as without a requirement
+        options.append(PlayOption(option["play"], at_least))
+    blind = game.get("blind")
+    return RoundShape(
+        face_up=game.get("face_up", STANDARD_ROUND.face_up),
+        options=tuple(sorted(options, key=lambda o: o.multiple)),
+        ante_when_dealer_does_not_qualify=AnteWithoutQualifier(
+            game.get("ante_when_dealer_does_not_qualify", STANDARD_ROUND.ante_when_dealer_does_not_qualify)
+        ),
+        play_needs_qualifier=game.get("play_needs_qualifier", STANDARD_ROUND.play_needs_qualifier),
+        blind=_paytable(BLIND_OUTCOMES, blind) if blind is not None else None,
+    )
 
 
 def _envy_on_fold_problems(
@@ -615,6 +722,7 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
         operator=data.get("operator"),
         description=data.get("description"),
         source=data.get("source"),
+        game=_round(data.get("game")),
     )
 
 

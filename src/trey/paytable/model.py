@@ -1,4 +1,5 @@
-"""The game description: a frozen, validated model of one paytable file (format version 2; 1 is read too).
+"""The game description: a frozen, validated model of one paytable file (format version 3, which may describe the
+round in a ``game:`` section; 2 and 1, the standard game, are read too).
 
 Everything here is exact (ints, Fractions via :class:`~trey.paytable.odds.Odds`) and immutable. The YAML loader in
 :mod:`trey.paytable.load` builds it; :meth:`GameSpec.canonical` writes it back as plain data with every default made
@@ -20,8 +21,9 @@ from trey.core.numbers import MoneyStyle
 from trey.paytable.odds import Odds
 from trey.paytable.pays import Pay, exact_number_text, percent_text_exact
 
-FORMAT_VERSION = 2  # the version canonical paytables are written in
-READABLE_VERSIONS = (1, 2)  # format 1 is format 2 without side_bets
+FORMAT_VERSION = 2  # the version canonical paytables of the standard game are written in
+GAME_FORMAT_VERSION = 3  # and those of another game of the family: format 2 with a `game:` section
+READABLE_VERSIONS = (1, 2, 3)  # format 1 is format 2 without side_bets; 3 is 2 with a `game:` section
 
 ANTE_PLAY = "ante_play"  # the id of the main game among the wagers
 ANTE_PLAY_TITLE = "Ante & Play"
@@ -320,6 +322,117 @@ class Rules:
         }
 
 
+class AnteWithoutQualifier(StrEnum):
+    """What the Ante does when the dealer does not qualify."""
+
+    WINS = "wins"  # 1 to 1, the standard game
+    PUSHES = "pushes"  # the Ante is returned (Face Up Ultimate Three Card Poker)
+
+
+# The rows a Blind's paytable may list, rarest first (the player's hand, as the player_hand reading reads it; a
+# mini-royal not listed is paid as a straight flush).
+BLIND_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
+MAX_FACE_UP = 1  # the dealer cards a game may show before the player decides: none, or one
+MAX_MULTIPLE = 10  # the largest Play bet a game may allow, in Antes (the family's are 1 and 3)
+MAX_OPTIONS = 4  # the Play bets a game may offer besides the fold
+
+
+@dataclass(frozen=True)
+class PlayOption:
+    """One of the player's options besides the fold: a Play bet of ``multiple`` Antes, open to the hands at least as
+    strong as ``at_least`` (the dealer qualifier's vocabulary: ``pair``, ``Q-high``, ``Q-6-4``; None: every hand)."""
+
+    multiple: int
+    at_least: DealerQualifier | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.multiple <= MAX_MULTIPLE:
+            raise ValueError(f"a Play bet is 1 to {MAX_MULTIPLE} Antes, not {self.multiple}")
+        if self.at_least is not None and self.at_least.kind is QualifierKind.NONE:
+            raise ValueError("an option open to every hand has no at_least (None), not 'none'")
+
+    @property
+    def minimum_key(self) -> int:
+        """The hands with a key at least this may take the option."""
+        return self.at_least.minimum_key if self.at_least is not None else 0
+
+    @property
+    def label(self) -> str:
+        """``1x``, ``3x with a pair or better``, ``2x with Q-6-4 or better``."""
+        if self.at_least is None:
+            return f"{self.multiple}x"
+        weakest = "a pair" if self.at_least.kind is QualifierKind.PAIR else self.at_least.weakest_hand
+        return f"{self.multiple}x with {weakest} or better"
+
+    def canonical(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"play": self.multiple}
+        if self.at_least is not None:
+            data["at_least"] = self.at_least.label
+        return data
+
+
+@dataclass(frozen=True)
+class RoundShape:
+    """The shape of a round of the main game (issue 31): what is dealt face up before the player decides, which
+    options the player has besides the fold, and what the base wagers do in each situation. The defaults are the
+    standard game's; the qualifier, the ties and the Ante Bonus are :class:`Rules`' and :class:`AntePlay`'s, as
+    in every game.
+
+    - ``face_up``: dealer cards shown before the player decides (0 or 1);
+    - ``options``: the Play bets besides the fold, ascending, each with its requirement on the player's hand;
+    - ``ante_when_dealer_does_not_qualify``: the Ante wins 1 to 1 (standard) or pushes;
+    - ``play_needs_qualifier``: True, the Play pushes when the dealer does not qualify (standard); False, the Play
+      is decided against the dealer's hand whatever it is;
+    - ``blind``: None, no Blind (standard); else a mandatory bet equal to the Ante, settled against the dealer's
+      hand without a qualifier: on a win paid by this table of the player's hand (a win below its lowest row
+      pushes), lost when the dealer's hand is higher, pushed on a tie, lost on a fold.
+    """
+
+    face_up: int = 0
+    options: tuple[PlayOption, ...] = (PlayOption(1),)
+    ante_when_dealer_does_not_qualify: AnteWithoutQualifier = AnteWithoutQualifier.WINS
+    play_needs_qualifier: bool = True
+    blind: Paytable | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.face_up <= MAX_FACE_UP:
+            raise ValueError(f"a game shows 0 to {MAX_FACE_UP} dealer cards before the player decides")
+        multiples = [option.multiple for option in self.options]
+        if not 1 <= len(multiples) <= MAX_OPTIONS or multiples != sorted(set(multiples)):
+            raise ValueError(f"1 to {MAX_OPTIONS} Play bets of different sizes, ascending, not {multiples}")
+        if self.blind is not None and self.blind.outcomes != BLIND_OUTCOMES:
+            raise ValueError("the Blind's paytable must use the Blind's outcomes")
+
+    @property
+    def is_standard(self) -> bool:
+        """Whether this is standard Three Card Poker's round (a file without a ``game:`` section)."""
+        return self == STANDARD_ROUND
+
+    @property
+    def multiples(self) -> tuple[int, ...]:
+        """The Play bets offered, in Antes, ascending."""
+        return tuple(option.multiple for option in self.options)
+
+    @property
+    def initial_bet(self) -> int:
+        """Antes bet before the cards are seen: the Ante, and the Blind when there is one."""
+        return 1 if self.blind is None else 2
+
+    def canonical(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "face_up": self.face_up,
+            "options": [option.canonical() for option in self.options],
+            "ante_when_dealer_does_not_qualify": str(self.ante_when_dealer_does_not_qualify),
+            "play_needs_qualifier": self.play_needs_qualifier,
+        }
+        if self.blind is not None:
+            data["blind"] = self.blind.canonical()
+        return data
+
+
+STANDARD_ROUND = RoundShape()
+
+
 class StrategyKind(StrEnum):
     OPTIMAL = "optimal"
     MIMIC_DEALER = "mimic-dealer"
@@ -463,7 +576,8 @@ class Wagers:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One Three Card Poker game: its rules, table limits and the paytables of the wagers it offers."""
+    """One Three Card Poker game: its rules, table limits and the paytables of the wagers it offers; ``game``, the
+    shape of its round (the standard game's unless the file describes another)."""
 
     name: str
     wagers: Wagers
@@ -473,17 +587,35 @@ class GameSpec:
     description: str | None = None
     source: str | None = None
     sha256: str = ""  # of the bytes the spec was loaded from; "" for a spec built in code
+    game: RoundShape = STANDARD_ROUND
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise ValueError("a game needs a name")
+        if not self.game.is_standard:
+            if self.wagers.ante_play is None:
+                raise ValueError("a game's round is its Ante & Play's: describing it needs Ante & Play")
+            if self.wagers.side_bets:
+                raise ValueError("side bets beside a game other than standard Three Card Poker are not yet counted")
+            if self.wagers.ante_play.strategy.kind is not StrategyKind.OPTIMAL:
+                raise ValueError("a game other than standard Three Card Poker is played with the optimal strategy")
+
+    @property
+    def is_standard_game(self) -> bool:
+        """Whether the game is standard Three Card Poker (whatever its pays and rule variants)."""
+        return self.game.is_standard
 
     def canonical(self) -> dict[str, Any]:
-        """The spec as plain data, defaults explicit: loading it back gives an equal spec (bar sha256)."""
-        data: dict[str, Any] = {"trey": FORMAT_VERSION, "name": self.name}
+        """The spec as plain data, defaults explicit: loading it back gives an equal spec (bar sha256). The standard
+        game is written as format 2, as before the round could be described; another game as format 3, its
+        ``game:`` section after the descriptive fields."""
+        version = FORMAT_VERSION if self.game.is_standard else GAME_FORMAT_VERSION
+        data: dict[str, Any] = {"trey": version, "name": self.name}
         for name in ("operator", "description", "source"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if not self.game.is_standard:
+            data["game"] = self.game.canonical()
         if self.wagers.ante_play is not None:  # the rules are Ante & Play's (and what a fold does to Pair Plus)
             data["rules"] = self.rules.canonical()
         if self.table is not None:
@@ -500,3 +632,28 @@ def money_style(table: Table | None) -> MoneyStyle:
     if table is None:
         return MoneyStyle()
     return MoneyStyle(table.currency, table.locale or "en_US")
+
+
+NOT_YET_SUPPORTED = "not yet supported for games other than standard Three Card Poker"
+
+
+def refuse_other_games(spec: GameSpec, tool: str, file: str | None = None, *, hint: str | None = None) -> None:
+    """Refuse a game other than standard Three Card Poker for ``tool`` (``trey certify``), which cannot deal it yet:
+    a :class:`~trey.core.errors.SpecError` of one problem, located at the file's ``game:`` section, rather than a
+    figure of the standard game's. ``file``: how the message names the paytable (default: the game's name)."""
+    if spec.game.is_standard:
+        return
+    from trey.core.codes import Code
+    from trey.core.errors import Problem, SpecError
+
+    raise SpecError(
+        [
+            Problem(
+                file or spec.name,
+                f"{tool} is {NOT_YET_SUPPORTED}",
+                path=("game",),
+                hint=hint or "trey validate and trey analyze read this game",
+                code=Code.GAME_NOT_YET_SUPPORTED,
+            )
+        ]
+    )

@@ -15,10 +15,17 @@ from trey.cards.readings import READINGS, Outcome
 from trey.core.jsonschemas import load_schema, with_parts
 from trey.paytable.model import (
     ANTE_BONUS_OUTCOMES,
+    BLIND_OUTCOMES,
     ENVY_ON_FOLD,
+    MAX_FACE_UP,
+    MAX_MULTIPLE,
+    MAX_OPTIONS,
     NAMED_HIGH_CARD_QUALIFIERS,
     PRESETS,
+    READABLE_VERSIONS,
     SIDE_BET_ON_FOLD,
+    STANDARD_ROUND,
+    AnteWithoutQualifier,
     EnvyOnFold,
     OnFold,
     Rules,
@@ -41,9 +48,27 @@ def _row(outcome: Outcome, ref: str, prefix: str = "") -> dict[str, Any]:
 
 def generated_parts() -> dict[str, Any]:
     """The generated parts, by JSON pointer into the schema."""
-    rules, table = Rules(), Table()
+    rules, table, game = Rules(), Table(), STANDARD_ROUND
     player_hand = READINGS["player_hand"]
+    qualifiers = [*NAMED_HIGH_CARD_QUALIFIERS, "none", "pair"]
+    option = "/properties/game/properties/options"
     parts: dict[str, Any] = {
+        "/properties/trey/enum": list(READABLE_VERSIONS),
+        "/properties/game/properties/face_up/maximum": MAX_FACE_UP,
+        "/properties/game/properties/face_up/default": game.face_up,
+        f"{option}/maxItems": MAX_OPTIONS,
+        f"{option}/default": [o.canonical() for o in game.options],
+        f"{option}/items/properties/play/maximum": MAX_MULTIPLE,
+        f"{option}/items/properties/play/description": f"The Play bet in Antes: 1 to {MAX_MULTIPLE}.",
+        f"{option}/items/properties/at_least/anyOf/0/enum": qualifiers,
+        "/properties/game/properties/ante_when_dealer_does_not_qualify/enum": [str(v) for v in AnteWithoutQualifier],
+        "/properties/game/properties/ante_when_dealer_does_not_qualify/default": str(
+            game.ante_when_dealer_does_not_qualify
+        ),
+        "/properties/game/properties/play_needs_qualifier/default": game.play_needs_qualifier,
+        "/properties/game/properties/blind/properties": {
+            slug: _row(player_hand.outcome(slug), ODDS_ROW, "Blind odds. ") for slug in BLIND_OUTCOMES
+        },
         "/$defs/side_bet/properties/reads/enum": list(READINGS),
         "/$defs/side_bet/properties/reads/description": "The cards the bet is paid on: "
         + ", ".join(f"{name} ({reading.title})" for name, reading in READINGS.items())
@@ -57,7 +82,7 @@ def generated_parts() -> dict[str, Any]:
         "/properties/rules/properties/ties/enum": [str(v) for v in Ties],
         "/properties/rules/properties/ties/default": str(rules.ties),
         "/properties/rules/properties/ante_bonus_requires_play/default": rules.ante_bonus_requires_play,
-        "/properties/rules/properties/dealer_qualifier/anyOf/0/enum": [*NAMED_HIGH_CARD_QUALIFIERS, "none", "pair"],
+        "/properties/rules/properties/dealer_qualifier/anyOf/0/enum": qualifiers,
         "/properties/rules/properties/dealer_qualifier/default": rules.dealer_qualifier.label,
         "/properties/table/properties/currency/default": table.currency,
         "/properties/table/properties/payout_cap_covers_progressive/default": table.payout_cap_covers_progressive,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 STRATEGY_HINT = "use optimal, mimic-dealer, always-play or {play_at_least: Q-6-4}"
 QUALIFIER_HINT = "use Q-high, none, J-high, K-high, A-high, pair or a high-card hand such as Q-6-4"
+AT_LEAST_HINT = "use pair (a pair or better), Q-high, J-high, K-high, A-high or a high-card hand such as Q-6-4"
 
 _TYPE_NAMES = {
     "object": "a mapping",
@@ -92,8 +93,15 @@ def _qualifier(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError
 
 def _version(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError) -> Iterator[Problem]:
     yield doc.problem(
-        "format.version", path, f"unsupported format version {value!r}", "this trey reads 'trey: 2' and 'trey: 1'"
+        "format.version",
+        path,
+        f"unsupported format version {value!r}",
+        "this trey reads 'trey: 3', 'trey: 2' and 'trey: 1'",
     )
+
+
+def _at_least(doc: YamlDocument, path: JsonPath, value: Any, _: ValidationError) -> Iterator[Problem]:
+    yield doc.problem("game.at-least", path, f"unknown weakest hand {describe(value)}", AT_LEAST_HINT)
 
 
 def _reading(doc: YamlDocument, path: JsonPath, value: Any, error: ValidationError) -> Iterator[Problem]:
@@ -139,6 +147,7 @@ BY_LOCATION: dict[str, Translation] = {
     "#/properties/wagers/properties/ante_play/properties/strategy": _strategy,
     "#/properties/rules/properties/dealer_qualifier": _qualifier,
     "#/properties/trey": _version,
+    "#/properties/game/properties/options/items/properties/at_least": _at_least,
     "#/properties/table/properties/currency": _currency,
     "#/properties/name": _name,
     "#/$defs/side_bet/properties/reads": _reading,

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
 from trey.core.errors import TreyError
 from trey.core.files import display_name, read_bounded
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.jsonschemas import validator
 from trey.core.runner import Where, usable_workers
+from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec

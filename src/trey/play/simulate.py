@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
 from trey.core.runner import Where, run_chunks, usable_workers
+from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
 from trey.paytable.model import GameSpec, SideBet, money_style

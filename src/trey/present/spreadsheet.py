@@ -20,9 +20,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from trey import __version__
 from trey.choose.compare import ComparisonRow
 from trey.core.numbers import decimal_text, fraction_text
+from trey.core.version import __version__
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
 from trey.engine.stats import OutcomeRow
 from trey.figures.registry import (

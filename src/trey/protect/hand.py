@@ -18,16 +18,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from trey import __version__
 from trey.cards.card import Card, cards_text, parse_card, parse_cards, rank_from_char
 from trey.cards.hand_table import hand_indexes, hand_table
 from trey.cards.hands import describe_key, three_card_key
 from trey.cards.readings.player_hand import class_of_hand
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text
+from trey.core.version import __version__
+from trey.engine import OTHER_GAMES_HINT
 from trey.engine.ante_play import HandValue, analyze_ante_play, dealer_counts_at, hand_value
 from trey.engine.results import StrategyReport
-from trey.paytable.model import GameSpec
+from trey.paytable.model import GameSpec, refuse_other_games
 from trey.protect.informed import PLAYED, seen_counts
 from trey.rules.ante_play import bonus_column, bonus_pays, resolution_table
 
@@ -113,6 +114,7 @@ def parse_seen(text: str, hand: tuple[Card, ...]) -> tuple[Card, ...]:
 def hand(spec: GameSpec, text: str, *, seen: str | None = None) -> HandReport:
     """The exact expected values of playing and of folding the hand ``text`` (ranks or cards) in ``spec``'s game,
     the margin and the decision; with ``seen`` (one or two dealer cards), the same for a player who sees them."""
+    refuse_other_games(spec, "the standard game's hand values", hint=OTHER_GAMES_HINT)
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError(

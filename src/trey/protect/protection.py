@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from trey import __version__
 from trey.cards.card import RANK_CHARS, rank_from_char
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
@@ -18,6 +17,7 @@ from trey.cards.readings import READINGS, Deals, Seat
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.core.runner import Where
+from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
 from trey.paytable.model import GameSpec, OnFold, SideBet

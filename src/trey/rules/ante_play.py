@@ -16,7 +16,8 @@ import numpy.typing as npt
 from trey.cards.hand_table import DEALER_HANDS, HANDS, HandTable
 from trey.cards.hands import IntArray
 from trey.cards.readings import PLAYER_HAND
-from trey.paytable.model import Paytable, Rules, Ties
+from trey.paytable.model import STANDARD_ROUND, Paytable, Rules
+from trey.rules.round import FOLD, DealClass, Showdown, settle
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -65,16 +66,24 @@ class Resolution:
         return self.net + (bonus if self.bonus_paid else Fraction(0))
 
 
+# The deal class each played situation of the standard game stands for (a dealer who does not qualify ends the
+# round whatever the showdown: the standard round settles every such deal alike).
+_DEAL_OF_SITUATION = {
+    Situation.DEALER_NOT_QUALIFY: DealClass(qualifies=False, showdown=Showdown.WIN),
+    Situation.WIN: DealClass(qualifies=True, showdown=Showdown.WIN),
+    Situation.TIE: DealClass(qualifies=True, showdown=Showdown.TIE),
+    Situation.LOSE: DealClass(qualifies=True, showdown=Showdown.LOSE),
+}
+
+
 def resolution_table(rules: Rules) -> dict[Situation, Resolution]:
-    """The one statement of how a round of Ante & Play is settled under ``rules``."""
-    tie = Fraction(1) if rules.ties is Ties.PLAYER_WINS else Fraction(0)
-    rows = (
-        Resolution(Situation.FOLD, Fraction(-1), None, not rules.ante_bonus_requires_play),
-        Resolution(Situation.DEALER_NOT_QUALIFY, Fraction(1), Fraction(0), True),  # Ante wins, Play pushes
-        Resolution(Situation.WIN, Fraction(1), Fraction(1), True),
-        Resolution(Situation.TIE, tie, tie, True),
-        Resolution(Situation.LOSE, Fraction(-1), Fraction(-1), True),
-    )
+    """How a round of the standard game is settled under ``rules``, by situation: the standard round's
+    :func:`~trey.rules.round.settle` (the one statement of the family's settlement), Ante and Play apart."""
+    fold = settle(STANDARD_ROUND, rules, FOLD, _DEAL_OF_SITUATION[Situation.LOSE])
+    rows = [Resolution(Situation.FOLD, fold.ante, None, not rules.ante_bonus_requires_play)]
+    for situation, deal in _DEAL_OF_SITUATION.items():
+        nets = settle(STANDARD_ROUND, rules, 1, deal)
+        rows.append(Resolution(situation, nets.ante, nets.play, True))
     return {row.situation: row for row in rows}
 
 

@@ -19,14 +19,14 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from trey import __version__
 from trey.core.errors import SpecError, TreyError, VerificationError, json_path
 from trey.core.files import display_name, read_bounded
 from trey.core.text import printable
+from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
 from trey.figures.export import analysis_json
 from trey.paytable.load import check_data, load_spec_bytes, read_file
-from trey.paytable.model import GameSpec
+from trey.paytable.model import GameSpec, refuse_other_games
 from trey.play.simulate import (
     MAX_ROUNDS,
     TESTABLE_EXPECTED,
@@ -425,6 +425,7 @@ def verify_certificate_data(
     result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
+    refuse_other_games(result.spec, "trey verify", f"{name}:paytable.canonical")
     sim = stored["simulation"]
     if sim is not None and id_matches and sim["rounds"] > allow_rounds:
         raise VerificationError(

@@ -45,17 +45,17 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from trey import __version__
-from trey.core.errors import TreyError
+from trey.core.errors import SpecError, TreyError
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.numbers import percent_text
 from trey.core.text import printable
+from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import AntePlayAnalysis, GameAnalysis
 from trey.figures.export import analysis_json
 from trey.figures.theo import theoretical_wins
 from trey.paytable.load import CheckResult, check_bytes
-from trey.paytable.model import GameSpec, money_style
+from trey.paytable.model import GameSpec, money_style, refuse_other_games
 from trey.paytable.yamldoc import MAX_FILE_BYTES
 from trey.present.figures_view import (
     ENVY_COLUMNS,
@@ -360,6 +360,8 @@ class Analyses:
         def work(checkpoint: Callable[[], None]) -> Checked:
             result = check_bytes(raw, label)
             valid = result.spec is not None and not result.errors
+            if valid and result.spec is not None:
+                refuse_other_games(result.spec, WORKBENCH, label)
             return Checked(raw, result, analyze(result.spec, checkpoint) if valid and result.spec else None)
 
         made = await self.run(request, work, edit)
@@ -414,6 +416,8 @@ class Workbench:
         else:
             if result.spec is None or result.errors:
                 row = Row(item.name, problem=str(result.errors[0]).splitlines()[0])
+            elif not result.spec.is_standard_game:
+                row = Row(item.name, problem=_refusal(result.spec, item.name))
             else:
                 analysis = analyze(result.spec, checkpoint)
                 edges = tuple((r.title, percent_text(r.stats.house_edge)) for r in analysis.wagers.values())
@@ -458,6 +462,7 @@ class Workbench:
             if result.spec is None or result.errors:
                 problem = str(result.errors[0]).splitlines()[0]
                 raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
+            refuse_other_games(result.spec, WORKBENCH, item.name)
             found = Original(item.name, raw, hashlib.sha256(raw).hexdigest(), result.spec.canonical())
             self._remember(item, key, found)
         if claimed is not None and not hmac.compare_digest(claimed.encode(), found.sha256.encode()):
@@ -621,6 +626,18 @@ class Workbench:
         if not isinstance(sent, str):
             raise TreyError("the request needs the paytable", hint="use the page's buttons")
         return sent.encode()
+
+
+WORKBENCH = "the workbench (trey serve)"
+
+
+def _refusal(spec: GameSpec, name: str) -> str:
+    """The line that says the workbench cannot deal ``spec``'s game yet (issue 31)."""
+    try:
+        refuse_other_games(spec, WORKBENCH, name)
+    except SpecError as exc:
+        return str(exc.problems[0])
+    raise AssertionError("only a game other than standard Three Card Poker is refused")
 
 
 def _valid(checked: Checked) -> GameAnalysis:

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from trey import __version__
 from trey.core.text import printable
+from trey.core.version import __version__
 from trey.paytable.model import ANTE_PLAY
 from trey.paytable.yamldoc import canonical_yaml
 

@@ -1,0 +1,194 @@
+"""The player's decision and a hand's expectation in any game of the Three Card Poker family, stated once (issue 31).
+
+A *cell* is what the player knows when deciding: the player's three cards and the dealer's face-up card, if the
+game shows one. Over the dealer's hidden cards, each set equally likely, a cell's deals split into the six
+:data:`~trey.rules.round.DEAL_CLASSES` (the dealer qualifies or not; the player's hand higher, equal or lower).
+:func:`hidden_counts` counts them for every player hand at once by the hand table's inclusion-exclusion: among all
+the dealer hands disjoint from the player's (no card up, 18,424 each), or among those holding the up card (1,128
+each), as ``trey protect`` counts a seen card (:meth:`~trey.cards.hand_table.HandTable.dealer_hands_holding_below`).
+
+:class:`Expectations` gives a cell's exact expected value per Ante for every option open to the hand
+(:meth:`Expectations.values`: the deals of each class times what :func:`~trey.rules.round.settle` nets in it, the
+one statement of a hand's expectation) and the optimal option: the highest expectation, the smaller bet on equal
+ones (the fold before any Play bet). :meth:`Expectations.decide` takes that decision for many cells at once, in
+exact integer arithmetic (a test holds it equal to the best of :meth:`~Expectations.values`): the Ante and the Play
+net whole Antes and a lost Blind is one, while what the Blind and the Ante Bonus pay a hand is the same whichever
+Play bet it makes, so the Play bets compare as integers, and the best of them against the fold compares one
+integer with one exact threshold per (Blind row, Ante Bonus row) of the player's hand.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from trey.cards.hand_table import HANDS, hand_table
+from trey.cards.hands import IntArray
+from trey.cards.readings import PLAYER_HAND
+from trey.cards.readings.player_hand import class_of_hand
+from trey.paytable.model import BLIND_OUTCOMES, Paytable, RoundShape, Rules
+from trey.rules.ante_play import bonus_column, bonus_pays
+from trey.rules.round import DEAL_CLASSES, FOLD, Showdown, settle
+
+_ABOVE_EVERY_KEY = 1 << 16
+_WINS = np.array([deal.showdown is Showdown.WIN for deal in DEAL_CLASSES])
+_LIMIT = 2**62  # beyond every integer a decision compares (see Expectations.decide)
+
+
+def deals_per_cell(shape: RoundShape) -> int:
+    """The sets of the dealer's hidden cards a cell is counted over: C(49, 3) = 18,424 without a card up, C(48, 2)
+    = 1,128 with one."""
+    return math.comb(49 - shape.face_up, 3 - shape.face_up)
+
+
+@lru_cache(maxsize=32)  # 1 MB each: the 13 up cards of one game and its qualifier, and a few more
+def hidden_counts(up_card: int | None, qualifier_key: int) -> IntArray:
+    """(22100, 6): for every player hand of the hand table, the dealer's hidden-card sets (disjoint from the hand;
+    holding ``up_card`` when one is up) by :data:`~trey.rules.round.DEAL_CLASSES`, the dealer qualifying at
+    ``qualifier_key`` or better. A hand holding the up card is no cell: its row is 0.
+
+    Six counts of dealer hands below a threshold make them: below the player's key (the player wins), one above
+    (wins or ties), the qualifier (the dealer does not qualify), the lower of the two (both), and all."""
+    table = hand_table()
+    keys = table.keys
+    qualifier = np.full(HANDS, qualifier_key, dtype=np.int64)
+    thresholds = np.stack(
+        [
+            keys,
+            keys + 1,
+            qualifier,
+            np.minimum(keys, qualifier),
+            np.minimum(keys + 1, qualifier),
+            np.full(HANDS, _ABOVE_EVERY_KEY, dtype=np.int64),
+        ],
+        axis=1,
+    )
+    below = (
+        table.dealer_hands_below(thresholds)
+        if up_card is None
+        else table.dealer_hands_holding_below((up_card,), thresholds)
+    )
+    win, win_or_tie, short, short_win, short_win_or_tie, total = below.T  # short: the dealer does not qualify
+    counts: IntArray = np.stack(
+        [
+            short - short_win_or_tie,  # the dealer does not qualify; the player's hand is lower
+            short_win_or_tie - short_win,  # ... equal
+            short_win,  # ... higher
+            total - win_or_tie - (short - short_win_or_tie),  # the dealer qualifies; lower
+            win_or_tie - win - (short_win_or_tie - short_win),  # ... equal
+            win - short_win,  # ... higher
+        ],
+        axis=1,
+    )
+    counts.setflags(write=False)  # shared by every caller of the cache
+    return counts
+
+
+def _pay_columns(table: Paytable) -> IntArray:
+    """Each hand's row of a table read on the player's hand (the rarest listed row it belongs to), or the table's
+    length for a hand no row pays."""
+    paid = PLAYER_HAND.paid_by(table.listed)
+    lookup = np.array([len(table) if row is None else row for row in paid], dtype=np.int64)
+    columns: IntArray = lookup[class_of_hand()]
+    return columns
+
+
+class Expectations:
+    """A game's options and what each is worth to a cell, exactly: the one statement of a hand's expectation and of
+    the optimal decision, for the engine (and, as the tools deal the family, the settlement, protect and the audit).
+
+    ``options`` are :data:`~trey.rules.round.FOLD` and the Play bets, ascending. Each hand belongs to a *group*: its
+    Blind row and its Ante Bonus row (``group = blind row x bonus rows + bonus row``), which fix what those two
+    wagers pay it."""
+
+    def __init__(self, shape: RoundShape, rules: Rules, ante_bonus: Paytable) -> None:
+        self.shape = shape
+        self.rules = rules
+        self.options: tuple[int, ...] = (FOLD, *shape.multiples)
+        self.minimum_keys = np.array([0, *(o.minimum_key for o in shape.options)], dtype=np.int64)
+        self.bonus_pays = bonus_pays(ante_bonus)
+        blind = shape.blind if shape.blind is not None else Paytable(BLIND_OUTCOMES, ())
+        self.blind_pays: list[Fraction | None] = [odds.net for _, odds in blind.all_odds] + [None]
+        self.groups = len(self.blind_pays) * len(self.bonus_pays)
+        self.group_of_hand: IntArray = _pay_columns(blind) * len(self.bonus_pays) + bonus_column(
+            ante_bonus, class_of_hand()
+        )
+        # Per option and class, the whole Antes netted before any Blind or Ante Bonus pay (a lost Blind included).
+        base = [[settle(shape, rules, option, deal).total for deal in DEAL_CLASSES] for option in self.options]
+        assert all(net.denominator == 1 for row in base for net in row)
+        self.base = np.array([[int(net) for net in row] for row in base], dtype=np.int64)
+
+    def pays_of_group(self, group: int) -> tuple[Fraction | None, Fraction]:
+        """What the Blind (None: no row pays) and the Ante Bonus pay the hands of a group."""
+        blind, bonus = divmod(group, len(self.bonus_pays))
+        return self.blind_pays[blind], self.bonus_pays[bonus]
+
+    def allowed(self, key: int) -> tuple[int, ...]:
+        """The options open to a hand of strength ``key``: the fold, and each Play bet whose requirement it meets."""
+        return tuple(o for o, minimum in zip(self.options, self.minimum_keys, strict=True) if key >= minimum)
+
+    def values(self, counts: IntArray | list[int], hand: int) -> dict[int, Fraction]:
+        """The exact expected value per Ante of every option open to hand ``hand`` (of the hand table) in a cell
+        whose hidden-card sets split as ``counts`` (by :data:`~trey.rules.round.DEAL_CLASSES`)."""
+        deals = [int(n) for n in counts]
+        total = sum(deals)
+        if total <= 0:
+            raise ValueError("a cell needs at least one set of the dealer's hidden cards")
+        blind_pay, bonus = self.pays_of_group(int(self.group_of_hand[hand]))
+        key = int(hand_table().keys[hand])
+        return {
+            option: sum(
+                (
+                    n * settle(self.shape, self.rules, option, deal, blind_pay=blind_pay, bonus=bonus).total
+                    for deal, n in zip(DEAL_CLASSES, deals, strict=True)
+                ),
+                Fraction(0),
+            )
+            / total
+            for option in self.allowed(key)
+        }
+
+    def decide(self, counts: IntArray, hands: IntArray | None = None) -> IntArray:
+        """The optimal option of each cell: ``counts`` (n, 6) its hidden-card sets by class, ``hands`` (n,) its
+        player hand (default: the 22,100 hands in order). A row of zeros (no cell) folds.
+
+        Exact: with W the cell's winning sets and N all of them, the gain of a Play bet over the fold is
+        ``(I + B W + e) / N``, where I is an integer (the whole Antes of the classes), B = p/q the Blind's pay and e
+        the Ante Bonus times N when it needs the Play bet. So a Play bet is made when ``q I + p W > floor(-q e)``:
+        q, p are at most 10^9 and I, W at most 14 x 18,424, so every term is far below 2^62 (the threshold is
+        clamped there)."""
+        if hands is None:
+            hands = np.arange(HANDS)
+        keys = hand_table().keys[hands]
+        integer = counts @ self.base.T  # (n, options)
+        fold = integer[:, 0]
+        best = np.full(len(hands), FOLD, dtype=np.int64)
+        best_integer = np.zeros(len(hands), dtype=np.int64)
+        can_play = np.zeros(len(hands), dtype=bool)
+        for index in range(1, len(self.options)):
+            allowed = keys >= self.minimum_keys[index]
+            better = allowed & (~can_play | (integer[:, index] > best_integer))  # equal: the smaller bet stays
+            best[better] = self.options[index]
+            best_integer[better] = integer[better, index]
+            can_play |= allowed
+        gain = best_integer - fold
+        wins = counts[:, _WINS].sum(axis=1)
+        total = counts.sum(axis=1)
+        groups = self.group_of_hand[hands]
+        plays = np.zeros(len(hands), dtype=bool)
+        needs_play = self.rules.ante_bonus_requires_play
+        for group in np.unique(groups[can_play]):
+            blind_pay, bonus = self.pays_of_group(int(group))
+            pay = blind_pay if blind_pay is not None else Fraction(0)
+            p, q = pay.numerator, pay.denominator
+            here = can_play & (groups == group)
+            threshold = np.zeros(int(here.sum()), dtype=np.int64)
+            for deals in np.unique(total[here]).tolist() if needs_play else ():  # one value, but for empty rows
+                extra = bonus * deals
+                threshold[total[here] == deals] = max(min(math.floor(-q * extra), _LIMIT), -_LIMIT)
+            plays[here] = q * gain[here] + p * wins[here] > threshold
+        chosen: IntArray = np.where(plays & (total > 0), best, FOLD)
+        return chosen

@@ -1,0 +1,188 @@
+"""Every deal of a game of the Three Card Poker family counted, exactly (issue 31): the figures per Ante, per initial
+bet and per total action, and the optimal strategy by face-up card.
+
+A game with one dealer card face up is dealt 52 x 20,825 = 1,082,900 cells (the up card, and a player hand that
+does not hold it), each over the 1,128 pairs of the dealer's hidden cards: 1,221,511,200 deals. Without a card up,
+the 22,100 player hands are each dealt the 18,424 dealer hands: 407,170,400 deals. Each cell's deals are split by
+class (:func:`~trey.engine.decide.hidden_counts`) and settled as the optimal option the cell takes
+(:class:`~trey.engine.decide.Expectations`). Suits are symmetric: the four up cards of a rank deal the same
+figures (a permutation of the suits maps the cells of one onto those of another, hands' rows and all), so the up
+cards of clubs are counted, each four times.
+
+The figures are per Ante, as the family's are published; the initial bet is the Ante and the Blind (two Antes in a
+game with a Blind), the total action what is bet in all on a round (the initial bet and the Play bet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from trey.cards.hand_table import HANDS, hand_table
+from trey.cards.hands import IntArray
+from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
+from trey.engine.stats import NetResult, WagerStats, net_distribution, stats_of
+from trey.paytable.model import GameSpec, RoundShape
+from trey.rules.round import DEAL_CLASSES, FOLD, settle, staked
+
+SUITS = 4
+RANKS = 13
+
+
+@dataclass(frozen=True)
+class OptionCount:
+    """How often an option is taken by the optimal strategy: in how many cells, and over how many deals."""
+
+    option: int  # FOLD (0), or the Play bet in Antes
+    cells: int
+    deals: int
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """The optimal strategy against one face-up rank (``up_rank`` None: no card is up), over the four suits of the
+    up card and every player hand. For each Play bet, ascending: the weakest hand that makes that bet or a larger
+    one in some cell (None: none does), and the cells of hands at least as strong that bet less all the same (the
+    exceptions the suits make, which a chart by ranks does not show)."""
+
+    up_rank: int | None
+    weakest: tuple[int | None, ...]  # strength keys, one per Play bet
+    exceptions: tuple[int, ...]  # one per Play bet
+    cells: tuple[int, ...]  # one per option, the fold first
+
+
+@dataclass(frozen=True)
+class FamilyAnalysis:
+    """Every figure of a family game's Ante & Play (and Blind, and Ante Bonus), counted over every deal; ``stats``
+    are per Ante: their mean is the player's expected net result per Ante."""
+
+    spec: GameSpec
+    stats: WagerStats
+    net_results: tuple[NetResult, ...]
+    cells: int
+    deals_per_cell: int
+    options: tuple[OptionCount, ...]
+    chart: tuple[ChartRow, ...]
+    average_action: Fraction  # Antes bet on a round, on average: the initial bet and the Play bet
+    # choices[i, hand]: the option the cell of the i-th counted up card (the clubs, 2 to ace; one row without a card
+    # up) and that hand of the hand table takes; -1 for no cell (the hand holds the up card)
+    choices: npt.NDArray[np.int64] = field(compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.cells * self.deals_per_cell != self.stats.cycle or sum(o.deals for o in self.options) != self.cycle:
+            raise ValueError("a family game's deals do not add up to its cells")
+
+    @property
+    def game(self) -> RoundShape:
+        return self.spec.game
+
+    @property
+    def cycle(self) -> int:
+        """Every deal counted."""
+        return self.stats.cycle
+
+    @property
+    def house_edge_per_ante(self) -> Fraction:
+        """The house's expected win per Ante (how the family's house edges are published)."""
+        return self.stats.house_edge
+
+    @property
+    def initial_bet(self) -> int:
+        """Antes bet before the cards are seen: the Ante, and the Blind when the game has one."""
+        return self.game.initial_bet
+
+    @property
+    def house_edge_per_initial_bet(self) -> Fraction:
+        """The house's expected win per unit of the initial bet (Ante and Blind)."""
+        return self.house_edge_per_ante / self.initial_bet
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        """The house's expected win per unit of the total action (every bet of the round, the Play bet included)."""
+        return self.house_edge_per_ante / self.average_action
+
+
+def analyze_family(spec: GameSpec) -> FamilyAnalysis:
+    """Count every deal of ``spec``'s Ante & Play as its round's shape deals it, the player taking the optimal option
+    in every cell. The standard game is one such shape: its figures are the standard engine's (a test holds them
+    equal)."""
+    game = spec.wagers.ante_play
+    if game is None:
+        raise ValueError(f"{spec.name}: a game without Ante & Play has no round to count")
+    shape, rules = spec.game, spec.rules
+    expect = Expectations(shape, rules, game.ante_bonus)
+    qualifier = rules.dealer_qualifier.minimum_key
+    keys = hand_table().keys
+    options = expect.options
+    index_of = {o: i for i, o in enumerate(options)}
+    ups: list[int | None] = [rank * SUITS for rank in range(RANKS)] if shape.face_up else [None]
+    weight = SUITS if shape.face_up else 1  # each up card of clubs stands for the four of its rank
+    deals = np.zeros((len(options) * expect.groups, len(DEAL_CLASSES)), dtype=np.int64)
+    cells = np.zeros(len(options), dtype=np.int64)
+    choices = np.full((len(ups), HANDS), -1, dtype=np.int64)
+    chart = []
+    for row, up in enumerate(ups):
+        counts = hidden_counts(up, qualifier)
+        exists = counts.sum(axis=1) > 0
+        choice = expect.decide(counts)
+        choices[row, exists] = choice[exists]
+        option_index = np.searchsorted(np.array(options), choice)
+        np.add.at(deals, (option_index * expect.groups + expect.group_of_hand)[exists], counts[exists])
+        taken = np.bincount(option_index[exists], minlength=len(options))
+        cells += taken
+        chart.append(_chart_row(up, keys, exists, choice, shape.multiples, taken * weight))
+    pairs: list[tuple[Fraction, int]] = []
+    for flat, by_class in enumerate(deals.tolist()):
+        option_position, group = divmod(flat, expect.groups)
+        blind_pay, bonus = expect.pays_of_group(group)
+        option = options[option_position]
+        for deal, n in zip(DEAL_CLASSES, by_class, strict=True):
+            if n:
+                nets = settle(shape, rules, option, deal, blind_pay=blind_pay, bonus=bonus)
+                pairs.append((nets.total, n * weight))
+    distribution = net_distribution(pairs)
+    stats = stats_of(distribution)
+    per_cell = deals_per_cell(shape)
+    taken_by_option = tuple(
+        OptionCount(o, int(cells[index_of[o]]) * weight, int(cells[index_of[o]]) * weight * per_cell) for o in options
+    )
+    action = sum((staked(shape, o.option) * o.deals for o in taken_by_option), 0)
+    return FamilyAnalysis(
+        spec,
+        stats,
+        distribution,
+        int(cells.sum()) * weight,
+        per_cell,
+        taken_by_option,
+        tuple(chart),
+        Fraction(action, stats.cycle),
+        choices,
+    )
+
+
+def _chart_row(
+    up: int | None,
+    keys: IntArray,
+    exists: npt.NDArray[np.bool_],
+    choice: IntArray,
+    multiples: tuple[int, ...],
+    cells: IntArray,
+) -> ChartRow:
+    weight = SUITS if up is not None else 1
+    weakest: list[int | None] = []
+    exceptions = []
+    for multiple in multiples:
+        playing = exists & (choice >= multiple)
+        low = int(keys[playing].min()) if playing.any() else None
+        weakest.append(low)
+        below = exists & (choice < multiple) & (keys >= low) if low is not None else np.zeros(HANDS, dtype=bool)
+        exceptions.append(int(below.sum()) * weight)
+    return ChartRow(
+        None if up is None else up // SUITS, tuple(weakest), tuple(exceptions), tuple(int(c) for c in cells)
+    )
+
+
+__all__ = ["FOLD", "ChartRow", "FamilyAnalysis", "OptionCount", "analyze_family"]

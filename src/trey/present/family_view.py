@@ -1,0 +1,89 @@
+"""``trey analyze`` of a game of the Three Card Poker family (issue 31) for a terminal: its round in words, its
+figures (each named for what it is per, from :data:`~trey.figures.family.FAMILY_FIGURES`) and the optimal strategy
+by face-up card."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from trey.cards.hands import describe_key
+from trey.engine.family import FamilyAnalysis
+from trey.figures.family import FAMILY_FIGURES, option_name, up_rank_name
+from trey.paytable.model import AnteWithoutQualifier, RoundShape, Rules, Ties
+from trey.paytable.odds import net_odds_text
+from trey.present.layout import TextTable, figure, label, print_all, say, terminal_console
+
+
+def round_words(shape: RoundShape, rules: Rules) -> list[str]:
+    """The round as a table-games manager says it, a sentence a part."""
+    options = ", ".join(option.label for option in shape.options)
+    up = {0: "no dealer card face up", 1: "one dealer card face up"}[shape.face_up]
+    ante = "wins 1 to 1" if shape.ante_when_dealer_does_not_qualify is AnteWithoutQualifier.WINS else "pushes"
+    play = "pushes" if shape.play_needs_qualifier else "is decided against the dealer's hand all the same"
+    words = [
+        f"{up.capitalize()} before the player decides: fold, or play {options}.",
+        f"The dealer qualifies with {rules.dealer_qualifier.weakest_hand} or better; when not, the Ante {ante} and "
+        f"the Play {play}.",
+        "Ties push." if rules.ties is Ties.PUSH else "Ties go to the player (the Ante and the Play win).",
+    ]
+    if shape.blind is not None:
+        pays = ", ".join(f"{row.replace('_', ' ')} {net_odds_text(odds.net)}" for row, odds in shape.blind.all_odds)
+        words.append(
+            "A Blind equal to the Ante, decided against the dealer's hand without the qualifier: a win pays "
+            f"{pays or 'nothing'} (a lower winning hand pushes); a loss or a fold loses it, a tie pushes."
+        )
+    return words
+
+
+def family_parts(analysis: FamilyAnalysis, *, exact: bool = False) -> list[TextTable | str]:
+    """The round, its figures, and the strategy chart by face-up card; then an empty line."""
+    shape, spec = analysis.game, analysis.spec
+    head = (
+        f"Ante & Play  —  cycle {analysis.cycle:,} deals: {analysis.cells:,} cells "
+        f"({'a player hand and the face-up card' if shape.face_up else 'player hands'}) × "
+        f"{analysis.deals_per_cell:,} sets of the dealer's hidden cards"
+    )
+    figures = TextTable(
+        (label(bold=True), label()),
+        [(f.label, f.text(analysis, exact=exact)) for f in FAMILY_FIGURES if f.name not in ("cycle", "cells")],
+        pairs=True,
+    )
+    taken = ", ".join(f"{option_name(o.option)} {o.cells:,}" for o in analysis.options)
+    multiples = shape.multiples
+    columns = (
+        label("face-up card"),
+        *(label(f"weakest {option_name(m)}") for m in multiples),
+        *(figure(f"{option_name(m)} exceptions") for m in multiples),
+        *(figure(f"{option_name(o.option)} cells") for o in analysis.options),
+    )
+    rows = [
+        (
+            up_rank_name(row.up_rank),
+            *("never" if key is None else describe_key(key) for key in row.weakest),
+            *(f"{n:,}" for n in row.exceptions),
+            *(f"{n:,}" for n in row.cells),
+        )
+        for row in analysis.chart
+    ]
+    chart = TextTable(
+        columns,
+        rows,
+        title="Optimal strategy by face-up card: the weakest hand making each bet (or a larger one) in some cell; "
+        "exceptions: the cells of stronger hands that bet less all the same (their suits decide)",
+    )
+    return [
+        head,
+        *round_words(shape, spec.rules),
+        figures,
+        f"Strategy: optimal, cell by cell (cells taking each option: {taken})",
+        chart,
+        "",
+    ]
+
+
+def print_family_analysis(analysis: FamilyAnalysis, *, exact: bool = False, console: Console | None = None) -> None:
+    """``trey analyze --format table`` of a family game."""
+    console = console or terminal_console()
+    say(console, f"{analysis.spec.name}  (sha256 {analysis.spec.sha256[:12]})", bold=True)
+    say(console, "")
+    print_all(console, family_parts(analysis, exact=exact))
