@@ -246,7 +246,11 @@ class WagerSimulation:
     @property
     def tested(self) -> bool:
         """Whether the rounds are enough to test the wager: two of its outcomes expected at least
-        :data:`TESTABLE_EXPECTED` times each."""
+        :data:`TESTABLE_EXPECTED` times each. A wager with one possible outcome (a table that never pays) is tested
+        by any round: every round must be that outcome, and one that is not fails (as :func:`rounds_to_test` asks
+        no more of it)."""
+        if sum(1 for c in self.outcomes if c.expected > 0) < 2:
+            return True
         return sum(1 for c in self.outcomes if c.expected >= TESTABLE_EXPECTED) >= 2
 
     @property
