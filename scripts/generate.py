@@ -45,6 +45,14 @@ def profile_schema() -> str:
     return schema_text(profile_schema())
 
 
+def validation_schema() -> str:
+    from trey.core.jsonschemas import load_schema, with_parts
+    from trey.trust.compliance import finding_checks
+
+    place = "/properties/files/items/properties/profile_checks/items/properties/check/enum"
+    return schema_text(with_parts(load_schema("validation"), {place: finding_checks()}))
+
+
 def code_table() -> str:
     from trey.core.codes import CODE_TABLE
 
@@ -69,6 +77,7 @@ GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "paytable.schema.json": paytable_schema,
     SCHEMAS / "analysis.schema.json": analysis_schema,
     SCHEMAS / "profile.schema.json": profile_schema,
+    SCHEMAS / "validation.schema.json": validation_schema,
     README: readme,
 }
 

@@ -196,11 +196,19 @@ def approval_sentence(found: Approval) -> str:
     return f"matches no approved table; the closest is table {found.index} ({'; '.join(found.differences)})"
 
 
+# What a wager the profile checks nothing of is given: nothing checked is not a PASS (a profile whose checks are all
+# switched off, or whose approved tables and minimum RTPs name other wagers, certifies nothing of it).
+UNCHECKED = "checked"
+UNCHECKED_REQUIREMENT = "at least one of the profile's checks"
+UNCHECKED_DETAIL = "the profile checks nothing of this wager: nothing checked is not a PASS"
+
+
 def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
     """Every check the profile names (in the registry's order), then its approved tables and minimum RTPs, for
-    each wager."""
+    each wager; a wager none of them checks FAILS (:data:`UNCHECKED`)."""
     results: list[Finding] = []
     for wager, result in analysis.wagers.items():
+        before = len(results)
         on = Judging(result, analysis, profile.progressive_rtp)
         for key, check in CHECKS.items():
             if key not in profile.checks:
@@ -232,6 +240,8 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     f"RTP {percent_text(rtp)}{named(figure)}",
                 )
             )
+        if len(results) == before:
+            results.append(Finding(UNCHECKED, UNCHECKED_REQUIREMENT, wager, Verdict.FAIL, UNCHECKED_DETAIL))
     return results
 
 
@@ -258,14 +268,18 @@ def _floor_sentence(basis: ProgressiveBasis) -> str:
     )
 
 
-PROFILE_CHECKS = ("approved", "minimum_rtp")  # what `validate --profile` asks of a profile: its tables and floors
+def finding_checks() -> list[str]:
+    """What a finding's ``check`` may be, in the order they run: each registered check, the approved tables, the
+    minimum RTPs, and :data:`UNCHECKED` (schemas/validation.schema.json lists them, ``make generated``)."""
+    return [*CHECKS, "approved", "minimum_rtp", UNCHECKED]
 
 
 def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
-    """The profile's approved tables and minimum RTPs for one game (``trey validate --profile``)."""
+    """Every finding of the profile for one game (``trey validate --profile``): the checks it names, its approved
+    tables and minimum RTPs, as certify runs them."""
     from trey.engine import analyze
 
-    return [f for f in run_checks(profile, analyze(spec)) if f.check in PROFILE_CHECKS]
+    return run_checks(profile, analyze(spec))
 
 
 def finding_json(finding: Finding) -> dict[str, str]:
