@@ -230,3 +230,52 @@ def test_validate_with_a_profile_runs_every_check_of_it(files: Path, tmp_path: P
     from trey.core.jsonschemas import validator
 
     validator("validation").validate(data)
+
+
+APPROVED = (
+    "name: lab-approved\ntitle: Lab approved\ndescription: One approved Dealer Bonus.\nchecks:\n  odds_wording: to\n"
+    "approved:\n  dealer_bonus:\n    - {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}\n"
+)
+DEALER_BONUS = (
+    "trey: 2\nname: Dealer Bonus\ntable: {currency: USD}\nside_bets:\n  dealer_bonus:\n    title: Dealer Bonus\n"
+    "    reads: dealer_hand\n    stake: 5\n"
+    "    pays: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "differences"),
+    [
+        (DEALER_BONUS, None),
+        (
+            DEALER_BONUS + "    envy: {straight_flush: 1000}\n",
+            "envy bonus: pays $1,000 on another bettor's straight_flush here, none approved",
+        ),
+        (
+            DEALER_BONUS.replace("pays: {", "pays: {mini_royal: {amount: 1000000}, "),
+            "mini_royal: $1,000,000 for the bet here, no pay approved",
+        ),
+    ],
+    ids=["approved", "envy", "amount-row"],
+)
+def test_an_approved_table_is_matched_on_every_term_of_the_wager(
+    tmp_path: Path, text: str, differences: str | None
+) -> None:
+    """The approved list compared odds rows only: a row paying $1,000,000 and an envy bonus added to an approved
+    Dealer Bonus "matched approved table 1"."""
+    profile = tmp_path / "approved.yaml"
+    profile.write_text(APPROVED)
+    paytable = tmp_path / "bonus.yaml"
+    paytable.write_text(text)
+    result = run_cli("validate", paytable, "--profile", profile)
+    said = (
+        "matches approved table 1"
+        if differences is None
+        else f"matches no approved table; the closest is table 1 ({differences})"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0 if differences is None else 1,
+        f"{paytable}: valid (Dealer Bonus)\n{paytable}: dealer_bonus: PASS: every row worded 'to'\n"
+        f"{paytable}: dealer_bonus: {'PASS' if differences is None else 'FAIL'}: {said}\n",
+        "",
+    )
