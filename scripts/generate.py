@@ -7,6 +7,7 @@ outcomes, rules, patterns and figures, and the README's table of problem codes.
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Callable
@@ -33,10 +34,29 @@ def paytable_schema() -> str:
     return schema_text(paytable_schema())
 
 
+def versioned(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its ``trey_version`` held to the one pattern of a version (:data:`trey.core.text.VERSION`)."""
+    from trey.core.text import VERSION_PATTERN
+
+    schema["properties"]["trey_version"]["pattern"] = VERSION_PATTERN
+    return schema
+
+
 def analysis_schema() -> str:
     from trey.figures.schema import analysis_schema
 
-    return schema_text(analysis_schema())
+    return schema_text(versioned(analysis_schema()))
+
+
+def version_schema(name: str) -> Callable[[], str]:
+    """A schema whose generated part is the pattern of its ``trey_version`` alone."""
+
+    def make() -> str:
+        from trey.core.jsonschemas import load_schema
+
+        return schema_text(versioned(copy.deepcopy(load_schema(name))))
+
+    return make
 
 
 def profile_schema() -> str:
@@ -78,6 +98,10 @@ GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "analysis.schema.json": analysis_schema,
     SCHEMAS / "profile.schema.json": profile_schema,
     SCHEMAS / "validation.schema.json": validation_schema,
+    **{
+        SCHEMAS / f"{name}.schema.json": version_schema(name)
+        for name in ("certificate", "simulation-part", "simulation", "protection", "audit", "hand")
+    },
     README: readme,
 }
 
