@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+    TextStringObject,
+)
 
 from conftest import PAYTABLES, STANDARD, run_cli
 
@@ -99,6 +106,28 @@ def _incremental(source: Path, target: Path, change: str) -> Path:
             }
         )
         writer.pages[0][NameObject("/Annots")] = ArrayObject([writer._add_object(annotation)])
+    elif change == "version":  # the catalog alone, as a reader that goes by /Version sees the document
+        writer._root_object[NameObject("/Version")] = NameObject("/2.0")
+    elif change == "javascript":  # an action run when the document opens
+        action = DictionaryObject(
+            {NameObject("/S"): NameObject("/JavaScript"), NameObject("/JS"): TextStringObject("app.alert('ok')")}
+        )
+        writer._root_object[NameObject("/OpenAction")] = writer._add_object(action)
+    elif change == "information":  # the title a reader's window shows
+        writer.add_metadata({"/Title": "Approved by the regulator"})
+    elif change == "note":  # a visible note over the figures, in a reader's own annotation layer
+        note = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/FreeText"),
+                NameObject("/Rect"): ArrayObject(
+                    [NumberObject(40), NumberObject(600), NumberObject(400), NumberObject(660)]
+                ),
+                NameObject("/Contents"): TextStringObject("Pair Plus 100 to 1"),
+            }
+        )
+        annotations = list(writer.pages[0].get("/Annots", []))
+        writer.pages[0][NameObject("/Annots")] = ArrayObject([*annotations, writer._add_object(note)])
     writer.write(target)
     return target
 
@@ -106,26 +135,39 @@ def _incremental(source: Path, target: Path, change: str) -> Path:
 @pytest.mark.parametrize(
     ("change", "adds"),
     [
-        ("page", "a page (added or changed)"),
+        ("page", "2 × a page (added or changed), another object"),
         ("overlay", "a page (added or changed), page content or an image"),
-        ("attachment", "an attachment"),
-        ("annotation", "an annotation (FileAttachment)"),
+        ("attachment", "2 × an attachment, another object"),
+        ("annotation", "a page (added or changed), an annotation (FileAttachment), an attachment"),
+        # A second red-team pass: the catalog alone, or what a reader shows besides the pages.
+        ("version", "the document catalog (changed: /Version)"),
+        ("javascript", "another object, the document catalog (changed: /OpenAction)"),
+        ("information", "the document information (title, author, dates)"),
+        ("note", "a page (added or changed), an annotation (FreeText)"),
     ],
 )
 def test_an_update_appended_after_signing_is_refused_naming_what_it_adds(
-    signed: Path, lab: Path, tmp_path: Path, change: str, adds: str
+    signed: Path, unsigned: Path, lab: Path, tmp_path: Path, change: str, adds: str
 ) -> None:
     forged = _incremental(signed, tmp_path / f"{change}.pdf", change)
     assert forged.read_bytes().startswith(signed.read_bytes())  # the signed bytes untouched
     for extra in (trust(lab), []):
         result = run_cli("verify", forged, *extra)
-        assert result.exit_code == 1
-        assert result.stderr.startswith(
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
             f"error: {forged}: the PDF was changed after it was signed: 1 update(s) after the signed revision add "
+            f"{adds} (the signed certificate is the PDF without them: ask the lab for it)\n",
         )
-        assert adds in result.stderr
     intact, _, coverage = pyhanko_verdict(forged, lab)
     assert intact and coverage != "ENTIRE_FILE"  # pyHanko: the signed revision is intact, the file is not all signed
+    plain = _incremental(unsigned, tmp_path / f"unsigned-{change}.pdf", change)
+    result = run_cli("verify", plain)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {plain}: the PDF was changed after it was written: 1 update(s) adding {adds} (give a certificate PDF "
+        "as trey wrote it)\n",
+    )
 
 
 def test_a_pdf_rewritten_with_an_overlay_breaks_the_signature(signed: Path, lab: Path, tmp_path: Path) -> None:
