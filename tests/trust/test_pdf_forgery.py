@@ -22,6 +22,7 @@ from pypdf.generic import (
 )
 
 from conftest import PAYTABLES, STANDARD, run_cli
+from trey import __version__
 
 DATE = "2026-01-01"
 OVERLAY = b"q 1 1 1 rg 40 600 400 60 re f Q BT /F1 14 Tf 50 620 Td (Pair Plus 100 to 1) Tj ET"
@@ -540,3 +541,54 @@ def test_a_genuine_certificate_of_a_file_named_in_another_script_verifies(tmp_pa
     assert run_cli("certify", paytable, "--out", tmp_path, "--date", DATE).exit_code == 0
     result = run_cli("verify", tmp_path / "澳門.certificate.pdf")
     assert result.exit_code == 0, result.stderr
+
+
+def _relabelled(source: Path, target: Path, version: str) -> Path:
+    """``source`` with its data claiming another trey (the ID recomputed, as anyone can) and a house edge painted
+    over page 1: the pages of another trey's layout are not compared."""
+    from trey.trust.certificate import content_id
+
+    def relabel(writer: PdfWriter) -> None:
+        names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        stream = names[1].get_object()["/EF"]["/F"].get_object()
+        data = json.loads(stream.get_data())
+        data["trey_version"] = version
+        data["certificate_id"] = content_id(data)
+        raw = json.dumps(data).encode()
+        stream.set_data(raw)
+        stream["/Params"][NameObject("/Size")] = NumberObject(len(raw))
+        _overlay(writer)
+
+    return _rewritten(source, target, relabel)
+
+
+def test_a_pdf_claiming_another_trey_needs_a_trusted_signature_for_its_pages(
+    unsigned: Path, lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second red-team pass: an unsigned certificate PDF relabelled "trey 0.3.0", a house edge painted over its
+    page 1, verified ("pages not compared"), exit 0."""
+    forged = _relabelled(unsigned, tmp_path / "relabelled.pdf", "0.3.0")
+    result = run_cli("verify", forged)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"error: {forged}: its data verifies, but its pages were laid out by trey 0.3.0, which this trey {__version__} "
+        "cannot compare them with, and no trusted signature vouches for them (verify its .certificate.json for the "
+        "figures, or give the lab's certificate with --trust, whose signature then vouches for the pages)\n",
+    )
+    # A lab's certificate of an earlier trey, signed: with its key trusted, its signature vouches for the pages.
+    import trey.trust.certificate as certificate_module
+
+    monkeypatch.setattr(certificate_module, "__version__", "0.3.0")
+    out = tmp_path / "earlier"
+    made = run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
+    assert made.exit_code == 0, made.stderr
+    monkeypatch.undo()
+    earlier = out / "standard.certificate.pdf"
+    result = run_cli("verify", earlier, *trust(lab))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(
+        "; pages not compared (issued by trey 0.3.0, which lays them out otherwise): the trusted signature vouches "
+        "for them\n"
+    )
+    assert run_cli("verify", earlier).stderr.startswith(f"error: {earlier}: its data verifies, but its pages were")
