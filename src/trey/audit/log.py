@@ -298,7 +298,8 @@ def _csv_round(header: list[str], values: list[str]) -> dict[str, Any]:
     row = dict(zip(header, values, strict=True))
     data: dict[str, Any] = {k: row[k] for k in ("round", "time", "table", "decision") if row.get(k)}
     seat = row.get("seat", "")
-    if seat:  # ASCII digits, as JSON writes a number: not "²" or "٣" (which str.isdigit takes), not 10^4300
+    if seat:  # ASCII digits, as JSON writes a number: not a superscript or another script's digit (which
+        # str.isdigit takes and int() does not), not 10^4300
         data["seat"] = int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 6 else seat
     for hand in ("player", "dealer"):
         data[hand] = [card for card in row.get(hand, "").split(" ") if card]  # by spaces: not U+3000 or a tab
