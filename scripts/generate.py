@@ -8,6 +8,7 @@ copy of the worked example of a reading (docs/extending.md).
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Callable
@@ -35,16 +36,43 @@ def paytable_schema() -> str:
     return schema_text(paytable_schema())
 
 
+def versioned(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its ``trey_version`` held to the one pattern of a version (:data:`trey.core.text.VERSION`)."""
+    from trey.core.text import VERSION_PATTERN
+
+    schema["properties"]["trey_version"]["pattern"] = VERSION_PATTERN
+    return schema
+
+
 def analysis_schema() -> str:
     from trey.figures.schema import analysis_schema
 
-    return schema_text(analysis_schema())
+    return schema_text(versioned(analysis_schema()))
+
+
+def version_schema(name: str) -> Callable[[], str]:
+    """A schema whose generated part is the pattern of its ``trey_version`` alone."""
+
+    def make() -> str:
+        from trey.core.jsonschemas import load_schema
+
+        return schema_text(versioned(copy.deepcopy(load_schema(name))))
+
+    return make
 
 
 def profile_schema() -> str:
     from trey.trust.compliance import profile_schema
 
     return schema_text(profile_schema())
+
+
+def validation_schema() -> str:
+    from trey.core.jsonschemas import load_schema, with_parts
+    from trey.trust.compliance import finding_checks
+
+    place = "/properties/files/items/properties/profile_checks/items/properties/check/enum"
+    return schema_text(with_parts(load_schema("validation"), {place: finding_checks()}))
 
 
 def code_table() -> str:
@@ -76,6 +104,11 @@ GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "profile.schema.json": profile_schema,
     CODES_PAGE: codes_page,
     EXAMPLE_PAGE: example_page,
+    SCHEMAS / "validation.schema.json": validation_schema,
+    **{
+        SCHEMAS / f"{name}.schema.json": version_schema(name)
+        for name in ("certificate", "simulation-part", "simulation", "protection", "audit", "hand")
+    },
 }
 
 

@@ -611,3 +611,114 @@ def test_digests_of_equal_ids_agree_in_any_batch() -> None:
     whole = seen.digests(pa.array(ids))
     assert np.array_equal(seen.digests(pa.array(ids[5:9])), whole[5:9])
     assert np.array_equal(seen.digests(pa.array(ids).slice(3, 4)), whole[3:7])
+
+
+# --- A second red-team pass on the readers ---------------------------------------------------------------------------
+
+
+def test_a_json_round_over_several_lines_is_one_located_problem(tmp_path: Path) -> None:
+    """A pretty-printed round was refused line by line: 33 problems for one round, each in words about a fragment."""
+    pretty = json.dumps(json.loads(LINES[2]), indent=2).split("\n")  # lines 3 to 3 + len - 1
+    truncated = LINES[5][:60]  # a line cut short, followed by a round of its own
+    unclosed = json.dumps(json.loads(LINES[7]), indent=2).split("\n")[:-1]  # the file ends inside it
+    lines = [*LINES[:2], *pretty, *LINES[3:5], truncated, LINES[6], *unclosed]
+    found = _both(_log(tmp_path, lines))
+    end = 2 + len(pretty)
+    last = len(lines)
+    assert [(p["line"], p["code"], p["message"]) for p in found["problems"]["listed"]] == [
+        (3, "log.not-json", f"a JSON round runs over lines 3 to {end}: a round is one line"),
+        (end + 3, "log.not-json", "not a JSON round: not JSON: Expecting value at line 1 column 61"),  # its own words
+        (end + 5, "log.not-json", f"a JSON round is never closed (lines {end + 5} to {last}): a round is one line"),
+    ]
+    assert found["rounds"] == 5 and found["lines"] == last
+    result = run_cli("audit", STANDARD, _log(tmp_path, lines))
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("seat", "\u00b2", "a round's seat is a whole number from 1 to 999"),  # str.isdigit takes it; int() does not
+        ("seat", "9" * 23, "a round's seat is a whole number from 1 to 999"),  # past int64: a traceback in rounds_of
+        ("seat", "0", "a round's seat is a whole number from 1 to 999"),
+        (
+            "table",
+            "T\x1b[31m1",
+            "a round's table is text of 1 to 64 characters that can all be seen (no control or format character)",
+        ),
+        (
+            "table",
+            "T\u200b1",
+            "a round's table is text of 1 to 64 characters that can all be seen (no control or format character)",
+        ),
+        (
+            "table",
+            "T" * 65,
+            "a round's table is text of 1 to 64 characters that can all be seen (no control or format character)",
+        ),
+        ("player", "Ah\u3000Js Jh", 'player must be three cards such as ["Qd", "3s", "2d"]'),  # not split on U+3000
+    ],
+    ids=[
+        "superscript-seat",
+        "huge-seat",
+        "seat-0",
+        "escape-in-table",
+        "format-character",
+        "long-table",
+        "ideographic-space",
+    ],
+)
+def test_csv_text_fields_are_held_to_the_rules_of_json_ones(tmp_path: Path, field: str, value: str, said: str) -> None:
+    """A CSV seat of "²" was a traceback (str.isdigit took it), a JSON seat of 10^23 too (in the line reader); a
+    table with a terminal's escape or a format character was kept; cards were split on any Unicode space."""
+    rows = [dict(r) for r in ROWS[:3]]
+    if field == "player":
+        path = tmp_path / "log.csv"
+        path.write_text(_csv(rows).replace(" ".join(rows[1]["player"]), value.replace("Ah", rows[1]["player"][0], 1)))
+    else:
+        rows[1][field] = value
+        path = tmp_path / "log.csv"
+        path.write_text(_csv(rows))
+    result = run_cli("audit", STANDARD, path, "--format", "json")
+    assert result.exit_code == 1 and result.stderr == ""
+    listed = json.loads(result.stdout)["problems"]["listed"]
+    code = "log.card" if field == "player" else "log.field"
+    assert [(p["line"], p["round"], p["code"], p["message"]) for p in listed] == [(3, rows[1]["round"], code, said)]
+    if field != "player":  # the same round as a JSON line: refused too, by both readers
+        data = json.loads(LINES[1])
+        data[field] = int(value) if field == "seat" and value.isascii() and value.isdigit() else value
+        found = _both(_log(tmp_path, [LINES[0], json.dumps(data), LINES[2]]))
+        if "\x1b" in value:  # the strict JSON reader refuses a control character in any text, in its words
+            said = "not a JSON round: $.table: the text holds the control character \\x1b"
+        assert [(p["line"], p["message"]) for p in found["problems"]["listed"]] == [(2, said)]
+
+
+def test_a_line_of_many_keys_costs_the_known_columns_alone(tmp_path: Path) -> None:
+    """2,000 lines of 16 KB of keys no other line has (each a column to pyarrow's inference) took 2.9 GB and two
+    minutes; the columnar reader now gives pyarrow its columns, typed, and a key they do not name leaves the block
+    to the line reader: pyarrow never builds a column a line chooses."""
+    lines = []
+    for i, line in enumerate(LINES[:8]):
+        extra = "".join(f', "k{i}_{k}": 0' for k in range(900))  # 15 KB: within a line's bound
+        lines.append(line[:-1] + extra + "}")
+    assert prove(("\n".join(lines) + "\n").encode(), 1, SPEC, MAX_LINE_BYTES) is None
+    found = _both(_log(tmp_path, lines))
+    # unknown keys are the line reader's to ignore, as before: every round read and paid as due (8 rounds are too
+    # few for the card tests, hence INCOMPLETE and not PASS)
+    assert found["rounds"] == 8 and found["problems"]["listed"] == []
+    assert found["verdict"]["result"] == "INCOMPLETE"
+    assert {f["kind"] for f in found["verdict"]["findings"]} == {"not_checked"}
+    in_bets = [
+        line.replace('"bets": {', '"bets": {' + "".join(f'"k{k}": 1, ' for k in range(100)), 1) for line in LINES
+    ]
+    assert prove(("\n".join(in_bets) + "\n").encode(), 1, SPEC, MAX_LINE_BYTES) is None
+    # A key on every line, text or a number, is typed from the first line and proven; NaN in it is not: pyarrow took
+    # it as a float, the strict reader refuses it, and the two readers disagreed.
+    extra = [line[:-1] + ', "dealer_id": "D7", "shoe": 4}' for line in LINES[:10]]
+    proven = prove(("\n".join(extra) + "\n").encode(), 1, SPEC, MAX_LINE_BYTES)
+    assert proven is not None and proven.doubtful == []
+    extra[4] = extra[4].replace('"shoe": 4', '"shoe": NaN')
+    found = _both(_log(tmp_path, extra))
+    assert [(p["line"], p["message"]) for p in found["problems"]["listed"]] == [
+        (5, "not a JSON round: NaN is not a number JSON allows")
+    ]

@@ -389,13 +389,21 @@ def test_a_pdf_verified_where_nothing_was_rendered_is_laid_out_afresh(
 
 
 def test_the_certificate_trey_0_4_0_issued_still_verifies() -> None:
-    """Issue 30 changed the certificate's pages (numbered sections, a return column, the RTP's range): a PDF that
-    0.4.0 laid out is not compared page by page with this trey's layout, and every figure of it still agrees."""
+    """Issue 30 changed the certificate's pages (numbered sections, a return column, the RTP's range): every figure
+    of a certificate 0.4.0 issued still verifies, but its PDF's pages, laid out by 0.4.0, cannot be compared with
+    this trey's layout, so the PDF alone verifies only when a trusted signature vouches for its pages."""
     release = Path(__file__).resolve().parents[1] / "data" / "release-0.4.0"
-    result = run_cli("verify", release / "standard.certificate.pdf")
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == (
-        f"{release / 'standard.certificate.pdf'}: verified; certificate 7641e8818c8a, overall PASS (generic "
-        "profile), issued by trey 0.4.0; the PDF is not signed; pages not compared: issued by trey 0.4.0, which may "
-        "lay them out differently\n"
+    data = run_cli("verify", release / "standard.certificate.json")
+    assert (data.exit_code, data.stdout) == (
+        0,
+        f"{release / 'standard.certificate.json'}: verified; certificate 7641e8818c8a, overall PASS (generic "
+        "profile), issued by trey 0.4.0; not signed\n",
+    )
+    pdf = run_cli("verify", release / "standard.certificate.pdf")
+    assert (pdf.exit_code, pdf.stdout) == (1, "")
+    assert pdf.stderr == (
+        f"error: {release / 'standard.certificate.pdf'}: its data verifies, but its pages were laid out by trey "
+        f"0.4.0, which this trey {__version__} cannot compare them with, and no trusted signature vouches for them "
+        "(verify its .certificate.json for the figures, or give the lab's certificate with --trust, whose signature "
+        "then vouches for the pages)\n"
     )

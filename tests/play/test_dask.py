@@ -4,8 +4,10 @@ nothing, an unreachable scheduler is one clear error within seconds, and a missi
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -357,4 +359,78 @@ def test_a_tls_scheduler_runs_with_dasks_tls_configuration(monkeypatch: pytest.M
     assert on_tls.exit_code == 0 and on_tls.stdout == run_cli(*args).stdout
     assert untrusted.exit_code == 1 and untrusted.stderr.startswith(
         f"error: the TLS handshake with {address} failed (certificate verify failed) (set Dask's TLS configuration"
+    )
+
+
+# A second red-team pass: a chunk's result came back by pickle, as whatever object the cluster chose, and was added
+# up as it came; a chunk that never came back was waited for for ever.
+
+HANDED_BACK = """
+import trey.play.simulate as s
+s.genuine_plain_chunk = getattr(s, "genuine_plain_chunk", s.plain_chunk)
+s.plain_chunk = {}
+"""
+HANDED_RESTORE = "import trey.play.simulate as s\ns.plain_chunk = getattr(s, 'genuine_plain_chunk', s.plain_chunk)\n"
+
+
+@pytest.mark.parametrize(
+    "handed",
+    [
+        "lambda chunk: chunk",  # the Chunk itself: it travels by pickle, which trey does not read back
+        "lambda chunk: __import__('numpy').arange(3)",  # an array: Dask's own serializer, refused as well
+        "lambda chunk: {**s.genuine_plain_chunk(chunk), 'counts': {w: [c + 1 for c in v] for w, v in "
+        "s.genuine_plain_chunk(chunk)['counts'].items()}}",  # plain data, but counts that are not the chunk's
+    ],
+    ids=["pickled-object", "array", "counts-beyond-the-rounds"],
+)
+def test_what_a_cluster_hands_back_is_plain_data_checked_here(
+    cluster: tuple[str, object], monkeypatch: pytest.MonkeyPatch, handed: str
+) -> None:
+    monkeypatch.setattr(simulate_module, "CHUNK_ROUNDS", 20_000)
+    address, client = cluster
+    client.run(exec, HANDED_BACK.format(handed), {})  # type: ignore[attr-defined]
+    try:
+        result = run_cli("simulate", STANDARD, "--rounds", 40_000, "--seed", 2, "--scheduler", address)
+    finally:
+        client.run(exec, HANDED_RESTORE, {})  # type: ignore[attr-defined]
+    assert result.exit_code == 1 and result.stdout == ""
+    assert re.fullmatch(
+        f"error: the Dask cluster at {re.escape(address)} handed back for chunk [01] what is not a chunk's result: "
+        r"refused \(the cluster is trusted with the figures: use a cluster you control, with the same trey "
+        r"installed\)\n",
+        result.stderr,
+    ), result.stderr
+
+
+RELEASE = threading.Event()
+
+
+def _stalled(_: object, index: int) -> int:
+    """A chunk that does not come back until the test lets it go (a stalled or vanished worker)."""
+    RELEASE.wait(60)
+    return index
+
+
+def test_a_chunk_that_never_comes_back_is_one_error_within_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    import logging
+
+    import trey.core.runner as runner
+    from trey.core.errors import TreyError
+
+    assert runner.RESULT_SECONDS == 300
+    monkeypatch.setattr(runner, "RESULT_SECONDS", 1)  # the same wait, shorter for the test
+    plain = runner.Plain(lambda result: result, lambda _shared, _args, data: data)
+    RELEASE.clear()
+    with distributed.LocalCluster(
+        n_workers=1, processes=False, protocol="tcp://", dashboard_address=":0", silence_logs=logging.ERROR
+    ) as stalled:
+        address = stalled.scheduler_address
+        try:
+            with pytest.raises(TreyError) as refused:
+                list(runner.run_chunks(_stalled, None, [(0,), (1,)], runner.Where(scheduler=address), plain))
+        finally:
+            RELEASE.set()
+    assert str(refused.value) == (
+        f"no chunk came back from the Dask cluster at {address} within 1 s (its workers are gone, stalled or busy: "
+        "check them, or run here without --scheduler)"
     )

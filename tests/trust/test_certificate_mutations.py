@@ -84,3 +84,40 @@ def test_any_field_changed_fails(path: tuple[Any, ...]) -> None:
 def test_a_recomputed_figure_changed_fails_even_with_its_id_recomputed(path: tuple[Any, ...]) -> None:
     with pytest.raises(VerificationError):
         _verify(_mutated(path, new_id=True))
+
+
+def test_every_field_but_the_version_is_compared_with_the_fresh_computation() -> None:
+    """A second red-team pass asked whether each figure verify shows is compared (the house edge of Ante & Play
+    with the optimal strategy among them): every leaf of a certificate with a simulation, changed, is a difference;
+    only the version of trey, a statement, is not. (Game protection, 1.5 s to compute, is compared the same way.)"""
+    from trey.trust.certificate import SimulationOptions, _differences
+
+    rich = build_certificate(
+        load_spec(STANDARD),
+        file_name="standard.yaml",
+        file_size=STANDARD.stat().st_size,
+        issue_date=date(2026, 1, 1),
+        simulation=SimulationOptions(20_000, 7),
+    ).data
+    leaves = _leaves(rich)
+    assert len(leaves) > 700 and ("analysis", "wagers", "ante_play", "house_edge") in leaves
+    changed = copy.deepcopy(rich)  # every leaf changed at once: each must be named, in one walk
+    for leaf in leaves:
+        node = changed
+        for part in leaf[:-1]:
+            node = node[part]
+        node[leaf[-1]] = _changed(node[leaf[-1]])
+    named = {"$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in leaf) for leaf in leaves}
+    unnamed = {path for path in named if path.endswith(".trey_version")}
+    assert unnamed == {"$.trey_version", "$.analysis.trey_version"}
+    assert sorted(_differences(changed, rich, "$")) == sorted(named - unnamed)
+
+
+def test_the_house_edge_with_the_optimal_strategy_is_recomputed() -> None:
+    data = copy.deepcopy(ISSUED)
+    data["analysis"]["wagers"]["ante_play"]["house_edge"] = "1/100"
+    data["checks"][2]["detail"] = "house edge 1.0000%"
+    data["certificate_id"] = content_id(data)
+    with pytest.raises(VerificationError) as refused:
+        _verify(data)
+    assert list(refused.value.fields) == ["analysis.wagers.ante_play.house_edge", "checks[2].detail"]

@@ -12,9 +12,17 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+    TextStringObject,
+)
 
 from conftest import PAYTABLES, STANDARD, run_cli
+from trey import __version__
 
 DATE = "2026-01-01"
 OVERLAY = b"q 1 1 1 rg 40 600 400 60 re f Q BT /F1 14 Tf 50 620 Td (Pair Plus 100 to 1) Tj ET"
@@ -99,6 +107,28 @@ def _incremental(source: Path, target: Path, change: str) -> Path:
             }
         )
         writer.pages[0][NameObject("/Annots")] = ArrayObject([writer._add_object(annotation)])
+    elif change == "version":  # the catalog alone, as a reader that goes by /Version sees the document
+        writer._root_object[NameObject("/Version")] = NameObject("/2.0")
+    elif change == "javascript":  # an action run when the document opens
+        action = DictionaryObject(
+            {NameObject("/S"): NameObject("/JavaScript"), NameObject("/JS"): TextStringObject("app.alert('ok')")}
+        )
+        writer._root_object[NameObject("/OpenAction")] = writer._add_object(action)
+    elif change == "information":  # the title a reader's window shows
+        writer.add_metadata({"/Title": "Approved by the regulator"})
+    elif change == "note":  # a visible note over the figures, in a reader's own annotation layer
+        note = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/FreeText"),
+                NameObject("/Rect"): ArrayObject(
+                    [NumberObject(40), NumberObject(600), NumberObject(400), NumberObject(660)]
+                ),
+                NameObject("/Contents"): TextStringObject("Pair Plus 100 to 1"),
+            }
+        )
+        annotations = list(writer.pages[0].get("/Annots", []))
+        writer.pages[0][NameObject("/Annots")] = ArrayObject([*annotations, writer._add_object(note)])
     writer.write(target)
     return target
 
@@ -106,10 +136,10 @@ def _incremental(source: Path, target: Path, change: str) -> Path:
 @pytest.mark.parametrize(
     ("change", "adds"),
     [
-        ("page", "a page (added or changed)"),
+        ("page", "2 × a page (added or changed), another object"),
         ("overlay", "a page (added or changed), page content or an image"),
-        ("attachment", "an attachment"),
-        ("annotation", "an annotation (FileAttachment)"),
+        ("attachment", "2 × an attachment, another object"),
+        ("annotation", "a page (added or changed), an annotation (FileAttachment), an attachment"),
     ],
 )
 def test_an_update_appended_after_signing_is_refused_naming_what_it_adds(
@@ -119,13 +149,45 @@ def test_an_update_appended_after_signing_is_refused_naming_what_it_adds(
     assert forged.read_bytes().startswith(signed.read_bytes())  # the signed bytes untouched
     for extra in (trust(lab), []):
         result = run_cli("verify", forged, *extra)
-        assert result.exit_code == 1
-        assert result.stderr.startswith(
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
             f"error: {forged}: the PDF was changed after it was signed: 1 update(s) after the signed revision add "
+            f"{adds} (the signed certificate is the PDF without them: ask the lab for it)\n",
         )
-        assert adds in result.stderr
     intact, _, coverage = pyhanko_verdict(forged, lab)
     assert intact and coverage != "ENTIRE_FILE"  # pyHanko: the signed revision is intact, the file is not all signed
+
+
+@pytest.mark.parametrize(
+    ("change", "adds"),
+    [
+        ("version", "the document catalog (changed: /Version)"),
+        ("javascript", "another object, the document catalog (changed: /OpenAction)"),
+        ("information", "the document information (title, author, dates)"),
+        ("note", "a page (added or changed), an annotation (FreeText)"),
+    ],
+)
+def test_an_update_of_the_catalog_or_of_what_a_reader_shows_is_named_signed_or_not(
+    signed: Path, unsigned: Path, lab: Path, tmp_path: Path, change: str, adds: str
+) -> None:
+    """A second red-team pass: an update after the signature that changes the catalog alone (the /Version a reader
+    goes by, an action run on opening), the title a reader's window shows, or a note over the figures."""
+    forged = _incremental(signed, tmp_path / f"{change}.pdf", change)
+    result = run_cli("verify", forged, *trust(lab))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"error: {forged}: the PDF was changed after it was signed: 1 update(s) after the signed revision add "
+        f"{adds} (the signed certificate is the PDF without them: ask the lab for it)\n",
+    )
+    plain = _incremental(unsigned, tmp_path / f"unsigned-{change}.pdf", change)
+    result = run_cli("verify", plain)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: {plain}: the PDF was changed after it was written: 1 update(s) adding {adds} (give a certificate PDF "
+        "as trey wrote it)\n",
+    )
 
 
 def test_a_pdf_rewritten_with_an_overlay_breaks_the_signature(signed: Path, lab: Path, tmp_path: Path) -> None:
@@ -498,3 +560,54 @@ def test_a_genuine_certificate_of_a_file_named_in_another_script_verifies(tmp_pa
     assert run_cli("certify", paytable, "--out", tmp_path, "--date", DATE).exit_code == 0
     result = run_cli("verify", tmp_path / "澳門.certificate.pdf")
     assert result.exit_code == 0, result.stderr
+
+
+def _relabelled(source: Path, target: Path, version: str) -> Path:
+    """``source`` with its data claiming another trey (the ID recomputed, as anyone can) and a house edge painted
+    over page 1: the pages of another trey's layout are not compared."""
+    from trey.trust.certificate import content_id
+
+    def relabel(writer: PdfWriter) -> None:
+        names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
+        stream = names[1].get_object()["/EF"]["/F"].get_object()
+        data = json.loads(stream.get_data())
+        data["trey_version"] = version
+        data["certificate_id"] = content_id(data)
+        raw = json.dumps(data).encode()
+        stream.set_data(raw)
+        stream["/Params"][NameObject("/Size")] = NumberObject(len(raw))
+        _overlay(writer)
+
+    return _rewritten(source, target, relabel)
+
+
+def test_a_pdf_claiming_another_trey_needs_a_trusted_signature_for_its_pages(
+    unsigned: Path, lab: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second red-team pass: an unsigned certificate PDF relabelled "trey 0.3.0", a house edge painted over its
+    page 1, verified ("pages not compared"), exit 0."""
+    forged = _relabelled(unsigned, tmp_path / "relabelled.pdf", "0.3.0")
+    result = run_cli("verify", forged)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"error: {forged}: its data verifies, but its pages were laid out by trey 0.3.0, which this trey {__version__} "
+        "cannot compare them with, and no trusted signature vouches for them (verify its .certificate.json for the "
+        "figures, or give the lab's certificate with --trust, whose signature then vouches for the pages)\n",
+    )
+    # A lab's certificate of an earlier trey, signed: with its key trusted, its signature vouches for the pages.
+    import trey.trust.certificate as certificate_module
+
+    monkeypatch.setattr(certificate_module, "__version__", "0.3.0")
+    out = tmp_path / "earlier"
+    made = run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
+    assert made.exit_code == 0, made.stderr
+    monkeypatch.undo()
+    earlier = out / "standard.certificate.pdf"
+    result = run_cli("verify", earlier, *trust(lab))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(
+        "; pages not compared (issued by trey 0.3.0, which lays them out otherwise): the trusted signature vouches "
+        "for them\n"
+    )
+    assert run_cli("verify", earlier).stderr.startswith(f"error: {earlier}: its data verifies, but its pages were")

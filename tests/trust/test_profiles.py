@@ -155,3 +155,127 @@ def test_a_custom_profile_not_named_as_such_is_refused(custom: dict[str, Any], t
         f"error: {wrong}: the certificate's profile_sha256 is not the SHA-256 of a custom profile it carries (a "
         "custom profile's SHA-256 is that of its canonical JSON; a shipped profile has none)\n",
     )
+
+
+# A second red-team pass: a profile whose one check is switched off checked nothing and certified the 758% game
+# "overall PASS"; validate --profile ran only the approved tables and minimum RTPs, so a profile's checks passed a
+# player-favourable table there.
+NOTHING = "name: my-lab\ntitle: My lab\ndescription: Checks nothing.\nchecks:\n  house_edge_positive: false\n"
+UNCHECKED = "the profile checks nothing of this wager: nothing checked is not a PASS"
+
+
+def test_a_profile_that_checks_nothing_of_a_wager_does_not_pass_it(files: Path, tmp_path: Path) -> None:
+    from trey.engine import analyze
+    from trey.trust.compliance import Profile, run_checks
+
+    profile = tmp_path / "nothing.yaml"
+    profile.write_text(NOTHING)
+    paytable = files / "generous.yaml"
+    made = build_certificate(
+        load_spec(paytable),
+        file_name=paytable.name,
+        file_size=paytable.stat().st_size,
+        issue_date=date(2026, 1, 1),
+        profile_name=str(profile),
+    ).data
+    assert made["overall"] == "FAIL"
+    assert made["checks"] == [
+        {
+            "check": "checked",
+            "requirement": "at least one of the profile's checks",
+            "wager": "pair_plus",
+            "result": "FAIL",
+            "detail": UNCHECKED,
+        }
+    ]
+    # A certificate that says PASS over nothing checked (as trey said before), its ID recomputed, does not verify.
+    path = _forged(dict(made, checks=[], overall="PASS"), tmp_path, "nothing.certificate.json")
+    result = run_cli("verify", path)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        f"error: {path}: the certificate does not verify; these fields differ from a fresh computation:\n"
+        "  checks\n  overall\n",
+    )
+    # A profile that checks one wager of a game leaves the others unchecked, and FAILS them.
+    partial = Profile("my-lab", "My lab", "Pair Plus only.", {"house_edge_positive": False}, {}, {"pair_plus": "85%"})
+    standard = analyze(load_spec(Path(__file__).resolve().parents[2] / "paytables" / "standard.yaml"))
+    assert [(f.wager, f.check, str(f.verdict)) for f in run_checks(partial, standard)] == [
+        ("ante_play", "checked", "FAIL"),
+        ("pair_plus", "minimum_rtp", "PASS"),
+        ("prime", "checked", "FAIL"),
+        ("six_card_bonus", "checked", "FAIL"),
+    ]
+
+
+def test_validate_with_a_profile_runs_every_check_of_it(files: Path, tmp_path: Path) -> None:
+    paytable = files / "generous.yaml"
+    result = run_cli("validate", paytable, "--profile", "rng-85")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{paytable}: valid (Pair Plus, 3 warning(s))\n"
+        f"{paytable}: pair_plus: PASS: every row worded 'to'\n"
+        f"{paytable}: pair_plus: PASS: rarest award straight flush: 1 in 460.42\n"
+        f"{paytable}: pair_plus: FAIL: house edge -658.3891% (player-favourable)\n"
+        f"{paytable}: pair_plus: PASS: RTP 758.3891%\n",
+    )
+    profile = tmp_path / "nothing.yaml"
+    profile.write_text(NOTHING)
+    result = run_cli("validate", paytable, "--profile", profile, "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["valid"] is False and data["files"][0]["profile_checks"] == [
+        {"wager": "pair_plus", "check": "checked", "result": "FAIL", "detail": UNCHECKED}
+    ]
+    from trey.core.jsonschemas import validator
+
+    validator("validation").validate(data)
+
+
+APPROVED = (
+    "name: lab-approved\ntitle: Lab approved\ndescription: One approved Dealer Bonus.\nchecks:\n  odds_wording: to\n"
+    "approved:\n  dealer_bonus:\n    - {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}\n"
+)
+DEALER_BONUS = (
+    "trey: 2\nname: Dealer Bonus\ntable: {currency: USD}\nside_bets:\n  dealer_bonus:\n    title: Dealer Bonus\n"
+    "    reads: dealer_hand\n    stake: 5\n"
+    "    pays: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "differences"),
+    [
+        (DEALER_BONUS, None),
+        (
+            DEALER_BONUS + "    envy: {straight_flush: 1000}\n",
+            "envy bonus: pays $1,000 on another bettor's straight_flush here, none approved",
+        ),
+        (
+            DEALER_BONUS.replace("pays: {", "pays: {mini_royal: {amount: 1000000}, "),
+            "mini_royal: $1,000,000 for the bet here, no pay approved",
+        ),
+    ],
+    ids=["approved", "envy", "amount-row"],
+)
+def test_an_approved_table_is_matched_on_every_term_of_the_wager(
+    tmp_path: Path, text: str, differences: str | None
+) -> None:
+    """The approved list compared odds rows only: a row paying $1,000,000 and an envy bonus added to an approved
+    Dealer Bonus "matched approved table 1"."""
+    profile = tmp_path / "approved.yaml"
+    profile.write_text(APPROVED)
+    paytable = tmp_path / "bonus.yaml"
+    paytable.write_text(text)
+    result = run_cli("validate", paytable, "--profile", profile)
+    said = (
+        "matches approved table 1"
+        if differences is None
+        else f"matches no approved table; the closest is table 1 ({differences})"
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0 if differences is None else 1,
+        f"{paytable}: valid (Dealer Bonus)\n{paytable}: dealer_bonus: PASS: every row worded 'to'\n"
+        f"{paytable}: dealer_bonus: {'PASS' if differences is None else 'FAIL'}: {said}\n",
+        "",
+    )

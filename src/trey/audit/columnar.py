@@ -8,8 +8,10 @@ with the words and location every other input gets. So an audit is the same with
 hold the two equal on clean, mis-paid and hostile logs); it is only faster.
 
 Why pyarrow: its reader parses a whole block in C++ on every core, refuses a key given twice in an object
-("specified twice"), reads NaN only as a float (a type this reader does not accept) and refuses text that is not
-UTF-8 — the strict reader's rules, or stricter — at about 350,000 lines a second here (2 cores).
+("specified twice"), reads NaN only as a float (a type this reader never gives a column) and refuses text that is
+not UTF-8 — the strict reader's rules, or stricter — at about 350,000 lines a second here (2 cores). It is given the
+block's columns, typed from its first line (:func:`_schema`), and a key they do not name is an error: what it builds
+is those columns, never one per key a hostile line invents.
 """
 
 from __future__ import annotations
@@ -18,13 +20,24 @@ import io
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from trey.audit.rounds import AMOUNT_LIMIT, MAX_ID_CHARACTERS, PART_COUNT, PARTS, BoolArray, IntArray, Rounds, meters
+from trey.audit.rounds import (
+    AMOUNT_LIMIT,
+    MAX_ID_CHARACTERS,
+    MAX_SEAT,
+    PART_COUNT,
+    PARTS,
+    BoolArray,
+    IntArray,
+    Rounds,
+    meters,
+)
 from trey.cards.card import Card
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.pays import DECIMAL_PATTERN
@@ -60,8 +73,15 @@ def prove(block: bytes, first_line: int, spec: GameSpec, max_line_bytes: int) ->
         return None
     if int((ends - starts).max()) > max_line_bytes:
         return None
+    schema = _schema(block[: int(ends[0])], spec)
+    if schema is None:
+        return None
+    # Every column typed, and a key the schema does not name an error (so the block is the line reader's): what
+    # pyarrow builds is the schema's columns, never one per key a hostile line invents (a log of 2,000 lines of
+    # 16 KB of distinct keys took 2.9 GB and two minutes).
+    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
     try:
-        table = pj.read_json(io.BytesIO(block))  # pieces of 1 MiB, parsed on every core
+        table = pj.read_json(io.BytesIO(block), parse_options=options)  # pieces of 1 MiB, parsed on every core
     except (pa.ArrowException, UnicodeError, ValueError):
         return None
     # Lines starting with "{" and as many rows as lines: each line is one object (pyarrow would read "{}{}" as two).
@@ -80,6 +100,70 @@ def prove(block: bytes, first_line: int, spec: GameSpec, max_line_bytes: int) ->
     return Proven(proven.rounds.take(keep), sorted(set(proven.doubtful) | with_null))
 
 
+KNOWN = ("round", "time", "table", "seat", "player", "dealer", "decision", "bets", "net", "parts", "meter")
+AMOUNTS = ("bets", "net", "parts", "meter")  # objects of amounts, by name
+MAX_EXTRA_FIELDS = 16  # fields a log's lines carry besides the known ones (typed from the first line)
+INT64 = (-(1 << 63), (1 << 63) - 1)
+SCALAR_TYPES: dict[type, pa.DataType] = {str: pa.string(), bool: pa.bool_(), int: pa.int64()}
+
+
+def _schema(first: bytes, spec: GameSpec) -> pa.Schema | None:
+    """The columns of a block, typed from its first line: the known fields (an amount's type that of the first line's
+    first amount, text or whole), and the other fields of the first line when they are text, whole numbers or
+    booleans (a float could be NaN, which the line reader refuses; an object or a list nests). None when the first
+    line leaves a doubt: the block is the line reader's."""
+    import json
+
+    try:
+        line = json.loads(first)
+    except ValueError:
+        return None
+    if (
+        not isinstance(line, dict)
+        or not isinstance(line.get("round"), str)
+        or len(line) > len(KNOWN) + MAX_EXTRA_FIELDS
+    ):
+        return None
+    names = {
+        "bets": spec.wagers.ids,
+        "net": spec.wagers.ids,
+        "parts": PARTS,
+        "meter": tuple(meters(spec)),
+    }
+    given = [v for key in ("bets", "net") if isinstance(line.get(key), dict) for v in line[key].values()]
+    amount = SCALAR_TYPES.get(type(given[0])) if given else pa.int64()
+    if amount not in (pa.int64(), pa.string()):
+        return None
+    fields = {"round": pa.string(), "player": pa.list_(pa.string()), "dealer": pa.list_(pa.string())}
+    for key, value in line.items():
+        if key in fields or key in AMOUNTS:
+            continue
+        if value is None:
+            if key in KNOWN:
+                continue  # typed below, as when the line leaves it out
+            return None  # the line reader decides what a null means
+        kind = SCALAR_TYPES.get(type(value))
+        if kind is None or (kind == pa.int64() and not INT64[0] <= value <= INT64[1]):
+            return None
+        fields[key] = kind
+    for key in ("table", "time", "decision"):
+        fields.setdefault(key, pa.string())
+    fields.setdefault("seat", pa.int64())
+    for key, among in names.items():
+        if not among:
+            continue  # a game without a progressive has no meter: a line that logs one is the line reader's
+        value = line.get(key)
+        logged: dict[str, Any] = value if isinstance(value, dict) else {}
+        children = []
+        for name in among:
+            kind = SCALAR_TYPES.get(type(logged[name])) if name in logged else amount
+            if kind not in (pa.int64(), pa.string()):
+                return None
+            children.append(pa.field(name, kind))
+        fields[key] = pa.struct(children)
+    return pa.schema(list(fields.items()))
+
+
 def _column(table: pa.Table, name: str) -> pa.Array | None:
     if name not in table.column_names:
         return None
@@ -88,10 +172,6 @@ def _column(table: pa.Table, name: str) -> pa.Array | None:
 
 def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
     n = table.num_rows
-    known = {"round", "time", "table", "seat", "player", "dealer", "decision", "bets", "net", "parts", "meter"}
-    for field in table.schema:
-        if field.name not in known and pa.types.is_nested(field.type):
-            return None  # the strict reader bounds how deep a line nests; an unknown nested field goes to it
     ok = np.ones(n, dtype=bool)
 
     ids = _column(table, "round")
@@ -177,8 +257,9 @@ def _columns(table: pa.Table, first_line: int, spec: GameSpec) -> Proven | None:
         for wager, reset in metered.items():  # never below its reset, in whole cents: at least ceil(100 reset)
             ok &= ~meter_on[wager] | (meter[wager] >= math.ceil(reset * 100))
 
-    tables = _texts(_column(table, "table"), n)
-    seats = _seats(_column(table, "seat"), n)
+    tables, tables_ok = _texts(_column(table, "table"), n)
+    seats, seats_ok = _seats(_column(table, "seat"), n)
+    ok &= tables_ok & seats_ok
     rounds = Rounds(
         np.arange(first_line, first_line + n, dtype=np.int64),
         ids,
@@ -283,14 +364,24 @@ def _text_cents(text: str, *, signed: bool) -> int | None:
     return sign * (int(whole) * 100 + int(decimals.ljust(2, "0") or 0))
 
 
-def _texts(column: pa.Array | None, n: int) -> pa.Array:
-    """A round's table as the line reader keeps it: text, cut at 64 characters; anything else is no table."""
-    if column is None or not pa.types.is_string(column.type):
-        return pa.nulls(n, pa.string())
-    return pc.utf8_slice_codeunits(column, 0, MAX_ID_CHARACTERS)
+def _texts(column: pa.Array | None, n: int) -> tuple[pa.Array, BoolArray]:
+    """A round's table, and whether the line reader would take it: text of 1 to 64 characters (printable ASCII
+    already, as the block is), or none."""
+    if column is None:
+        return pa.nulls(n, pa.string()), np.ones(n, dtype=bool)
+    given = column.is_valid().to_numpy(zero_copy_only=False)
+    if not pa.types.is_string(column.type):
+        return pa.nulls(n, pa.string()), ~given
+    lengths = pc.utf8_length(column).fill_null(1).to_numpy(zero_copy_only=False)
+    return column, (lengths >= 1) & (lengths <= MAX_ID_CHARACTERS)
 
 
-def _seats(column: pa.Array | None, n: int) -> pa.Array:
-    if column is None or not pa.types.is_int64(column.type):
-        return pa.nulls(n, pa.int64())
-    return column
+def _seats(column: pa.Array | None, n: int) -> tuple[pa.Array, BoolArray]:
+    """A round's seat, and whether the line reader would take it: a whole number from 1 to 999, or none."""
+    if column is None:
+        return pa.nulls(n, pa.int64()), np.ones(n, dtype=bool)
+    given = column.is_valid().to_numpy(zero_copy_only=False)
+    if not pa.types.is_int64(column.type):
+        return pa.nulls(n, pa.int64()), ~given
+    seat = column.fill_null(1).to_numpy(zero_copy_only=False)
+    return column, (seat >= 1) & (seat <= MAX_SEAT)

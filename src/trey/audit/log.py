@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from trey.audit.columnar import Proven, prove
-from trey.audit.rounds import AMOUNT_LIMIT, MAX_ID_CHARACTERS, PARTS, Rounds, cents, meters
+from trey.audit.rounds import AMOUNT_LIMIT, MAX_ID_CHARACTERS, MAX_SEAT, PARTS, Rounds, cents, meters
 from trey.audit.seen import NEW, SeenIds
 from trey.cards.card import Card
 from trey.core.codes import is_known_code
@@ -191,6 +192,29 @@ def _round_id(value: object) -> str:
     return value
 
 
+def _table(value: object) -> str | None:
+    """A round's table, when it names one: text of 1 to :data:`MAX_ID_CHARACTERS` characters that can all be seen
+    (no control or format character, no line or paragraph separator), as a round id must be printable."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_ID_CHARACTERS or not value.isprintable():
+        raise _Refused(
+            "log.field",
+            f"a round's table is text of 1 to {MAX_ID_CHARACTERS} characters that can all be seen (no control or "
+            "format character)",
+        )
+    return value
+
+
+def _seat(value: object) -> int | None:
+    """A round's seat, when it names one: a whole number from 1 to :data:`MAX_SEAT`."""
+    if value is None:
+        return None
+    if type(value) is not int or not 1 <= value <= MAX_SEAT:
+        raise _Refused("log.field", f"a round's seat is a whole number from 1 to {MAX_SEAT}")
+    return value
+
+
 def _round(data: Any, spec: GameSpec, metered: dict[str, Fraction]) -> LoggedRound:
     if not isinstance(data, dict):
         raise _Refused("log.field", "a round is a JSON object")
@@ -250,12 +274,11 @@ def _round(data: Any, spec: GameSpec, metered: dict[str, Fraction]) -> LoggedRou
                 raise _Refused(
                     "log.amount", f"meter.{wager}: the meter of {value} is below its reset of {metered[wager]}"
                 )
-    seat_number = data.get("seat")
     return LoggedRound(
         0,
         round_id,
-        str(data["table"])[:MAX_ID_CHARACTERS] if isinstance(data.get("table"), str) else None,
-        seat_number if isinstance(seat_number, int) and not isinstance(seat_number, bool) else None,
+        _table(data.get("table")),
+        _seat(data.get("seat")),
         player,
         dealer,
         plays,
@@ -274,10 +297,12 @@ def _csv_round(header: list[str], values: list[str]) -> dict[str, Any]:
         raise _Refused("log.field", f"{len(values)} fields where the header names {len(header)}")
     row = dict(zip(header, values, strict=True))
     data: dict[str, Any] = {k: row[k] for k in ("round", "time", "table", "decision") if row.get(k)}
-    if row.get("seat", "").isdigit():
-        data["seat"] = int(row["seat"])
-    for seat in ("player", "dealer"):
-        data[seat] = row.get(seat, "").split()
+    seat = row.get("seat", "")
+    if seat:  # ASCII digits, as JSON writes a number: not a superscript or another script's digit (which
+        # str.isdigit takes and int() does not), not 10^4300
+        data["seat"] = int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 6 else seat
+    for hand in ("player", "dealer"):
+        data[hand] = [card for card in row.get(hand, "").split(" ") if card]  # by spaces: not U+3000 or a tab
     data["bets"] = {k[4:]: v for k, v in row.items() if k.startswith("bet_") and v != ""}
     data["net"] = {k[4:]: v for k, v in row.items() if k.startswith("net_") and v != ""}
     if any(row.get(k) for k in PARTS):
@@ -385,6 +410,72 @@ class _Csv:
     open_at: int | None = None  # the first line of such a record
     open_bytes: int = 0
     open_quotes: int = 0
+    gathered: int = 0  # lines a record ran over, besides its first (lines read, not problems)
+
+
+@dataclass
+class _Json:
+    """A JSON Lines log's state from line to line: a round whose object runs over line breaks (pretty-printed JSON),
+    gathered with the lines it runs over (those that do not start a round of their own with "{"), at most
+    :data:`MAX_LINE_BYTES`, and refused as one problem."""
+
+    open_at: int | None = None  # the first line of such a round
+    last: int = 0  # the last line gathered
+    open_bytes: int = 0
+    depth: int = 0  # the brackets still open
+    first: _Refusal | None = None  # how its first line, read alone, is refused
+    gathered: int = 0  # lines a round ran over, besides its first (lines read, not problems)
+
+    def opens(self, raw: bytes, number: int, refused: _Refusal) -> bool:
+        """Whether a line refused as it is opens an object the next lines go on with: it starts a round ("{") and
+        leaves brackets open."""
+        depth = _depth(raw)
+        if refused.code != "log.not-json" or not raw.startswith(b"{") or depth <= 0:
+            return False
+        self.open_at, self.last, self.open_bytes, self.depth, self.first = number, number, len(raw), depth, refused
+        return True
+
+    def goes_on(self, raw: bytes, number: int, problems: _Problems) -> bool:
+        """Whether a line is gathered into the open round (then it is not read on its own); the round's problem is
+        added when it closes, runs too long, or is cut short by a line that starts a round of its own."""
+        if self.open_at is None:
+            return False
+        if number != self.last + 1 or raw.startswith(b"{"):
+            self.close(problems)
+            return False
+        self.last, self.open_bytes, self.depth = number, self.open_bytes + len(raw) + 1, self.depth + _depth(raw)
+        self.gathered += 1
+        if self.depth <= 0:
+            self.close(problems, f"a JSON round runs over lines {self.open_at} to {number}: a round is one line")
+        elif self.open_bytes > MAX_LINE_BYTES:
+            self.close(
+                problems,
+                f"a JSON round runs over line breaks for more than {MAX_LINE_BYTES:,} bytes (lines {self.open_at} to "
+                f"{number})",
+            )
+        return True
+
+    def close(self, problems: _Problems, message: str | None = None) -> int:
+        """Add the open round's problem (by default: it is never closed); how many problems were added."""
+        if self.open_at is None:
+            return 0
+        start, self.open_at = self.open_at, None
+        if message is None and self.last == start:  # its first line alone: refused in its own words
+            assert self.first is not None
+            problems.add(start, *self.first)
+            return 1
+        said = message or f"a JSON round is never closed (lines {start} to {self.last}): a round is one line"
+        problems.add(start, None, "log.not-json", said)
+        return 1
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def _depth(raw: bytes) -> int:
+    """The brackets a line leaves open (those it closes counted off), its strings aside."""
+    bare = _STRING.sub(b"", raw)
+    return bare.count(b"{") + bare.count(b"[") - bare.count(b"}") - bare.count(b"]")
 
 
 def read_log(
@@ -407,6 +498,7 @@ def read_log(
     is_csv = path.name.lower().endswith(".csv")
     metered = meters(spec)
     state = _Csv()
+    record = _Json()
     with contextlib.ExitStack() as stack:
         met = seen if seen is not None else stack.enter_context(SeenIds())
         log_number = met.log(name)
@@ -449,11 +541,14 @@ def read_log(
                 in_record = is_csv and (state.open_at is not None or bool(raw.strip()))
                 if in_record and not _one_record(raw, number, state, problems):
                     continue
+                if not is_csv and record.goes_on(raw, number, problems):
+                    continue
                 if not raw.strip():
                     continue
                 found = _line(raw, spec, metered, state.header)
                 if isinstance(found, _Refusal):
-                    problems.add(number, *found)
+                    if is_csv or not record.opens(raw, number, found):
+                        problems.add(number, *found)
                 else:
                     rows.append(replace(found, line=number))
                     if len(rows) >= ROWS_AT_ONCE:
@@ -464,9 +559,12 @@ def read_log(
             rounds = Rounds.joined(batches) if batches else rounds_of([], spec)
             refused = problems.count
             duplicates = _duplicates(rounds, met, log_number, problems)
-            read = len(rounds) + refused
+            read = len(rounds) + refused + state.gathered + record.gathered
+            state.gathered = record.gathered = 0
             if is_csv and state.open_at is not None and stop:
                 read += _unclosed(state, problems)
+            if stop:
+                read += record.close(problems)
             yield Batch(rounds, problems.listed, problems.count, duplicates, read)
             if stop:
                 yield _too_many(name, spec)
@@ -474,6 +572,9 @@ def read_log(
         if state.open_at is not None:
             problems = _Problems(name, max(0, room()))
             yield Batch(rounds_of([], spec), problems.listed, _unclosed(state, problems), 0, 1)
+        if record.open_at is not None:
+            problems = _Problems(name, max(0, room()))
+            yield Batch(rounds_of([], spec), problems.listed, record.close(problems), 0, 1)
 
 
 def _line_ends(block: bytes) -> np.ndarray:
@@ -516,6 +617,7 @@ def _one_record(raw: bytes, number: int, state: _Csv, problems: _Problems) -> bo
         return False
     state.open_bytes += len(raw) + 1
     state.open_quotes += raw.count(b'"')
+    state.gathered += 1
     closed = state.open_quotes % 2 == 0
     if closed or state.open_bytes > MAX_LINE_BYTES:
         start, state.open_at = state.open_at, None

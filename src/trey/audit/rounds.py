@@ -21,6 +21,7 @@ BoolArray = npt.NDArray[np.bool_]
 PARTS = ("ante", "play", "ante_bonus")  # Ante & Play's net, part by part, as the answer key splits it
 PART_COUNT = len(PARTS)
 MAX_ID_CHARACTERS = 64  # a round's id and its table's name
+MAX_SEAT = 999  # a round's seat, when it names one
 # Every logged amount is below this (13 digits before the point, as DECIMAL_PATTERN writes them), in both readers:
 # in cents it is below 2^50, so sums and differences of a batch's amounts stay exact in 64 bits.
 AMOUNT_LIMIT = 10**13

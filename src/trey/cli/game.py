@@ -56,7 +56,9 @@ def validate(
     profile: Annotated[
         str | None,
         typer.Option(
-            "--profile", help="Also check against a profile's approved tables and minimum RTPs (a name or a file)."
+            "--profile",
+            help="Also hold each game to a profile, as certify does: its checks, approved tables and minimum RTPs "
+            "(a name or a file).",
         ),
     ] = None,
 ) -> None:

@@ -132,3 +132,32 @@ def _check_text(text: str, path: JsonPath) -> None:
     hidden = hidden_control(text)
     if hidden is not None:
         raise JsonInputError(f"the text holds the control character {hidden}", path, code="text.control-character")
+
+
+def oversized(data: Any, *, values: int, entries: int, text: int) -> tuple[JsonPath, str] | None:
+    """Where a parsed document is larger than a document of its kind can be, and how, before any schema validator
+    walks it (a validator's work grows with every item, and a hostile document chooses their number): more than
+    ``values`` values in all, a list or an object of more than ``entries`` entries, a text or a key of more than
+    ``text`` characters. None when it is within every bound. The walk stops at the first excess, so it does at most
+    ``values`` steps."""
+    stack: list[tuple[JsonPath, Any]] = [((), data)]
+    seen = 0
+    while stack:
+        path, value = stack.pop()
+        seen += 1
+        if seen > values:
+            return path, f"more than the {values:,} values a document of this kind holds"
+        if isinstance(value, str):
+            if len(value) > text:
+                return path, f"a text of {len(value):,} characters, more than the {text:,} allowed"
+        elif isinstance(value, list | dict):
+            if len(value) > entries:
+                return path, f"{len(value):,} entries, more than the {entries:,} allowed"
+            if isinstance(value, list):
+                stack.extend(((*path, i), item) for i, item in enumerate(value))
+                continue
+            for key, item in value.items():
+                if len(key) > text:
+                    return (*path, key[:40]), f"a key of {len(key):,} characters, more than the {text:,} allowed"
+                stack.append(((*path, key), item))
+    return None

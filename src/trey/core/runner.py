@@ -14,10 +14,16 @@ lost mid-run has its chunks run again by Dask.
 reaches the scheduler runs code in this process, and chooses the results it hands back. So a scheduler is one the
 user controls; a ``tcp://`` address off this machine gets a warning (:func:`scheduler_warning`), and with
 ``Where.recheck`` some chunks chosen at random are dealt again here and compared (``trey verify --scheduler``).
+What can be narrowed is narrowed: a chunk's result comes back as plain data (:class:`Plain`: lists and numbers,
+Dask's msgpack, never its pickle or its class-based serializers, which unpickle the type they name) and is checked
+here before it is used; every wait on a cluster has its deadline (:data:`CONNECT_SECONDS`, :data:`RESULT_SECONDS`).
+Dask's protocol still unpickles what a scheduler marks as pickled in any message, so this narrows what a cluster
+hands back by mistake or by a careless worker, not what a hostile scheduler can do.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -36,6 +42,11 @@ from trey.core.errors import TreyError
 # One deadline for a scheduler to be usable: the connection, Dask's handshake and its first worker. A scheduler that
 # does not answer, a port that is not Dask's and a scheduler without workers are each an error, not a wait.
 CONNECT_SECONDS = 5
+# The longest wait for the next chunk to come back (or for the shared work to reach the workers): a cluster whose
+# workers are gone, stalled or busy with others' work for this long is an error, not a wait for ever.
+RESULT_SECONDS = 300
+# How results are read from a cluster: msgpack's plain types alone (see the module's docstring).
+RESULT_DESERIALIZERS = ("msgpack",)
 MAX_LOCAL_WORKERS = 64
 LOCAL = re.compile(r"local:([0-9]{1,3})")
 ADDRESS = re.compile(
@@ -75,6 +86,16 @@ class Scheduler:
             return ipaddress.ip_address(self.host.strip("[]")).is_loopback
         except ValueError:
             return False  # a name: where it leads is the resolver's choice
+
+
+@dataclass(frozen=True)
+class Plain:
+    """How a chunk's result travels from a Dask cluster: ``encode(result)`` on the worker gives plain data (dicts,
+    lists, numbers: what msgpack carries), ``decode(shared, args, data)`` here gives the result back, or raises
+    ValueError for data that is not a result of that chunk (its shape, its types, its bounds)."""
+
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any, tuple[Any, ...], Any], Any]
 
 
 @dataclass(frozen=True)
@@ -179,9 +200,9 @@ def _start_process(shared: Any) -> None:
     tune_allocator()
 
 
-def _on_worker(function: Callable[..., Any], shared: Any, *args: Any) -> Any:
+def _on_worker(function: Callable[..., Any], encode: Callable[[Any], Any], shared: Any, *args: Any) -> Any:
     tune_allocator()
-    return function(shared, *args)
+    return encode(function(shared, *args))
 
 
 def _call_in_process(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -193,14 +214,16 @@ def run_chunks(
     shared: Any,
     chunks: Sequence[tuple[Any, ...]],
     where: Where,
+    plain: Plain,
     same: Callable[[Any, Any], bool] | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """``function(shared, *chunks[i])`` for every i, yielded as ``(i, result)`` as each finishes, in any order.
 
-    With ``where.recheck`` and a scheduler at an address, ``same(here, there)`` compares the chunks run again
-    here with the cluster's results: a TreyError, before the chunk is yielded, when they differ."""
+    On a Dask cluster each result travels as ``plain`` data and is decoded (and so checked) here. With
+    ``where.recheck`` and a scheduler at an address, ``same(here, there)`` compares the chunks run again here with
+    the cluster's results: a TreyError, before the chunk is yielded, when they differ."""
     if where.scheduler is not None:
-        yield from _on_dask(function, shared, chunks, where, same)
+        yield from _on_dask(function, shared, chunks, where, plain, same)
         return
     workers = usable_workers(where.workers)
     if workers == 1 or len(chunks) == 1:
@@ -231,6 +254,7 @@ def _on_dask(
     shared: Any,
     chunks: Sequence[tuple[Any, ...]],
     where: Where,
+    plain: Plain,
     same: Callable[[Any, Any], bool] | None,
 ) -> Iterator[tuple[int, Any]]:
     assert where.scheduler is not None
@@ -238,6 +262,7 @@ def _on_dask(
     scheduler = parse_scheduler(where.scheduler)
     chosen: set[int] = set()
     with ExitStack() as stack:
+        stack.enter_context(_quiet_protocol())
         if scheduler.local:
             cluster = stack.enter_context(
                 distributed.LocalCluster(
@@ -248,7 +273,7 @@ def _on_dask(
                     silence_logs=logging.ERROR,
                 )
             )
-            client = stack.enter_context(distributed.Client(cluster))
+            client = stack.enter_context(distributed.Client(cluster, deserializers=list(RESULT_DESERIALIZERS)))
         else:
             client = stack.enter_context(connect(scheduler))
             if where.recheck:
@@ -256,7 +281,7 @@ def _on_dask(
                     raise ValueError("a recheck compares results: give same")
                 pick = secrets.SystemRandom().sample  # the chunks are the verifier's choice, never predictable
                 chosen = set(pick(range(len(chunks)), rechecked(len(chunks), where.recheck)))
-        for index, result in dask_chunks(client, function, shared, chunks):
+        for index, result in dask_chunks(client, function, shared, chunks, plain, scheduler.text):
             if index in chosen:
                 assert same is not None
                 if not same(function(shared, *chunks[index]), result):
@@ -307,7 +332,9 @@ def connect(scheduler: Scheduler) -> Any:
     if kind != "Scheduler":
         raise TreyError(f"{address} answers as a Dask {kind[:40]!r}, not as a scheduler", hint=SCHEDULER_HINT)
     try:
-        client = distributed.Client(address, security=security, timeout=f"{left()}s")
+        client = distributed.Client(
+            address, security=security, timeout=f"{left()}s", deserializers=list(RESULT_DESERIALIZERS)
+        )
     except (OSError, TimeoutError) as exc:
         raise TreyError(
             f"cannot reach the Dask scheduler at {address} {within} ({_reason(exc)})", hint=SCHEDULER_HINT
@@ -371,15 +398,71 @@ def _security(scheduler: Scheduler) -> Any:
 
 
 def dask_chunks(
-    client: Any, function: Callable[..., Any], shared: Any, chunks: Sequence[tuple[Any, ...]]
+    client: Any,
+    function: Callable[..., Any],
+    shared: Any,
+    chunks: Sequence[tuple[Any, ...]],
+    plain: Plain,
+    address: str,
 ) -> Iterator[tuple[int, Any]]:
-    """The chunks as futures of a connected Dask ``client``, yielded as they finish."""
-    distributed = _dask()
-    [handle] = client.scatter([shared], broadcast=True, hash=False)
+    """The chunks as futures of a connected Dask ``client``, yielded as they finish, each decoded from its plain
+    data; a one-line TreyError when the shared work does not reach the workers, or no chunk comes back, within
+    :data:`RESULT_SECONDS`, and when what comes back is not a chunk's result."""
+    import queue
+
+    within = f"within {RESULT_SECONDS:g} s"
+    hint = "its workers are gone, stalled or busy: check them, or run here without --scheduler"
+    try:
+        [handle] = client.scatter([shared], broadcast=True, hash=False, timeout=RESULT_SECONDS)
+    except (OSError, TimeoutError):
+        raise TreyError(f"the Dask cluster at {address} did not take the shared work {within}", hint=hint) from None
     run = uuid.uuid4().hex  # keys of this run's chunks, apart from any other run on the cluster
-    futures = {
-        client.submit(_on_worker, function, handle, *args, pure=False, key=f"trey-{run}-chunk-{i}"): i
-        for i, args in enumerate(chunks)
-    }
-    for future in distributed.as_completed(futures):
-        yield futures[future], future.result()
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    futures = {}
+    for i, args in enumerate(chunks):
+        future = client.submit(
+            _on_worker, function, plain.encode, handle, *args, pure=False, key=f"trey-{run}-chunk-{i}"
+        )
+        futures[future.key] = i
+        future.add_done_callback(done.put)
+    for _ in range(len(chunks)):
+        try:
+            future = done.get(timeout=RESULT_SECONDS)
+        except queue.Empty:
+            raise TreyError(f"no chunk came back from the Dask cluster at {address} {within}", hint=hint) from None
+        index = futures[future.key]
+        try:
+            data = future.result(timeout=RESULT_SECONDS)
+        except TimeoutError:
+            raise TreyError(
+                f"chunk {index} did not come back from the Dask cluster at {address} {within}", hint=hint
+            ) from None
+        except TypeError:  # Dask's refusal of a result serialized otherwise than as plain data
+            raise _refused_result(index, address) from None
+        except Exception as exc:  # what a worker raised (KilledWorker, a bug), or a hostile cluster chose
+            said = f"{type(exc).__name__}: {exc}"[:120]
+            raise TreyError(f"chunk {index} failed on the Dask cluster at {address} ({said})", hint=hint) from None
+        try:
+            result = plain.decode(shared, tuple(chunks[index]), data)
+        except (ValueError, TypeError, KeyError, IndexError):
+            raise _refused_result(index, address) from None
+        yield index, result
+
+
+def _refused_result(index: int, address: str) -> TreyError:
+    return TreyError(
+        f"the Dask cluster at {address} handed back for chunk {index} what is not a chunk's result: refused",
+        hint="the cluster is trusted with the figures: use a cluster you control, with the same trey installed",
+    )
+
+
+@contextlib.contextmanager
+def _quiet_protocol() -> Iterator[None]:
+    """Dask logs a result it refuses to deserialize with a traceback; trey says it once, in its own words."""
+    logger = logging.getLogger("distributed.protocol.core")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)

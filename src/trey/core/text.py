@@ -14,6 +14,13 @@ import re
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
+# A version of trey as a certificate, a part or an output names the trey that wrote it (PEP 440's public versions,
+# bounded: 0.4.0, 1.2rc1, 0.5.0.dev3): text a file carries that reaches terminals and documents, so held to this.
+_NUMBER = "(0|[1-9][0-9]{0,3})"
+VERSION_PATTERN = f"^{_NUMBER}(\\.{_NUMBER}){{1,3}}((a|b|rc){_NUMBER})?(\\.post{_NUMBER})?(\\.dev{_NUMBER})?$"
+VERSION = re.compile(VERSION_PATTERN)
+
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Control characters (Unicode category Cc: U+0000-U+001F and U+007F-U+009F) but tab and line feed, and the
 # bidirectional controls: one search instead of a look-up per character (schemas and certificates are long).

@@ -30,7 +30,7 @@ from trey.core.errors import VerificationError
 from trey.core.files import display_name, read_bounded
 from trey.core.version import __version__
 from trey.trust.certificate import Certificate, parse_certificate, verify_certificate_data
-from trey.trust.signing import TrustedKey
+from trey.trust.signing import SignatureStatus, TrustedKey
 
 MAX_PDF_BYTES = 16 * 1024 * 1024
 MAX_PAGES = 200
@@ -264,8 +264,6 @@ def _first_difference(mine: str, theirs: str) -> str:
 def _json_trust(signature: Any, trusted: list[TrustedKey] | None) -> list[TrustedKey] | None:
     """The keys the JSON inside may be signed by: when a trusted key (or a trusted CA) vouched for the PDF's signer,
     that signer's key alone, so that the data and the document are the same lab's; else the keys given."""
-    from trey.trust.signing import SignatureStatus
-
     if signature.status is SignatureStatus.TRUSTED:
         return [TrustedKey(signature.signer, signature.public_key, None)]
     return trusted
@@ -280,6 +278,7 @@ def verify_pdf(
     scheduler: str | None = None,
     trusted: list[TrustedKey] | None = None,
 ) -> PdfVerification:
+    """A certificate PDF verified (see the module's docstring); a VerificationError naming what is not."""
     import pypdf
     from pypdf import PdfReader
 
@@ -328,6 +327,16 @@ def verify_pdf(
             hint="compare the two files: the certificate covers the one inside",
         )
     if str(stored["trey_version"]) != __version__:
+        # Another trey's layout cannot be compared page by page, and the version is the JSON's claim: only a trusted
+        # signature vouches for pages nothing here reads (an unsigned PDF "of trey 0.3.0" verified with any text).
+        if signature.status is not SignatureStatus.TRUSTED:
+            raise VerificationError(
+                f"{display_name(path)}: its data verifies, but its pages were laid out by trey {stored['trey_version']}"
+                f", which this trey {__version__} cannot compare them with, and no trusted signature vouches for them",
+                fields=["pages"],
+                hint="verify its .certificate.json for the figures, or give the lab's certificate with --trust, whose "
+                "signature then vouches for the pages",
+            )
         return PdfVerification(cert, signature, pages_compared=False)
     # The fresh rendering first: its page count bounds how much of the PDF's text is read at all.
     fresh = _fresh_rendering(cert, data_files[0])

@@ -45,7 +45,10 @@ def verify(
         cert = result.certificate
         said = pdf_signature_text(result.signature)
         if not result.pages_compared:
-            said += f"; pages not compared: issued by trey {cert.issued_by}, which may lay them out differently"
+            said += (
+                f"; pages not compared (issued by trey {cert.issued_by}, which lays them out otherwise): the trusted "
+                "signature vouches for them"
+            )
     else:
         cert = verify_certificate(
             path, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from trey.core.errors import TreyError
 from trey.core.files import display_name, read_bounded
 from trey.core.jsonread import JsonInputError, loads_strict
-from trey.core.jsonschemas import validator
+from trey.core.jsonschemas import error_message, validator
 from trey.core.runner import Where, usable_workers
 from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
@@ -169,7 +169,7 @@ def read_part(path: Path) -> dict[str, Any]:
     errors = sorted(validator("simulation-part").iter_errors(shown), key=lambda e: list(e.absolute_path))
     if errors:
         where = "$" + "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in errors[0].absolute_path)
-        raise TreyError(f"{name}: {where}: {errors[0].message[:200]}", hint=PART_HINT)
+        raise TreyError(f"{name}: {where}: {error_message(errors[0])}", hint=PART_HINT)
     return data  # type: ignore[no-any-return]
 
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
-from trey.core.runner import Where, run_chunks, usable_workers
+from trey.core.runner import Plain, Where, run_chunks, usable_workers
 from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
 from trey.engine.stats import Z_95, net_distribution, stats_of
@@ -115,6 +115,61 @@ def run_chunk(settler: Settler, seed: int, index: int, rounds: int) -> Chunk:
         positions = np.flatnonzero(np.isin(outcomes[wager], rows))
         hits[wager] = (positions, outcomes[wager][positions])
     return Chunk(counts, hits)
+
+
+def plain_chunk(chunk: Chunk) -> dict[str, Any]:
+    """A chunk as plain data (lists of whole numbers), as it comes back from a Dask worker (:class:`Plain`)."""
+    return {
+        "counts": {wager: counts.tolist() for wager, counts in chunk.counts.items()},
+        "meter_hits": {wager: [p.tolist(), r.tolist()] for wager, (p, r) in chunk.meter_hits.items()},
+    }
+
+
+def chunk_from_plain(settler: Settler, args: tuple[Any, ...], data: Any) -> Chunk:
+    """The chunk a cluster's plain data stands for, held to what a chunk of ``args``'s rounds can be: the settler's
+    wagers, each with a whole count of each of its outcomes adding up to the rounds, and each progressive's meter hits
+    on rounds of the chunk in their order, on meter rows, as many of each row as its count. A ValueError for any other
+    data: what is added up is never shaped by the cluster."""
+    _, _, rounds = args
+    if not isinstance(data, dict) or set(data) != {"counts", "meter_hits"}:
+        raise ValueError("not a chunk")
+    given, hits = data["counts"], data["meter_hits"]
+    if not isinstance(given, dict) or set(given) != set(settler.tables):
+        raise ValueError("not the settler's wagers")
+    if not isinstance(hits, dict) or set(hits) != set(settler.meter_rows):
+        raise ValueError("not the settler's progressives")
+    counts = {}
+    for wager, table in settler.tables.items():
+        found = _whole_numbers(given[wager], rounds)
+        if len(found) != len(table.names) or int(found.sum()) != rounds:
+            raise ValueError(f"{wager}: not a count of each outcome adding up to the rounds")
+        counts[wager] = found
+    meter_hits = {}
+    for wager, rows in settler.meter_rows.items():
+        pair = hits[wager]
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise ValueError(f"{wager}: not positions and rows")
+        positions, hit_rows = _whole_numbers(pair[0], rounds - 1), _whole_numbers(pair[1], len(counts[wager]) - 1)
+        tally = np.bincount(hit_rows, minlength=len(counts[wager]))
+        if (
+            len(positions) != len(hit_rows)
+            or not np.isin(hit_rows, rows).all()
+            or (np.diff(positions) <= 0).any()
+            or not np.array_equal(tally[rows], counts[wager][rows])
+        ):
+            raise ValueError(f"{wager}: not the chunk's rounds of its meter rows")
+        meter_hits[wager] = (positions, hit_rows)
+    return Chunk(counts, meter_hits)
+
+
+def _whole_numbers(values: Any, most: int) -> npt.NDArray[np.int64]:
+    if not isinstance(values, list | tuple) or not all(type(v) is int and 0 <= v <= most for v in values):
+        raise ValueError("not whole numbers within the chunk's bounds")
+    return np.array(values, dtype=np.int64)
+
+
+# How a simulation's chunks come back from a Dask cluster.
+PLAIN_CHUNK = Plain(plain_chunk, chunk_from_plain)
 
 
 @dataclass
@@ -439,7 +494,7 @@ def run_chunks_of(
     """Chunks ``indexes`` of a simulation of ``rounds`` rounds, as they finish, wherever ``where`` runs them."""
     sizes = chunk_sizes(rounds)
     tasks = [(seed, i, sizes[i]) for i in indexes]
-    for position, chunk in run_chunks(run_chunk, settler, tasks, where, same_chunk):
+    for position, chunk in run_chunks(run_chunk, settler, tasks, where, PLAIN_CHUNK, same_chunk):
         if progress is not None:
             progress(sizes[indexes[position]])
         yield indexes[position], chunk

@@ -15,11 +15,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from trey.cards.hand_table import hand_indexes, hand_table
-from trey.core.runner import Where, run_chunks
+from trey.core.runner import Plain, Where, run_chunks
 from trey.paytable.model import AntePlay, Rules
 from trey.protect.informed import Informed
 
@@ -123,6 +124,31 @@ def _chunk_sums(shared: _Shared, first: int, last: int) -> list[np.ndarray]:
     return result
 
 
+SUMS = 7  # a chunk's sums: informed EV and its square, normal EV, gain squared, hits, plays, E[net^2]
+
+
+def _plain_sums(sums_of_chunks: list[np.ndarray]) -> list[list[float]]:
+    """A task's sums as plain data (lists of floats), as they come back from a Dask worker."""
+    return [[float(x) for x in sums] for sums in sums_of_chunks]
+
+
+def _sums_from_plain(shared: _Shared, args: tuple[Any, ...], data: Any) -> list[np.ndarray]:  # noqa: ARG001
+    """A task's sums from a cluster's plain data: one list of :data:`SUMS` finite numbers for each of its chunks;
+    a ValueError for anything else."""
+    first, last = args
+    if not isinstance(data, list | tuple) or len(data) != last - first:
+        raise ValueError("not a sum for each chunk")
+    for sums in data:
+        if not isinstance(sums, list | tuple) or len(sums) != SUMS:
+            raise ValueError("not the sums of a chunk")
+        if not all(type(x) is float and math.isfinite(x) for x in sums):
+            raise ValueError("not finite numbers")
+    return [np.array(sums, dtype=np.float64) for sums in data]
+
+
+PLAIN_SUMS = Plain(_plain_sums, _sums_from_plain)
+
+
 def colluders(
     game: AntePlay,
     rules: Rules,
@@ -146,12 +172,12 @@ def colluders(
     tasks = [(start, min(start + CHUNKS_A_TASK, count)) for start in range(0, count, CHUNKS_A_TASK)]
     shared = _Shared(informed, normal_plays, colluders, samples, seed)
     by_chunk: dict[int, np.ndarray] = {}
-    for task, sums_of_chunks in run_chunks(_chunk_sums, shared, tasks, where or Where()):
+    for task, sums_of_chunks in run_chunks(_chunk_sums, shared, tasks, where or Where(), PLAIN_SUMS):
         start, end = tasks[task]
         by_chunk.update(enumerate(sums_of_chunks, start))
         if advance is not None:
             advance(min(end * CHUNK_SAMPLES, samples) - start * CHUNK_SAMPLES)
-    sums = np.zeros(7)  # informed EV and its square, normal EV, gain squared, hits, plays, E[net^2]
+    sums = np.zeros(SUMS)  # informed EV and its square, normal EV, gain squared, hits, plays, E[net^2]
     for number in range(count):  # in the order of the chunks, wherever they ran: the same float sums
         sums += by_chunk[number]
     mean, gain = sums[0] / samples, (sums[0] - sums[2]) / samples

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from trey.core.errors import SpecError, TreyError, VerificationError, json_path
 from trey.core.files import display_name, read_bounded
-from trey.core.text import printable
+from trey.core.text import VERSION, printable
 from trey.core.version import __version__
 from trey.engine import GameAnalysis, analyze
 from trey.figures.export import analysis_json
@@ -264,6 +264,12 @@ def _differences(stored: Any, fresh: Any, path: str) -> list[str]:
 
 
 MAX_CERTIFICATE_BYTES = 16 * 1024 * 1024
+# What a certificate holds at most, checked before its schema (whose validator's work grows with every item): a
+# certificate of Ante & Play, the presets, 16 side bets of the file's own, a simulation and game protection holds some
+# 20,000 values, no list or object of more than a few hundred entries, no text longer than a paytable's description.
+MAX_VALUES = 100_000
+MAX_ENTRIES = 2_000
+MAX_TEXT = 10_000
 # Verification re-runs the certificate's simulation; the certificate must not choose how long that takes. Larger
 # simulations are verified only when the user allows them with --allow-rounds.
 VERIFY_ROUNDS_LIMIT = 100_000_000
@@ -295,9 +301,17 @@ def read_certificate(path: Path) -> dict[str, Any]:
 def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
     """A certificate's data after the cheap checks: strict JSON (no duplicate keys), the format, the schema, the
     date. Nothing here recomputes anything: a forged or hostile file is refused before it can cost time."""
-    from trey.core.jsonread import JsonInputError, loads_strict
-    from trey.core.jsonschemas import validator
+    from trey.core.jsonread import JsonInputError, loads_strict, oversized
+    from trey.core.jsonschemas import error_message, validator
 
+    containers = raw.count(b"{") + raw.count(b"[")  # each a Python object once parsed: counted before
+    if containers > MAX_VALUES:
+        raise _refused(
+            path,
+            f"not a valid certificate: {containers:,} objects and lists, more than the {MAX_VALUES:,} values a "
+            "certificate holds",
+            hint=_JSON_HINT,
+        )
     try:
         data = loads_strict(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -308,25 +322,32 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
     found = data.get("certificate_format") if isinstance(data, dict) else None
     if isinstance(found, int) and not isinstance(found, bool) and found not in READ_FORMATS:
         issued = data.get("trey_version")
+        named = f"trey {issued}" if isinstance(issued, str) and VERSION.fullmatch(issued) else "an unnamed trey"
         raise _refused(
             path,
-            f"the certificate is of format {found} (written by trey {printable(str(issued))}); this trey "
+            f"the certificate is of format {found} (written by {named}); this trey "
             f"{__version__} reads formats {CERTIFICATE_FORMAT} and {PROTECTION_FORMAT}",
             "$.certificate_format",
             hint="verify it with the trey that issued it, or a newer one"
             if found > PROTECTION_FORMAT
             else FORMAT_CHANGES.get(found, "verify it with the trey that issued it"),
         )
+    excess = oversized(data, values=MAX_VALUES, entries=MAX_ENTRIES, text=MAX_TEXT)
+    if excess is not None:  # before the schema validator, whose work grows with every item
+        where = json_path(excess[0])
+        raise _refused(
+            path,
+            f"not a valid certificate: {where}: {excess[1]}",
+            where,
+            hint="a certificate trey writes is far smaller: give the .certificate.json that trey certify wrote",
+        )
     errors = sorted(validator("certificate").iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), str(e)))
     if errors:
         first = errors[0]
         where = json_path(tuple(first.absolute_path))
-        message = first.message
-        if first.validator in ("maxProperties", "maxItems"):  # jsonschema would print the whole instance
-            message = f"{len(first.instance)} entries, more than the {first.validator_value} allowed"
         raise _refused(
             path,
-            f"not a valid certificate: {where}: {_short(message)}",
+            f"not a valid certificate: {where}: {error_message(first)}",
             where,
             hint="the file does not follow schemas/certificate.schema.json",
         )
@@ -348,10 +369,6 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
 
 
 _JSON_HINT = "give the .certificate.json file that trey certify wrote"
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _paytable_problems(recorded: dict[str, Any], paytable: tuple[str, bytes], canonical: dict[str, Any]) -> list[str]:

@@ -8,6 +8,7 @@ problem located). Each check gives PASS or FAIL per wager with the figure it loo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
@@ -17,8 +18,9 @@ from trey.core.codes import Code
 from trey.core.errors import TreyError
 from trey.core.numbers import percent_text
 from trey.engine.results import GameAnalysis
-from trey.paytable.model import GameSpec, Paytable
+from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.odds import Odds, net_odds_text
+from trey.paytable.pays import Pay
 from trey.trust.checks import CHECKS, Judging, ProgressiveBasis, Verdict, checks_schema, judged_rtp, named
 
 __all__ = ["ProgressiveBasis", "Verdict", "judged_rtp"]  # stated in trey.trust.checks, named here as well
@@ -159,22 +161,38 @@ class Approval:
     differences: tuple[str, ...]  # against the closest when none matches
 
 
-def _pays(table: Paytable) -> dict[str, Fraction]:
-    return {name: pay.net for name, pay in table.rows if isinstance(pay, Odds)}
+def _rows(spec: GameSpec, wager: str) -> dict[str, str]:
+    """Every term of a wager's pays an approved table can be held to, in words: each row, whatever it pays (odds by
+    their net pay, an amount, a share of the meter), and an envy bonus (which no approved table states)."""
+    money = money_style(spec.table).money
+    rows = {name: _pay_words(pay, money) for name, pay in spec.wagers.paytable(wager)}
+    if wager != ANTE_PLAY and spec.wagers.side_bet(wager).envy:
+        envy = spec.wagers.side_bet(wager).envy
+        rows[ENVY] = "pays " + ", ".join(f"{money(amount)} on another bettor's {name}" for name, amount in envy)
+    return rows
+
+
+ENVY = "envy bonus"  # a term of a side bet besides its rows: what it pays on the other bettors' hands
+
+
+def _pay_words(pay: Pay, money: Callable[[Fraction], str]) -> str:
+    return net_odds_text(pay.net) if isinstance(pay, Odds) else pay.words(money)
 
 
 def approval(spec: GameSpec, profile: Profile, wager: str) -> Approval | None:
-    """Which approved table the wager's paytable equals (row for row, by the net pay), or the closest; None when
-    the profile approves nothing for the wager."""
+    """Which approved table the wager's paytable equals, every term of it (each row by what it pays: odds by the
+    net pay, and a row paying an amount or a share of the meter never equals odds; an envy bonus, which no approved
+    table states, never matches), or the closest; None when the profile approves nothing for the wager."""
     approved = profile.approved.get(wager)
     if approved is None:
         return None
-    mine = _pays(spec.wagers.paytable(wager))
+    mine = _rows(spec, wager)
     best: tuple[int, int, tuple[str, ...]] | None = None
     for index, table in enumerate(approved, 1):
-        theirs = {name: Odds.parse(raw).net for name, raw in table.items()}
+        theirs = {name: net_odds_text(Odds.parse(raw).net) for name, raw in table.items()}
         differences = tuple(
-            f"{name}: {_odds(mine.get(name))} here, {_odds(theirs.get(name))} approved"
+            f"{name}: {mine.get(name, 'no pay')} here, {theirs.get(name, 'no pay' if name != ENVY else 'none')} "
+            "approved"
             for name in sorted(set(mine) | set(theirs))
             if mine.get(name) != theirs.get(name)
         )
@@ -186,21 +204,25 @@ def approval(spec: GameSpec, profile: Profile, wager: str) -> Approval | None:
     return Approval(wager, False, best[1], best[2])
 
 
-def _odds(net: Fraction | None) -> str:
-    return "no pay" if net is None else net_odds_text(net)
-
-
 def approval_sentence(found: Approval) -> str:
     if found.approved:
         return f"matches approved table {found.index}"
     return f"matches no approved table; the closest is table {found.index} ({'; '.join(found.differences)})"
 
 
+# What a wager the profile checks nothing of is given: nothing checked is not a PASS (a profile whose checks are all
+# switched off, or whose approved tables and minimum RTPs name other wagers, certifies nothing of it).
+UNCHECKED = "checked"
+UNCHECKED_REQUIREMENT = "at least one of the profile's checks"
+UNCHECKED_DETAIL = "the profile checks nothing of this wager: nothing checked is not a PASS"
+
+
 def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
     """Every check the profile names (in the registry's order), then its approved tables and minimum RTPs, for
-    each wager."""
+    each wager; a wager none of them checks FAILS (:data:`UNCHECKED`)."""
     results: list[Finding] = []
     for wager, result in analysis.wagers.items():
+        before = len(results)
         on = Judging(result, analysis, profile.progressive_rtp)
         for key, check in CHECKS.items():
             if key not in profile.checks:
@@ -232,6 +254,8 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     f"RTP {percent_text(rtp)}{named(figure)}",
                 )
             )
+        if len(results) == before:
+            results.append(Finding(UNCHECKED, UNCHECKED_REQUIREMENT, wager, Verdict.FAIL, UNCHECKED_DETAIL))
     return results
 
 
@@ -258,14 +282,18 @@ def _floor_sentence(basis: ProgressiveBasis) -> str:
     )
 
 
-PROFILE_CHECKS = ("approved", "minimum_rtp")  # what `validate --profile` asks of a profile: its tables and floors
+def finding_checks() -> list[str]:
+    """What a finding's ``check`` may be, in the order they run: each registered check, the approved tables, the
+    minimum RTPs, and :data:`UNCHECKED` (schemas/validation.schema.json lists them, ``make generated``)."""
+    return [*CHECKS, "approved", "minimum_rtp", UNCHECKED]
 
 
 def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
-    """The profile's approved tables and minimum RTPs for one game (``trey validate --profile``)."""
+    """Every finding of the profile for one game (``trey validate --profile``): the checks it names, its approved
+    tables and minimum RTPs, as certify runs them."""
     from trey.engine import analyze
 
-    return [f for f in run_checks(profile, analyze(spec)) if f.check in PROFILE_CHECKS]
+    return run_checks(profile, analyze(spec))
 
 
 def finding_json(finding: Finding) -> dict[str, str]:

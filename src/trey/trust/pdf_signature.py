@@ -159,6 +159,10 @@ def _added(reader: Any, after: int) -> str:
 
     kinds: dict[str, int] = {}
     seen = 0
+    try:
+        info = reader.trailer.raw_get("/Info").idnum
+    except Exception:
+        info = None
     for revision in range(after + 1, reader.xrefs.total_revisions):
         for ref in reader.xrefs.explicit_refs_in_revision(revision):
             seen += 1
@@ -170,12 +174,14 @@ def _added(reader: Any, after: int) -> str:
                 kinds["an unreadable object"] = kinds.get("an unreadable object", 0) + 1
                 continue
             kind = "another object"
-            if isinstance(obj, generic.DictionaryObject):
+            if ref.idnum == info:
+                kind = "the document information (title, author, dates)"
+            elif isinstance(obj, generic.DictionaryObject):
                 what, subtype = obj.get("/Type"), obj.get("/Subtype")
                 if what == "/Page":
                     kind = "a page (added or changed)"
                 elif what == "/Catalog":
-                    kind = "a new document catalog"
+                    kind = _catalog_change(reader, ref, obj, after)
                 elif what == "/Annot" or subtype in ("/Widget", "/FreeText", "/Square", "/Text", "/Stamp"):
                     kind = f"an annotation ({str(subtype).lstrip('/')})"
                 elif what in ("/Filespec", "/EmbeddedFile"):
@@ -185,6 +191,21 @@ def _added(reader: Any, after: int) -> str:
             kinds[kind] = kinds.get(kind, 0) + 1
     words = [kind if n == 1 else f"{n} × {kind}" for kind, n in sorted(kinds.items())]
     return ", ".join(words) if words else "nothing but a new cross-reference section"
+
+
+def _catalog_change(reader: Any, ref: Any, catalog: Any, after: int) -> str:
+    """A document catalog an update writes, in words: which of its entries differ from the signed revision's
+    ("the document catalog (changed: /OpenAction, /Version)"), at most five named."""
+    try:
+        signed = reader.get_object(ref, revision=after)
+        keys = sorted({*signed.keys(), *catalog.keys()}, key=str)
+        changed = [str(k)[:40] for k in keys if signed.get(k) != catalog.get(k)]
+    except Exception:
+        return "a new document catalog"
+    if not changed:
+        return "the document catalog (unchanged)"
+    more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+    return f"the document catalog (changed: {', '.join(changed[:5])}{more})"
 
 
 @contextlib.contextmanager
