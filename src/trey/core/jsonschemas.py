@@ -113,8 +113,8 @@ def error_message(error: Any) -> str:
     """A schema error of a document trey is handed, in words that neither restate the whole instance (jsonschema
     prints a list of a million items in full) nor a pattern no reader can read (a version's), at most 200
     characters."""
-    from trey.core.version import __version__
     from trey.core.text import VERSION_PATTERN
+    from trey.core.version import __version__
 
     if error.validator in ("maxProperties", "maxItems"):
         message = f"{len(error.instance)} entries, more than the {error.validator_value} allowed"
