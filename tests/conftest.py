@@ -6,10 +6,12 @@ import os
 # them (the protection tests' matrix products took twice the time and CPU). Set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from trey.cli import app
@@ -19,6 +21,11 @@ DATA = Path(__file__).resolve().parent / "data"
 PAYTABLES = REPO / "paytables"
 STANDARD = PAYTABLES / "standard.yaml"
 ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
+
+# typer's CliRunner builds the click command from the app's functions at every invoke, inspecting the signature of
+# every command (15 ms, some 600 times in the suite); the command built is the same each time and click makes a fresh
+# context per run, so it is built once per process. (Should typer rename this, the tests only get slower again.)
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 pytest_plugins = ["workbench"]  # the workbench server fixture (tests/workbench.py)
 
