@@ -56,6 +56,16 @@ def embedded_fonts(pdf: Path) -> set[str]:
     return names
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _matplotlib_before_forks() -> None:
+    """Certifying forks a child that imports matplotlib, then draws the charts (trey.core.background): 0.4 s of CPU
+    at each of the dozens of certificates a test process makes. Imported here once, each child has it already; the
+    child still draws every chart, and the charts are the same."""
+    from trey.documents.charts import import_matplotlib
+
+    import_matplotlib()
+
+
 @pytest.fixture
 def cli() -> type[Run]:
     return Run
