@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # The suite runs on both cores already (pytest -n 2): OpenBLAS's own threads in each worker would only contend for
 # them (the protection tests' matrix products took twice the time and CPU). Set before numpy is first imported.
@@ -15,6 +16,11 @@ import typer.testing
 from typer.testing import CliRunner
 
 from trey.cli import app
+
+# This machine sets PYTHONDONTWRITEBYTECODE, so pytest would rewrite the asserts of every test module again, in each
+# process of every run (2 s of CPU a process). Its rewritten modules are kept in tests/**/__pycache__ (ignored by git),
+# checked against each file's modification time as Python checks any cached module.
+sys.dont_write_bytecode = False
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
