@@ -10,12 +10,16 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import typer.testing
 from typer.testing import CliRunner
 
 from trey.cli import app
+
+if TYPE_CHECKING:
+    from trey.protect.protection import Protection
 
 # This machine sets PYTHONDONTWRITEBYTECODE, so pytest would rewrite the asserts of every test module again, in each
 # process of every run (2 s of CPU a process). Its rewritten modules are kept in tests/**/__pycache__ (ignored by git),
@@ -34,6 +38,16 @@ ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
 typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 pytest_plugins = ["workbench"]  # the workbench server fixture (tests/workbench.py)
+
+
+@functools.cache
+def standard_protection() -> Protection:
+    """``trey protect`` of the standard game without the two-card scenarios (a second of work), worked out once per
+    process when a test first asks: tests/protect compares the protection tables and documents with it."""
+    from trey.paytable.load import load_spec
+    from trey.protect.protection import protect
+
+    return protect(load_spec(STANDARD), two=False)
 
 
 @dataclass
