@@ -1,18 +1,30 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # The suite runs on both cores already (pytest -n 2): OpenBLAS's own threads in each worker would only contend for
 # them (the protection tests' matrix products took twice the time and CPU). Set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from trey.cli import app
+
+if TYPE_CHECKING:
+    from trey.protect.protection import Protection
+
+# This machine sets PYTHONDONTWRITEBYTECODE, so pytest would rewrite the asserts of every test module again, in each
+# process of every run (2 s of CPU a process). Its rewritten modules are kept in tests/**/__pycache__ (ignored by git),
+# checked against each file's modification time as Python checks any cached module.
+sys.dont_write_bytecode = False
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -20,7 +32,22 @@ PAYTABLES = REPO / "paytables"
 STANDARD = PAYTABLES / "standard.yaml"
 ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
 
+# typer's CliRunner builds the click command from the app's functions at every invoke, inspecting the signature of
+# every command (15 ms, some 600 times in the suite); the command built is the same each time and click makes a fresh
+# context per run, so it is built once per process. (Should typer rename this, the tests only get slower again.)
+typer.testing._get_command = functools.cache(typer.testing._get_command)
+
 pytest_plugins = ["workbench"]  # the workbench server fixture (tests/workbench.py)
+
+
+@functools.cache
+def standard_protection() -> Protection:
+    """``trey protect`` of the standard game without the two-card scenarios (a second of work), worked out once per
+    process when a test first asks: tests/protect compares the protection tables and documents with it."""
+    from trey.paytable.load import load_spec
+    from trey.protect.protection import protect
+
+    return protect(load_spec(STANDARD), two=False)
 
 
 @dataclass
@@ -47,6 +74,16 @@ def embedded_fonts(pdf: Path) -> set[str]:
         for font in page["/Resources"]["/Font"].values():
             names.add(str(font.get_object()["/BaseFont"]).lstrip("/").split("+", 1)[-1])
     return names
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _matplotlib_before_forks() -> None:
+    """Certifying forks a child that imports matplotlib, then draws the charts (trey.core.background): 0.4 s of CPU
+    at each of the dozens of certificates a test process makes. Imported here once, each child has it already; the
+    child still draws every chart, and the charts are the same."""
+    from trey.documents.charts import import_matplotlib
+
+    import_matplotlib()
 
 
 @pytest.fixture

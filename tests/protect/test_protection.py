@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import STANDARD, run_cli
+from conftest import STANDARD, run_cli, standard_protection
 from plain_hands import strength
 from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import describe_key
@@ -26,11 +26,10 @@ from trey.protect.informed import ContextCounts, Informed, seen_counts
 from trey.protect.protection import parse_classes, protect, protection_json
 
 SPEC = load_spec(STANDARD)
-STANDARD_PROTECTION = protect(SPEC, two=False)
 
 
 def _scenario(name: str) -> object:
-    return next(s for s in STANDARD_PROTECTION.scenarios if s.scenario == name)
+    return next(s for s in standard_protection().scenarios if s.scenario == name)
 
 
 def test_one_seen_card_gives_the_published_figures() -> None:
@@ -140,7 +139,7 @@ def test_a_partition_is_read_or_refused_with_its_reason() -> None:
 
 
 def test_the_json_follows_its_schema_and_the_command_prints_the_same_figures() -> None:
-    data = protection_json(STANDARD_PROTECTION)
+    data = protection_json(standard_protection())
     assert list(validator("protection").iter_errors(data)) == []
     result = run_cli("protect", STANDARD, "--no-two-cards", "--format", "json")
     assert result.exit_code == 0, result.stderr
@@ -166,7 +165,7 @@ def test_a_game_without_ante_and_play_is_refused_clearly(tmp_path: Path) -> None
 def test_colluders_sample_reproducibly_with_the_exact_expectation_inside_each_sample() -> None:
     from trey.protect.colluders import colluders, sample_figures
 
-    ante = STANDARD_PROTECTION.analysis.ante_play
+    ante = standard_protection().analysis.ante_play
     assert ante is not None
     game = SPEC.wagers.ante_play
     assert game is not None
@@ -246,10 +245,10 @@ def test_protect_reports_each_scenarios_progress_and_changes_nothing() -> None:
         two=False,
         colluders=1,
         samples=600,
-        analysis=STANDARD_PROTECTION.analysis,
+        analysis=standard_protection().analysis,
         progress=lambda task, done, total: reports.setdefault(task, []).append((done, total)),
     )
-    assert [s.stats for s in found.scenarios] == [s.stats for s in STANDARD_PROTECTION.scenarios]
+    assert [s.stats for s in found.scenarios] == [s.stats for s in standard_protection().scenarios]
     assert {task: (sum(done for done, _ in r), {total for _, total in r}, len(r)) for task, r in reports.items()} == {
         "one dealer card": (52, {52}, 13),  # a report per chart line (a rank's four suits), to its 52 cards
         "the class of one dealer card (ace-face-other)": (3, {3}, 3),
@@ -286,7 +285,7 @@ def test_progress_goes_to_a_terminal_and_never_with_json(monkeypatch: pytest.Mon
 
     def fake(_spec: object, **options: object) -> object:
         given.append(options["progress"])
-        return STANDARD_PROTECTION
+        return standard_protection()
 
     monkeypatch.setattr(trey.cli.protect, "progress_tasks", recording)
     monkeypatch.setattr("trey.protect.protection.protect", fake)

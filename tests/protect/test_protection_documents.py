@@ -12,19 +12,14 @@ from pathlib import Path
 from pypdf import PdfReader
 
 import trey
-from conftest import STANDARD, run_cli
+from conftest import STANDARD, run_cli, standard_protection
 from trey.core.jsonschemas import validator
 from trey.core.numbers import percent_text
-from trey.paytable.load import load_spec
-from trey.protect.protection import protect, protection_json
+from trey.protect.protection import protection_json
 
 
 def _text(pdf: bytes) -> str:
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
-
-
-PROTECTION = protect(load_spec(STANDARD), two=False)
-ONE = PROTECTION.scenarios[0]
 
 
 def test_the_surveillance_sheet_is_one_page_of_the_same_figures(tmp_path: Path) -> None:
@@ -33,7 +28,8 @@ def test_the_surveillance_sheet_is_one_page_of_the_same_figures(tmp_path: Path) 
     pdf = (tmp_path / "standard.surveillance.pdf").read_bytes()
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
     text = _text(pdf)
-    assert f"one dealer card {percent_text(ONE.stats.mean, 2)}" in text  # 3.48%, as protect's 3.4829%
+    one = standard_protection().scenarios[0]
+    assert f"one dealer card {percent_text(one.stats.mean, 2)}" in text  # 3.48%, as protect's 3.4829%
     assert "A A-9-2 or better 0.0 23.3" in text and "J every hand 24.7 0.0" in text
     again = run_cli("protect", STANDARD, "--no-two-cards", "--out", tmp_path, "--date", "2026-01-01")
     assert again.exit_code == 1  # nothing overwritten without --force
@@ -46,7 +42,7 @@ def test_a_certificate_with_protection_carries_verifies_and_refuses_a_changed_fi
     data = json.loads(made.files["standard.certificate.json"])
     assert data["certificate_format"] == 3
     assert list(validator("certificate").iter_errors(data)) == []
-    expected = protection_json(PROTECTION)
+    expected = protection_json(standard_protection())
     assert data["protection"]["scenarios"] == expected["scenarios"]  # the same figures as trey protect
     text = _text(made.files["standard.certificate.pdf"])
     assert "Game protection" in text and "one dealer card 3.4829% 6.8558 pt 54.2203% 1.7417" in text

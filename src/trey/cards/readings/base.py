@@ -45,13 +45,24 @@ class Seat(StrEnum):
 
 class Deals:
     """The player's and the dealer's cards of n deals (``(n, 3)`` arrays each), with what readings derive from
-    them computed once per batch and shared: the hands' indexes in the hand table."""
+    them computed once per batch and shared: the hands' indexes in the hand table (given when the caller knows
+    them already, they are not looked up from the cards again)."""
 
-    def __init__(self, player: Cards, dealer: Cards) -> None:
+    def __init__(
+        self,
+        player: Cards,
+        dealer: Cards,
+        *,
+        player_hands: IntArray | None = None,
+        dealer_hands: IntArray | None = None,
+    ) -> None:
         if player.shape != dealer.shape or player.ndim != 2 or player.shape[1] != 3:
             raise ValueError("deals need (n, 3) player and dealer cards")
         self.player = player
         self.dealer = dealer
+        for name, known in (("player_hands", player_hands), ("dealer_hands", dealer_hands)):
+            if known is not None:
+                self.__dict__[name] = known  # the cached property's value
 
     def __len__(self) -> int:
         return len(self.player)
@@ -255,11 +266,16 @@ def _folded_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tuple[int,
     for start in range(0, len(folded_reps), 64):  # 64 x 18,424 deals at a time
         batch = folded_reps[start : start + 64]
         hands = representatives[batch]
-        disjoint = [np.flatnonzero(~contains[table.cards[h]].any(axis=0)) for h in hands.tolist()]
-        dealers = table.cards[np.concatenate(disjoint)]
+        disjoint = np.concatenate([np.flatnonzero(~contains[table.cards[h]].any(axis=0)) for h in hands.tolist()])
         players = np.repeat(table.cards[hands], DEALER_HANDS, axis=0)
         weight = np.repeat(weights[batch], DEALER_HANDS)
-        classes = reading.classify(Deals(players, dealers))
+        deals = Deals(
+            players,
+            table.cards[disjoint],
+            player_hands=np.repeat(hands, DEALER_HANDS),
+            dealer_hands=disjoint,  # the hands' indexes are known: not looked up from the cards again
+        )
+        classes = reading.classify(deals)
         counts += np.bincount(classes, weights=weight, minlength=len(reading.classes)).astype(np.int64)
     for group in reading.suit_groups:  # the symmetry above: each class of a group gets the group's mean
         total = int(counts[list(group)].sum())
