@@ -561,11 +561,16 @@ def test_a_signal_while_writing_leaves_nothing_behind(tmp_path: Path, signum: in
         os.kill(os.getpid(), signum)
         return b"never"
 
-    with pytest.raises(SystemExit) as stopped:
-        write_all(tmp_path / "new" / "deeper", {"a.txt": first, "b.txt": killed}, force=False, option="--out")
-    assert stopped.value.code == 128 + signum
-    assert os.listdir(tmp_path) == []
-    assert signal.getsignal(signum) is signal.SIG_DFL  # the previous handler is back
+    # The signal's default disposition, whatever the runner was started with (under nohup, SIGHUP is ignored).
+    started_with = signal.signal(signum, signal.SIG_DFL)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            write_all(tmp_path / "new" / "deeper", {"a.txt": first, "b.txt": killed}, force=False, option="--out")
+        assert stopped.value.code == 128 + signum
+        assert os.listdir(tmp_path) == []
+        assert signal.getsignal(signum) is signal.SIG_DFL  # the previous handler is back
+    finally:
+        signal.signal(signum, started_with)
 
 
 def test_a_failure_while_placing_files_removes_what_this_run_placed(
