@@ -7,6 +7,7 @@ import sys
 # them (the protection tests' matrix products took twice the time and CPU). Set before numpy is first imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import ctypes
 import functools
 import gc
 from dataclasses import dataclass
@@ -32,6 +33,20 @@ sys.dont_write_bytecode = False
 # every 700 allocations and walked them all again and again (a tenth of the suite's CPU). Collections are rarer
 # here, and what the collection step made is frozen (never walked again): only memory use and timing change.
 gc.set_threshold(10_000, 20, 20)
+
+
+def _keep_freed_memory() -> None:
+    """The counts over every deal make arrays of megabytes, batch after batch: glibc's malloc maps each afresh
+    (and gives the top of its heap back), so that the kernel zeroes the same pages again and again (a second of
+    system time in some tests). Here, arrays up to 32 MB come from the heap and freed memory is kept for the next
+    batch. Only memory use and timing change; where the C library has no mallopt (not glibc), nothing does."""
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    if mallopt is not None:
+        mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD: the largest the heap serves
+        mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: free memory at the top of the heap that is kept
+
+
+_keep_freed_memory()
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
