@@ -26,7 +26,7 @@ import sys
 import textwrap
 import time
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations
 from pathlib import Path
@@ -39,9 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from family_brute import (  # tests/ is put on the path just above
     FACE_UP_ULTIMATE,
     FOLD,
-    K_HIGH,
     ROWS,
-    STANDARD,
+    RULE_SETS,
     Rules,
     Strength,
     allowed_options,
@@ -88,24 +87,6 @@ HOW_ONE_TIMES: dict[int, Strength] = {
     12: (0, 12, 6, 3),  # A-8-5
 }
 HOW_THREE_TIMES: Strength = (1, 0, 1)  # 2-2-3, the weakest pair
-
-RULE_SETS: dict[str, Rules] = {
-    "standard": STANDARD,
-    "face_up_ultimate": FACE_UP_ULTIMATE,
-    "face_up_ultimate_k_high": replace(FACE_UP_ULTIMATE, qualifier=K_HIGH),
-    "face_up_ultimate_blind_50_10_5_2_1": replace(
-        FACE_UP_ULTIMATE,
-        blind={
-            "mini_royal": Fraction(50),
-            "straight_flush": Fraction(10),
-            "three_of_a_kind": Fraction(5),
-            "straight": Fraction(2),
-            "flush": Fraction(1),
-        },
-    ),
-    "ante_pushes_no_face_up": replace(STANDARD, ante_when_dealer_does_not_qualify="pushes", ante_bonus=None),
-    "face_up_no_raises": replace(STANDARD, face_up=1),
-}
 
 
 # ---------------------------------------------------------------------------------------------------------- counting

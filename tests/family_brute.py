@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -81,6 +81,26 @@ FACE_UP_ULTIMATE = Rules(
         "flush": Fraction(1),
     },
 )
+
+
+# The games benchmarks/bruteforce_family.py counts in full and tests/engine/test_family.py holds trey to.
+RULE_SETS: dict[str, Rules] = {
+    "standard": STANDARD,
+    "face_up_ultimate": FACE_UP_ULTIMATE,
+    "face_up_ultimate_k_high": replace(FACE_UP_ULTIMATE, qualifier=K_HIGH),
+    "face_up_ultimate_blind_50_10_5_2_1": replace(
+        FACE_UP_ULTIMATE,
+        blind={
+            "mini_royal": Fraction(50),
+            "straight_flush": Fraction(10),
+            "three_of_a_kind": Fraction(5),
+            "straight": Fraction(2),
+            "flush": Fraction(1),
+        },
+    ),
+    "ante_pushes_no_face_up": replace(STANDARD, ante_when_dealer_does_not_qualify="pushes", ante_bonus=None),
+    "face_up_no_raises": replace(STANDARD, face_up=1),
+}
 
 
 @cache

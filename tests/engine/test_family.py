@@ -64,23 +64,7 @@ VARIANTS: dict[str, GameSpec] = {
     ),
 }
 # The same games as tests/family_brute.py states them, apart from trey.
-BRUTE_RULES: dict[str, brute.Rules] = {
-    "standard": brute.STANDARD,
-    "face_up_ultimate": brute.FACE_UP_ULTIMATE,
-    "face_up_ultimate_k_high": replace(brute.FACE_UP_ULTIMATE, qualifier=brute.K_HIGH),
-    "face_up_ultimate_blind_50_10_5_2_1": replace(
-        brute.FACE_UP_ULTIMATE,
-        blind={
-            "mini_royal": Fraction(50),
-            "straight_flush": Fraction(10),
-            "three_of_a_kind": Fraction(5),
-            "straight": Fraction(2),
-            "flush": Fraction(1),
-        },
-    ),
-    "ante_pushes_no_face_up": replace(brute.STANDARD, ante_when_dealer_does_not_qualify="pushes", ante_bonus=None),
-    "face_up_no_raises": replace(brute.STANDARD, face_up=1),
-}
+BRUTE_RULES: dict[str, brute.Rules] = brute.RULE_SETS
 
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
