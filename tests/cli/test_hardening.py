@@ -573,6 +573,25 @@ def test_a_signal_while_writing_leaves_nothing_behind(tmp_path: Path, signum: in
         signal.signal(signum, started_with)
 
 
+def test_a_signal_the_run_was_started_to_ignore_stays_ignored_while_writing(tmp_path: Path) -> None:
+    # Under nohup SIGHUP is ignored: the run was asked to outlive the terminal, so writing must not catch it.
+    seen_while_writing = []
+
+    def looks() -> bytes:
+        seen_while_writing.append(signal.getsignal(signal.SIGHUP))
+        os.kill(os.getpid(), signal.SIGHUP)  # ignored: the write goes on
+        return b"written"
+
+    started_with = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        write_all(tmp_path / "out", {"a.txt": looks}, force=False, option="--out")
+        assert seen_while_writing == [signal.SIG_IGN]
+        assert (tmp_path / "out" / "a.txt").read_bytes() == b"written"
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, started_with)
+
+
 def test_a_failure_while_placing_files_removes_what_this_run_placed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -103,7 +103,8 @@ def _refuse_existing(directory: Path, names: list[str], *, force: bool, option: 
 
 @contextlib.contextmanager
 def _signals_raise() -> Iterator[None]:
-    """While writing, SIGTERM and SIGHUP raise :class:`Interrupted` so that ``finally`` blocks clean up."""
+    """While writing, SIGTERM and SIGHUP raise :class:`Interrupted` so that ``finally`` blocks clean up. A signal
+    the process was started to ignore (SIGHUP under ``nohup``) stays ignored: the run was asked to outlive it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -111,7 +112,8 @@ def _signals_raise() -> Iterator[None]:
     def handler(signum: int, _: FrameType | None) -> None:
         raise Interrupted(signum)
 
-    previous = {sig: signal.signal(sig, handler) for sig in _CLEANUP_SIGNALS}
+    caught = [sig for sig in _CLEANUP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
+    previous = {sig: signal.signal(sig, handler) for sig in caught}
     try:
         yield
     finally:
