@@ -1,5 +1,5 @@
 """trey's family engine (issue 31) against the brute force of benchmarks/bruteforce_family.py, written apart from it,
-over every deal of each of the brute force's six games: the house edge per Ante, the average total wager, the
+over every deal of each of the brute force's games: the house edge per Ante, the average total wager, the
 variance, the cells taking each option, and the optimal option of every one of the cells (all 52 up cards: trey's
 decision module is asked of each up card directly, not through the suits' symmetry its analysis uses).
 
@@ -59,6 +59,13 @@ def paytable_of(name: str, rules: Rules) -> GameSpec:
     ]
     if rules.blind is not None:
         lines.append(f"  blind: {_pays(dict(rules.blind))}")
+    if rules.play_pays is not None:
+        lines.append(f"  play_pays: {_pays(dict(rules.play_pays))}")
+    for flag in ("play_pays_on_tie", "play_pays_when_dealer_does_not_qualify"):
+        if getattr(rules, flag):
+            lines.append(f"  {flag}: true")
+    if rules.bad_beat is not None:
+        lines.append(f"  bad_beat: {_pays(dict(rules.bad_beat))}")
     qualifier = "none" if rules.qualifier is None else _hand(rules.qualifier)
     lines += [f"rules: {{dealer_qualifier: {qualifier}, ties: {rules.ties}}}", "wagers:", "  ante_play:"]
     lines.append(f"    ante_bonus: {_pays(dict(rules.ante_bonus)) if rules.ante_bonus else '{}'}")

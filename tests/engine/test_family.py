@@ -19,6 +19,7 @@ import family_brute as brute
 from conftest import PAYTABLES
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
+from trey.core.errors import SpecError
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
@@ -37,6 +38,9 @@ game:
   blind: {BLIND}
 """
 FU_BLIND = "{mini_royal: 100, straight_flush: 8, three_of_a_kind: 6, straight: 3 to 2, flush: 1}"
+
+
+PRIME_PLAY = "{mini_royal: 20, straight_flush: 5, three_of_a_kind: 4, straight: 2, flush: 3 to 2, pair: 1}"
 
 
 def paytable(name: str, body: str) -> GameSpec:
@@ -61,6 +65,20 @@ VARIANTS: dict[str, GameSpec] = {
     "face_up_no_raises": paytable(
         "Face up",
         "game: {face_up: 1}\nwagers: {ante_play: {ante_bonus: {straight_flush: 5, three_of_a_kind: 4, straight: 1}}}\n",
+    ),
+    "prime_style": paytable(
+        "Prime style",
+        "game:\n  ante_when_dealer_does_not_qualify: pushes\n"
+        f"  play_pays: {PRIME_PLAY}\n  play_pays_on_tie: true\n  play_pays_when_dealer_does_not_qualify: true\n"
+        "  bad_beat: {mini_royal: 20, straight_flush: 5, three_of_a_kind: 4, straight: 2}\n"
+        "wagers: {ante_play: {}}\n",
+    ),
+    "face_up_ultimate_play_pays_bad_beat": paytable(
+        "FU Play pays",
+        FU_GAME.replace("{BLIND}", FU_BLIND)
+        + "  play_pays: {straight_flush: 5, three_of_a_kind: 3, straight: 3 to 2}\n"
+        + "  bad_beat: {straight_flush: 2, three_of_a_kind: 1 to 2}\n"
+        + "wagers: {ante_play: {}}\n",
     ),
 }
 # The same games as tests/family_brute.py states them, apart from trey.
@@ -128,6 +146,20 @@ BRUTE_FORCE: dict[str, Brute] = {
         Fraction(491146588311406, 161902084605625),
         {0: 125880, 1: 957020},
         {"2": "5-3-2", "J": "5-3-2", "Q": "Q-9-2", "K": "K-9-2", "A": "A-9-2"},
+    ),
+    "prime_style": Brute(
+        Fraction(59821, 5816720),
+        Fraction(370, 221),
+        Fraction(94687913415967, 33834231558400),
+        {0: 7200, 1: 14900},
+        {"none": "Q-6-4"},
+    ),
+    "face_up_ultimate_play_pays_bad_beat": Brute(
+        Fraction(-714807, 14541800),
+        Fraction(888646, 270725),
+        Fraction(2732783420233551, 211463947240000),
+        {0: 248796, 1: 556764, 3: 277340},
+        by_rank("9-5-2 9-7-3 9-8-4 9-8-5 9-8-6 9-7-6 9-8-5 9-8-3 10-8-3 J-8-3 Q-8-3 K-8-3 A-8-5"),
     ),
 }
 
@@ -224,7 +256,9 @@ def _sample(face_up: int, seed: int, cells: int) -> list[tuple[int, int | None]]
     return found
 
 
-@pytest.mark.parametrize("name", ["face_up_ultimate", "face_up_ultimate_k_high", "face_up_no_raises"])
+@pytest.mark.parametrize(
+    "name", ["face_up_ultimate", "face_up_ultimate_k_high", "face_up_no_raises", "face_up_ultimate_play_pays_bad_beat"]
+)
 def test_each_option_s_value_and_the_decision_of_sampled_cells_equal_the_plain_count(name: str) -> None:
     spec, rules = VARIANTS[name], BRUTE_RULES[name]
     assert spec.wagers.ante_play is not None
@@ -238,7 +272,7 @@ def test_each_option_s_value_and_the_decision_of_sampled_cells_equal_the_plain_c
         assert int(expect.decide(counts[hand : hand + 1], np.array([hand]))[0]) == brute.best(plain)
 
 
-@pytest.mark.parametrize("name", ["standard", "ante_pushes_no_face_up"])
+@pytest.mark.parametrize("name", ["standard", "ante_pushes_no_face_up", "prime_style"])
 def test_cells_without_a_face_up_card_equal_the_plain_count(name: str) -> None:
     spec, rules = VARIANTS[name], BRUTE_RULES[name]
     assert spec.wagers.ante_play is not None
@@ -294,6 +328,38 @@ def test_decide_is_the_best_of_the_values_for_sampled_hands(blind: str, rules: s
     hands = [h for h in random.Random(3).sample(range(len(counts)), 400) if counts[h].sum()]
     for hand in hands:
         assert int(decided[hand]) == _best(expect.values(counts[hand], hand)), hand
+
+
+@pytest.mark.parametrize(
+    "play",
+    [
+        "  play_pays: {straight: 3 to 2, pair: 2}\n  play_pays_on_tie: true\n  bad_beat: {flush: 1 to 3}\n",
+        # nine-digit odds in every table: the values leave int64, and the decision is taken in Python integers
+        "  play_pays: {straight_flush: 999999999 to 999999998, flush: 1000000000 to 999999999}\n"
+        "  bad_beat: {pair: 333333333 to 999999997, three_of_a_kind: 1 to 999999991}\n",
+    ],
+)
+def test_decide_is_the_best_of_the_values_with_the_play_paid_by_a_table(play: str) -> None:
+    blind = "{mini_royal: 999999999 to 999999998, straight: 1000000000 to 999999999, flush: 1 to 7}"
+    spec = paytable("x", FU_GAME.replace("{BLIND}", blind) + play + "wagers: {ante_play: {}}\n")
+    assert spec.wagers.ante_play is not None
+    expect = Expectations(spec.game, spec.rules, spec.wagers.ante_play.ante_bonus)
+    counts = hidden_counts(21, spec.rules.dealer_qualifier.minimum_key)
+    decided = expect.decide(counts)
+    hands = [h for h in random.Random(4).sample(range(len(counts)), 400) if counts[h].sum()]
+    for hand in hands:
+        assert int(decided[hand]) == _best(expect.values(counts[hand], hand)), hand
+
+
+def test_a_dealer_who_does_not_qualify_cannot_both_decide_and_pay_the_play() -> None:
+    body = (
+        "game: {play_needs_qualifier: false, play_pays_when_dealer_does_not_qualify: true}\nwagers: {ante_play: {}}\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        paytable("x", body)
+    [problem] = raised.value.problems
+    assert problem.code == "game.play-pays-conflict"
+    assert problem.path == ("game", "play_pays_when_dealer_does_not_qualify")
 
 
 def test_every_cell_is_dealt_the_dealer_s_hidden_cards_once() -> None:

@@ -26,7 +26,7 @@ from trey.cards.hands import IntArray
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
 from trey.engine.stats import NetResult, WagerStats, net_distribution, stats_of
 from trey.paytable.model import GameSpec, RoundShape
-from trey.rules.round import DEAL_CLASSES, FOLD, settle, staked
+from trey.rules.round import DEAL_CLASSES, FOLD, staked
 
 SUITS = 4
 RANKS = 13
@@ -137,12 +137,10 @@ def analyze_family(spec: GameSpec) -> FamilyAnalysis:
     pairs: list[tuple[Fraction, int]] = []
     for flat, by_class in enumerate(deals.tolist()):
         option_position, group = divmod(flat, expect.groups)
-        blind_pay, bonus = expect.pays_of_group(group)
         option = options[option_position]
         for deal, n in zip(DEAL_CLASSES, by_class, strict=True):
             if n:
-                nets = settle(shape, rules, option, deal, blind_pay=blind_pay, bonus=bonus)
-                pairs.append((nets.total, n * weight))
+                pairs.append((expect.nets(option, deal, group).total, n * weight))
     distribution = net_distribution(pairs)
     stats = stats_of(distribution)
     per_cell = deals_per_cell(shape)

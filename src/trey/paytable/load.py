@@ -23,6 +23,7 @@ from trey.paytable.model import (
     BLIND_OUTCOMES,
     ENVY_ON_FOLD,
     GAME_FORMAT_VERSION,
+    PLAY_OUTCOMES,
     PRESETS,
     SIDE_BET_ON_FOLD,
     STANDARD_ROUND,
@@ -306,6 +307,8 @@ def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]
     """Every paytable of the file with the outcomes it may list, rarest first."""
     yield ("wagers", "ante_play", "ante_bonus"), ANTE_BONUS_OUTCOMES
     yield ("game", "blind"), BLIND_OUTCOMES
+    yield ("game", "play_pays"), PLAY_OUTCOMES
+    yield ("game", "bad_beat"), PLAY_OUTCOMES
     for preset in PRESETS.values():
         yield ("wagers", preset.id), READINGS[preset.reads].outcome_slugs
     side_bets = _get(data, ("side_bets",))
@@ -405,6 +408,14 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
                         "offer each Play bet once, with its requirement",
                     )
                 seen.setdefault(multiple, index)
+    if game.get("play_pays_when_dealer_does_not_qualify") is True and game.get("play_needs_qualifier") is False:
+        yield doc.problem(
+            "game.play-pays-conflict",
+            ("game", "play_pays_when_dealer_does_not_qualify"),
+            "the Play cannot both be decided against a dealer who does not qualify (play_needs_qualifier: false) "
+            "and be paid as a win there",
+            "leave play_needs_qualifier out (true), or play_pays_when_dealer_does_not_qualify out",
+        )
     wagers = data.get("wagers")
     ante_play = isinstance(wagers, dict) and "ante_play" in wagers
     if not ante_play:
@@ -467,6 +478,12 @@ def _round(game: dict[str, Any] | None) -> RoundShape:
         ),
         play_needs_qualifier=game.get("play_needs_qualifier", STANDARD_ROUND.play_needs_qualifier),
         blind=_paytable(BLIND_OUTCOMES, blind) if blind is not None else None,
+        play_pays=_paytable(PLAY_OUTCOMES, game["play_pays"]) if game.get("play_pays") is not None else None,
+        play_pays_on_tie=game.get("play_pays_on_tie", STANDARD_ROUND.play_pays_on_tie),
+        play_pays_when_dealer_does_not_qualify=game.get(
+            "play_pays_when_dealer_does_not_qualify", STANDARD_ROUND.play_pays_when_dealer_does_not_qualify
+        ),
+        bad_beat=_paytable(PLAY_OUTCOMES, game["bad_beat"]) if game.get("bad_beat") is not None else None,
     )
 
 
