@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from bruteforce_family import HANDS, RULE_SETS, count  # benchmarks/ is this script's folder
 from family_brute import Rules
 from trey.cards.hand_table import hand_indexes
+from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.decide import Expectations, hidden_counts
-from trey.engine.family import analyze_family
+from trey.engine.family import analyze_family, played_cells
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 
@@ -107,6 +108,15 @@ def compare(name: str, rules: Rules) -> list[str]:
         wrong += int((mine[exists] != plain.choice[row][exists]).sum())
     if wrong:
         differ.append(f"{wrong:,} of {cells:,} cells decided otherwise")
+    # A side bet lost on a fold beside a face-up card counts each hand in the cells it plays, over all 52 up cards,
+    # from the analysis's clubs through the suits' symmetry: against the brute force's choices for every up card.
+    if rules.face_up:
+        mine_played = played_cells(found.choices)
+        theirs_played = (plain.exists & (plain.choice > 0)).sum(axis=0)
+        if not (mine_played == theirs_played).all():
+            differ.append("the up cards each hand is played against differ")
+        by_category = np.bincount(class_of_hand(), weights=theirs_played).astype(np.int64)
+        print(f"{name}: cells played by the player's hand class (the brute force's choices): {by_category.tolist()}")
     print(
         f"{name}: house edge per Ante {found.house_edge_per_ante} = {float(found.house_edge_per_ante):.4%}, "
         f"{cells:,} cells each decided as the brute force does: "

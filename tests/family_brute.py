@@ -135,6 +135,15 @@ RULE_SETS: dict[str, Rules] = {
         play_pays={"straight_flush": Fraction(5), "three_of_a_kind": Fraction(3), "straight": Fraction(3, 2)},
         bad_beat={"straight_flush": Fraction(2), "three_of_a_kind": Fraction(1, 2)},
     ),
+    # One card up and a Play of 10x whose win with a pair or a flush pushes: pairs fold against some up cards, so a
+    # side bet on the player's hand lost on a fold is lost in some of their cells (the engine counts it).
+    "face_up_10x_pairs_push": replace(
+        STANDARD,
+        face_up=1,
+        options=((10, None),),
+        ante_bonus=None,
+        play_pays={"flush": Fraction(0), "pair": Fraction(0)},
+    ),
 }
 
 

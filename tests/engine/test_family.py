@@ -23,7 +23,7 @@ from trey.core.errors import SpecError
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
-from trey.engine.family import FamilyAnalysis, analyze_family
+from trey.engine.family import FamilyAnalysis, analyze_family, family_side_bet
 from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import DealerQualifier, GameSpec, Ties
 
@@ -79,6 +79,10 @@ VARIANTS: dict[str, GameSpec] = {
         + "  play_pays: {straight_flush: 5, three_of_a_kind: 3, straight: 3 to 2}\n"
         + "  bad_beat: {straight_flush: 2, three_of_a_kind: 1 to 2}\n"
         + "wagers: {ante_play: {}}\n",
+    ),
+    "face_up_10x_pairs_push": paytable(
+        "10x, pairs push",
+        "game: {face_up: 1, options: [{play: 10}], play_pays: {flush: 0, pair: 0}}\nwagers: {ante_play: {}}\n",
     ),
 }
 # The same games as tests/family_brute.py states them, apart from trey.
@@ -160,6 +164,13 @@ BRUTE_FORCE: dict[str, Brute] = {
         Fraction(2732783420233551, 211463947240000),
         {0: 248796, 1: 556764, 3: 277340},
         by_rank("9-5-2 9-7-3 9-8-4 9-8-5 9-8-6 9-7-6 9-8-5 9-8-3 10-8-3 J-8-3 Q-8-3 K-8-3 A-8-5"),
+    ),
+    "face_up_10x_pairs_push": Brute(
+        Fraction(22170987, 101792600),
+        Fraction(47143, 10829),
+        Fraction(199857652336245231, 10361733414760000),
+        {0: 719760, 10: 363140},
+        {"2": "A-4-2"},
     ),
 }
 
@@ -392,3 +403,63 @@ def test_the_standard_shape_counts_as_the_standard_engine(table: str) -> None:
     assert found.house_edge_per_initial_bet == found.house_edge_per_ante == standard.stats.house_edge
     assert (found.choices[0] == standard.plays.astype(np.int64)).all()
     assert [o.cells for o in found.options] == [standard.strategy.hands_folded, standard.strategy.hands_played]
+
+
+# --- side bets beside a family game -------------------------------------------------------------------------------
+
+PAIR_PLUS = "pair_plus: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}"
+
+
+def test_a_side_bet_lost_on_a_fold_is_lost_in_the_cells_the_strategy_folds() -> None:
+    """Beside a face-up card whose 10x Play pushes a pair's win, pairs fold against some up cards: Pair Plus (lost on
+    a fold) is paid in the cells the optimal strategy plays, over the 22,100 x 49 cells. The counts are the brute
+    force's (benchmarks/family_against_brute.py prints the cells each class of hand is played in, from the brute
+    force's choices over all 52 up cards: 49 each mini-royal, 2,156 straight flush, 2,548, 35,280, 53,704, 94,440)."""
+    spec = paytable(
+        "10x, pairs push, Pair Plus",
+        "game: {face_up: 1, options: [{play: 10}], play_pays: {flush: 0, pair: 0}}\n"
+        f"wagers: {{ante_play: {{}}, {PAIR_PLUS}}}\n",
+    )
+    [bet] = spec.wagers.side_bets
+    pair_plus = family_side_bet(spec, bet, analysis_of("face_up_10x_pairs_push").choices)  # the same Ante & Play
+    assert pair_plus.cycle == 22_100 * 49
+    combinations = {row.outcome: row.combinations for row in pair_plus.outcomes}
+    played = {"straight_flush": 4 * 49 + 2_156, "three_of_a_kind": 2_548, "straight": 35_280, "flush": 53_704}
+    assert combinations == {**played, "pair": 94_440, "lose": 22_100 * 49 - sum(played.values()) - 94_440}
+    assert pair_plus.stats.house_edge == 1 - Fraction(
+        41 * played["straight_flush"] + 31 * 2_548 + 7 * 35_280 + 4 * 53_704 + 2 * 94_440, 22_100 * 49
+    )
+
+
+def test_side_bets_that_stand_on_a_fold_are_counted_as_beside_the_standard_game() -> None:
+    six_card = (
+        "six_card_bonus: {royal_flush: 1000, straight_flush: 200, four_of_a_kind: 50, full_house: 25, flush: 20, "
+        "straight: 10, three_of_a_kind: 5}"
+    )
+    body = FU_GAME.replace("{BLIND}", FU_BLIND) + f"wagers: {{ante_play: {{}}, {PAIR_PLUS}, {six_card}}}\n"
+    found = analyze_family(paytable("FU and side bets", body))
+    standard = analyze(
+        load_spec_bytes(f"trey: 2\nname: s\nwagers: {{ante_play: {{}}, {six_card}}}\n".encode(), "s.yaml")
+    )
+    pair_plus, six = found.side_bets
+    assert (
+        six.stats == standard.wagers["six_card_bonus"].stats
+        and six.outcomes == standard.wagers["six_card_bonus"].outcomes
+    )
+    # every pair or better is played against every up card: Pair Plus is lost on no paying hand's fold
+    assert pair_plus.stats.house_edge == Fraction(402, 5525)  # 7.2760%, as always played (40-30-6-3-1)
+
+
+def test_a_side_bet_the_engine_cannot_count_beside_a_face_up_card_is_refused_where_it_is_written() -> None:
+    body = (
+        FU_GAME.replace("{BLIND}", FU_BLIND)
+        + "wagers: {ante_play: {}}\nside_bets: {beaten: {reads: bad_beat, on_fold: lost, pays: {straight_beaten: 5}}}\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        paytable("x", body)
+    [problem] = raised.value.problems
+    assert (problem.code, problem.path) == ("game.side-bets", ("side_bets", "beaten"))
+    assert problem.message == (
+        "a side bet lost on a fold beside a face-up card is counted only on the player's own cards, without a "
+        "progressive or an envy bonus"
+    )

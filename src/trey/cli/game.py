@@ -145,17 +145,17 @@ def _analyze_family(spec: GameSpec, file: Path, output_format: str, *, exact: bo
             display_name(file),
             hint=f"trey analyze --format {' or '.join(FAMILY_FORMATS)} counts this game",
         )
-    if meter is not None:
+    if meter is not None and not any(bet.progressive is not None for bet in spec.wagers.side_bets):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     analysis = analyze_family(spec)
     if output_format == "json":
         from trey.figures.family import family_analysis_json
 
-        sys.stdout.write(json.dumps(family_analysis_json(analysis), indent=2) + "\n")
+        sys.stdout.write(json.dumps(family_analysis_json(analysis, meter), indent=2) + "\n")
     else:
         from trey.present.family_view import print_family_analysis
 
-        print_family_analysis(analysis, exact=exact)
+        print_family_analysis(analysis, exact=exact, meter=meter)
 
 
 def _parse_meter(value: str | None) -> Fraction | None:

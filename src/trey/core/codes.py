@@ -203,8 +203,9 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
             Code.GAME_AT_LEAST,
             Code.GAME_PLAY_PAYS_CONFLICT,
         ),
-        "a `game:` section without `ante_play`, beside side bets (not yet counted for a game other than standard "
-        "Three Card Poker), with a strategy other than `optimal`, offering one Play bet twice, requiring a hand "
+        "a `game:` section without `ante_play`, beside a side bet it cannot count (with a card face up, one lost on "
+        "a fold that reads more than the player's cards, or has a progressive or an envy bonus), with a strategy "
+        "other than `optimal`, offering one Play bet twice, requiring a hand "
         "trey cannot read, or paying the Play for a dealer who does not qualify when the Play is decided without "
         "the qualifier",
     ),

@@ -21,11 +21,15 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from trey.cards.hand_table import HANDS, hand_table
+from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import IntArray
+from trey.cards.readings import READINGS
+from trey.cards.readings.base import Deals, Seat
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
+from trey.engine.results import GameAnalysis, WagerAnalysis
+from trey.engine.side_bet import analyze_side_bet, side_bet_of_counts
 from trey.engine.stats import NetResult, WagerStats, net_distribution, stats_of
-from trey.paytable.model import GameSpec, RoundShape
+from trey.paytable.model import GameSpec, OnFold, RoundShape, SideBet
 from trey.rules.round import DEAL_CLASSES, FOLD, staked
 
 SUITS = 4
@@ -67,6 +71,7 @@ class FamilyAnalysis:
     options: tuple[OptionCount, ...]
     chart: tuple[ChartRow, ...]
     average_action: Fraction  # Antes bet on a round, on average: the initial bet and the Play bet
+    side_bets: tuple[WagerAnalysis, ...]  # the game's side bets, in order, each over its own cycle
     # choices[i, hand]: the option the cell of the i-th counted up card (the clubs, 2 to ace; one row without a card
     # up) and that hand of the hand table takes; -1 for no cell (the hand holds the up card)
     choices: npt.NDArray[np.int64] = field(compare=False, repr=False)
@@ -78,6 +83,11 @@ class FamilyAnalysis:
     @property
     def game(self) -> RoundShape:
         return self.spec.game
+
+    @property
+    def side_bet_analysis(self) -> GameAnalysis:
+        """The side bets alone, as the standard game's analysis holds its wagers (for their tables and JSON)."""
+        return GameAnalysis(self.spec, {bet.wager: bet for bet in self.side_bets})
 
     @property
     def cycle(self) -> int:
@@ -148,6 +158,7 @@ def analyze_family(spec: GameSpec) -> FamilyAnalysis:
         OptionCount(o, int(cells[index_of[o]]) * weight, int(cells[index_of[o]]) * weight * per_cell) for o in options
     )
     action = sum((staked(shape, o.option) * o.deals for o in taken_by_option), 0)
+    side_bets = tuple(family_side_bet(spec, bet, choices) for bet in spec.wagers.side_bets)
     return FamilyAnalysis(
         spec,
         stats,
@@ -157,8 +168,46 @@ def analyze_family(spec: GameSpec) -> FamilyAnalysis:
         taken_by_option,
         tuple(chart),
         Fraction(action, stats.cycle),
+        side_bets,
         choices,
     )
+
+
+def family_side_bet(spec: GameSpec, bet: SideBet, choices: npt.NDArray[np.int64]) -> WagerAnalysis:
+    """A side bet beside a family game. The cards it reads do not depend on the player's decision, so a bet that
+    stands on a fold is counted as beside the standard game; one lost on a fold is lost in the cells the optimal
+    strategy folds: without a card up, the hands it folds (as the standard game's); with one, for a reading of the
+    player's own cards, over the 22,100 x 49 cells (a hand and the up card), each hand's class counted in the cells
+    it plays. ``choices``: :attr:`FamilyAnalysis.choices`."""
+    lost_on_fold = bet.on_fold is OnFold.LOST
+    if spec.game.face_up == 0 or not lost_on_fold:
+        plays = choices[0] > FOLD if spec.game.face_up == 0 else None
+        return analyze_side_bet(bet, plays)
+    reading = READINGS[bet.reads]
+    if reading.seat is not Seat.PLAYER or bet.progressive is not None or bet.envy:
+        raise ValueError(
+            f"{bet.id}: lost on a fold beside a face-up card, only a bet on the player's own cards is counted"
+        )
+    table = hand_table()
+    classes = reading.classify(Deals(table.cards, table.cards))  # the dealer's cards are not looked at
+    by_class = np.zeros(len(reading.classes), dtype=np.int64)
+    np.add.at(by_class, classes, played_cells(choices))
+    return side_bet_of_counts(bet, HANDS * (52 - 3), tuple(int(n) for n in by_class))
+
+
+def played_cells(choices: npt.NDArray[np.int64]) -> IntArray:
+    """For each hand of the hand table, the up cards (of all 52) against which the optimal strategy plays it, from
+    ``choices`` over the up cards of clubs: the cell (hand h, up card of rank r and suit s) is the cell (hand h with
+    suits s and clubs swapped, up card of rank r and clubs), the same deal under a permutation of the suits."""
+    table = hand_table()
+    playing = (choices > FOLD).sum(axis=0)  # against the clubs, each hand
+    total = np.zeros(HANDS, dtype=np.int64)
+    for suit in range(SUITS):
+        swap = np.arange(52)
+        ranks = np.arange(RANKS) * SUITS
+        swap[ranks + suit], swap[ranks] = ranks, ranks + suit
+        total += playing[hand_indexes(swap[table.cards])]
+    return total
 
 
 def _chart_row(

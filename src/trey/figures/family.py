@@ -208,12 +208,22 @@ def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
     }
 
 
-def family_analysis_json(analysis: FamilyAnalysis) -> dict[str, Any]:
+def family_analysis_json(analysis: FamilyAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     """``trey analyze --format json`` of a family game: its figures under ``game`` (a standard game's are under
-    ``wagers``)."""
+    ``wagers``), its side bets under ``game.side_bets``, each as a standard game's wager."""
+    from trey.figures.export import theo_json, wager_json
+    from trey.figures.theo import theoretical_win
+
+    game = family_game_json(analysis)
+    sides = analysis.side_bet_analysis
+    if sides.wagers:
+        game["side_bets"] = {
+            wager: {**wager_json(result, meter), "theoretical_win": theo_json(theoretical_win(result, sides))}
+            for wager, result in sides.wagers.items()
+        }
     return {
         "trey_version": __version__,
         "spec_sha256": analysis.spec.sha256,
         "name": analysis.spec.name,
-        "game": family_game_json(analysis),
+        "game": game,
     }

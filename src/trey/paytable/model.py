@@ -611,6 +611,26 @@ class Wagers:
         return {bet.id: bet.canonical(folds=folds) for bet in self.side_bets if bet.preset is None}
 
 
+SIDE_BET_NOT_COUNTED = (
+    "a side bet lost on a fold beside a face-up card is counted only on the player's own cards, without a "
+    "progressive or an envy bonus"
+)
+
+
+def side_bet_counted_beside(game: RoundShape, bet: SideBet) -> bool:
+    """Whether the engine counts ``bet`` beside a game of this round: every bet that stands on a fold (its cards do
+    not depend on the decision), every bet without a card up (the decision is one per hand, as the standard game's),
+    and with a card up a bet lost on a fold that reads the player's own cards alone (the fold then depends on the up
+    card, which the bet does not read), without a progressive or an envy bonus."""
+    if bet.on_fold is OnFold.STANDS or game.face_up == 0:
+        return True
+    from trey.cards.readings import READINGS
+    from trey.cards.readings.base import Seat
+
+    reading = READINGS.get(bet.reads)
+    return reading is not None and reading.seat is Seat.PLAYER and bet.progressive is None and not bet.envy
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One Three Card Poker game: its rules, table limits and the paytables of the wagers it offers; ``game``, the
@@ -632,8 +652,9 @@ class GameSpec:
         if not self.game.is_standard:
             if self.wagers.ante_play is None:
                 raise ValueError("a game's round is its Ante & Play's: describing it needs Ante & Play")
-            if self.wagers.side_bets:
-                raise ValueError("side bets beside a game other than standard Three Card Poker are not yet counted")
+            uncounted = [bet.id for bet in self.wagers.side_bets if not side_bet_counted_beside(self.game, bet)]
+            if uncounted:
+                raise ValueError(f"{uncounted[0]}: {SIDE_BET_NOT_COUNTED}")
             if self.wagers.ante_play.strategy.kind is not StrategyKind.OPTIMAL:
                 raise ValueError("a game other than standard Three Card Poker is played with the optimal strategy")
 

@@ -4,14 +4,18 @@ by face-up card."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from rich.console import Console
 
 from trey.cards.hands import describe_key
 from trey.engine.family import FamilyAnalysis
 from trey.figures.family import FAMILY_FIGURES, option_name, up_rank_name
-from trey.paytable.model import AnteWithoutQualifier, RoundShape, Rules, Ties
+from trey.figures.theo import theoretical_wins
+from trey.paytable.model import AnteWithoutQualifier, RoundShape, Rules, Ties, money_style
 from trey.paytable.odds import net_odds_text
 from trey.present.layout import TextTable, figure, label, print_all, say, terminal_console
+from trey.present.terminal import terminal_money, wager_parts
 
 
 def round_words(shape: RoundShape, rules: Rules) -> list[str]:
@@ -20,6 +24,8 @@ def round_words(shape: RoundShape, rules: Rules) -> list[str]:
     up = {0: "no dealer card face up", 1: "one dealer card face up"}[shape.face_up]
     ante = "wins 1 to 1" if shape.ante_when_dealer_does_not_qualify is AnteWithoutQualifier.WINS else "pushes"
     play = "pushes" if shape.play_needs_qualifier else "is decided against the dealer's hand all the same"
+    if shape.play_pays_when_dealer_does_not_qualify:
+        play = "is paid as a win, whatever the hands"
     words = [
         f"{up.capitalize()} before the player decides: fold, or play {options}.",
         f"The dealer qualifies with {rules.dealer_qualifier.weakest_hand} or better; when not, the Ante {ante} and "
@@ -32,6 +38,17 @@ def round_words(shape: RoundShape, rules: Rules) -> list[str]:
             "A Blind equal to the Ante, decided against the dealer's hand without the qualifier: a win pays "
             f"{pays or 'nothing'} (a lower winning hand pushes); a loss or a fold loses it, a tie pushes."
         )
+    if shape.play_pays is not None or shape.play_pays_on_tie:
+        table = shape.play_pays.all_odds if shape.play_pays is not None else ()
+        pays = ", ".join(f"{row.replace('_', ' ')} {net_odds_text(odds.net)}" for row, odds in table)
+        on_tie = "; a tie pays it as a win" if shape.play_pays_on_tie else ""
+        words.append(
+            f"The Play is paid by the player's hand when it wins: {pays or 'every hand'} "
+            f"{'(any other hand 1 to 1)' if pays else '1 to 1'}{on_tie}."
+        )
+    if shape.bad_beat is not None:
+        pays = ", ".join(f"{row.replace('_', ' ')} {net_odds_text(odds.net)}" for row, odds in shape.bad_beat.all_odds)
+        words.append(f"A losing Play is paid all the same (the bad beat): {pays or 'no hand'}.")
     return words
 
 
@@ -81,9 +98,21 @@ def family_parts(analysis: FamilyAnalysis, *, exact: bool = False) -> list[TextT
     ]
 
 
-def print_family_analysis(analysis: FamilyAnalysis, *, exact: bool = False, console: Console | None = None) -> None:
-    """``trey analyze --format table`` of a family game."""
+def print_family_analysis(
+    analysis: FamilyAnalysis,
+    *,
+    exact: bool = False,
+    meter: Fraction | None = None,
+    console: Console | None = None,
+) -> None:
+    """``trey analyze --format table`` of a family game: its Ante & Play, then each side bet as beside the standard
+    game."""
     console = console or terminal_console()
     say(console, f"{analysis.spec.name}  (sha256 {analysis.spec.sha256[:12]})", bold=True)
     say(console, "")
     print_all(console, family_parts(analysis, exact=exact))
+    sides = analysis.side_bet_analysis
+    style = terminal_money(money_style(analysis.spec.table))
+    theos = theoretical_wins(sides)
+    for wager, result in sides.wagers.items():
+        print_all(console, wager_parts(result, exact=exact, style=style, meter=meter, theo=theos[wager]))

@@ -106,7 +106,7 @@ def settle(
     elif deal.showdown is Showdown.TIE:
         play = option * showdown
     else:
-        play = -option if bad_beat_pay is None else option * bad_beat_pay
+        play = Fraction(-option) if bad_beat_pay is None else option * bad_beat_pay
     blind = Fraction(0)
     if has_blind and deal.showdown is Showdown.WIN:
         blind = blind_pay if blind_pay is not None else Fraction(0)
