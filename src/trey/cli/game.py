@@ -199,7 +199,7 @@ def compare(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, ["comparison.html"], force=force, option="--out")
-    games = [(display_name(path), standard_game(load_spec(path), "trey compare", path)) for path in files]
+    games = [(display_name(path), load_spec(path)) for path in files]
     rows = run_comparison(games, wager)
     if output_format is CompareFormat.JSON:
         print(json.dumps(comparison_json(rows), indent=2))
@@ -287,7 +287,7 @@ def solve(
         edges = (_parse_percent(low, "band"), _parse_percent(high, "band"))
         if edges[0] > edges[1]:
             raise typer.BadParameter(f"{band!r} runs backwards: give the lower house edge first, e.g. 4%..6%")
-    spec = standard_game(load_spec(file), "trey solve", file)
+    spec = load_spec(file)
     if grid_spec is not None:
         points = grid(spec, wager, _parse_grid(grid_spec), edges)
         rows = [r for r, _, _ in _parse_grid(grid_spec)]

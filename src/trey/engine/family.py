@@ -28,8 +28,8 @@ from trey.cards.readings.base import Deals, Seat
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
 from trey.engine.results import GameAnalysis, WagerAnalysis
 from trey.engine.side_bet import analyze_side_bet, side_bet_of_counts
-from trey.engine.stats import NetResult, WagerStats, net_distribution, stats_of
-from trey.paytable.model import GameSpec, OnFold, RoundShape, SideBet
+from trey.engine.stats import NetResult, OutcomeRow, WagerStats, net_distribution, stats_of
+from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, GameSpec, OnFold, RoundShape, SideBet
 from trey.rules.round import DEAL_CLASSES, FOLD, staked
 
 SUITS = 4
@@ -84,6 +84,14 @@ class FamilyAnalysis:
     def game(self) -> RoundShape:
         return self.spec.game
 
+    def as_wager(self) -> WagerAnalysis:
+        """Ante & Play as a wager of the standard game's analyses (for the figures every wager has: house edge, RTP,
+        hit frequency, variance, all per Ante): its outcomes are its net results."""
+        rows = tuple(
+            OutcomeRow(f"net {r.net}", r.net, r.combinations, self.cycle, staked=1) for r in self.net_results
+        )
+        return WagerAnalysis(ANTE_PLAY, ANTE_PLAY_TITLE, rows, self.net_results, self.stats)
+
     @property
     def side_bet_analysis(self) -> GameAnalysis:
         """The side bets alone, as the standard game's analysis holds its wagers (for their tables and JSON)."""
@@ -115,10 +123,11 @@ class FamilyAnalysis:
         return self.house_edge_per_ante / self.average_action
 
 
-def analyze_family(spec: GameSpec) -> FamilyAnalysis:
+def analyze_family(spec: GameSpec, strategy: npt.NDArray[np.int64] | None = None) -> FamilyAnalysis:
     """Count every deal of ``spec``'s Ante & Play as its round's shape deals it, the player taking the optimal option
     in every cell. The standard game is one such shape: its figures are the standard engine's (a test holds them
-    equal)."""
+    equal). ``strategy``: play these choices instead (:attr:`FamilyAnalysis.choices` of a game of the same round
+    and options, another pay's: the solver holds the strategy fixed to find how a pay moves the house edge)."""
     game = spec.wagers.ante_play
     if game is None:
         raise ValueError(f"{spec.name}: a game without Ante & Play has no round to count")
@@ -137,7 +146,7 @@ def analyze_family(spec: GameSpec) -> FamilyAnalysis:
     for row, up in enumerate(ups):
         counts = hidden_counts(up, qualifier)
         exists = counts.sum(axis=1) > 0
-        choice = expect.decide(counts)
+        choice = expect.decide(counts) if strategy is None else np.where(strategy[row] >= 0, strategy[row], FOLD)
         choices[row, exists] = choice[exists]
         option_index = np.searchsorted(np.array(options), choice)
         np.add.at(deals, (option_index * expect.groups + expect.group_of_hand)[exists], counts[exists])
