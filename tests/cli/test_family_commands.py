@@ -137,11 +137,8 @@ REFUSALS = {
     "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
     "audit": ["audit", FACE_UP_ULTIMATE, "rounds.jsonl", "--out", "out"],
-    "solve": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--house-edge", "3%"],
-    "solve --grid": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--grid", "straight=1..3"],
-    "compare": ["compare", STANDARD, FACE_UP_ULTIMATE, "--out", "out"],
 }
-TOOL_NAMES = {"simulate --log -": "trey simulate --log", "solve --grid": "trey solve"}
+TOOL_NAMES = {"simulate --log -": "trey simulate --log"}
 
 
 @pytest.mark.parametrize("tool", sorted(REFUSALS))
@@ -207,14 +204,11 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
         ("analysis", lambda: trey.analyze(spec)),
         ("decisions", lambda: player_decisions(spec)),
         ("analysis", lambda: trey.simulate(spec, 1000, 1)),
-        ("analysis", lambda: trey.compare([("fu", spec)], None)),
         ("analysis", lambda: protect(spec, two=False)),
         ("analysis", lambda: audit(spec, [])),
         ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
         ("analysis", lambda: trey.drill(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),
-        ("solver", lambda: trey.solve(spec, "ante_play", "straight", Fraction(3, 100))),
-        ("solver", lambda: trey.grid(spec, "ante_play", [("straight", 1, 2)], (Fraction(0), Fraction(1)))),
     ]
     for what, call in calls:
         with pytest.raises(SpecError) as raised:
