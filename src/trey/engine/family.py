@@ -56,6 +56,11 @@ class ChartRow:
     weakest: tuple[int | None, ...]  # strength keys, one per Play bet
     exceptions: tuple[int, ...]  # one per Play bet
     cells: tuple[int, ...]  # one per option, the fold first
+    # The chart as a rule by ranks (Stephen How's: "1x from 10-x-x"): per Play bet, the weakest hand from which the
+    # rule makes that bet or a larger one, the threshold the optimal choices disagree with in the fewest cells (the
+    # weakest such; None: never); and those cells, in both directions (the suits decide them).
+    rule: tuple[int | None, ...] = ()
+    rule_exceptions: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,9 +92,7 @@ class FamilyAnalysis:
     def as_wager(self) -> WagerAnalysis:
         """Ante & Play as a wager of the standard game's analyses (for the figures every wager has: house edge, RTP,
         hit frequency, variance, all per Ante): its outcomes are its net results."""
-        rows = tuple(
-            OutcomeRow(f"net {r.net}", r.net, r.combinations, self.cycle, staked=1) for r in self.net_results
-        )
+        rows = tuple(OutcomeRow(f"net {r.net}", r.net, r.combinations, self.cycle, staked=1) for r in self.net_results)
         return WagerAnalysis(ANTE_PLAY, ANTE_PLAY_TITLE, rows, self.net_results, self.stats)
 
     @property
@@ -182,6 +185,36 @@ def analyze_family(spec: GameSpec, strategy: npt.NDArray[np.int64] | None = None
     )
 
 
+@dataclass(frozen=True)
+class ChartException:
+    """A cell the rule by face-up rank (:attr:`ChartRow.rule`) decides otherwise than the optimal strategy: its
+    suits and the up card's decide. ``up_card``: the up card of clubs (each stands for its rank's four, their suits
+    permuted; -1 without a card up); ``hand``: its index in the hand table."""
+
+    up_card: int
+    hand: int
+    rule: int  # the option the rule takes: the largest bet whose weakest hand the hand reaches, else the fold
+    option: int  # the option the optimal strategy takes
+
+
+def chart_exceptions(analysis: FamilyAnalysis) -> tuple[ChartException, ...]:
+    """Every cell the rule by ranks decides otherwise than the optimal strategy, by up rank, then hand (as protect
+    lists the hands a seen card folds at or above the weakest played). Over the four suits of the up card, four
+    times as many; :attr:`ChartRow.rule_exceptions` counts them per bet (a cell may break the rule of two bets)."""
+    keys = hand_table().keys
+    found = []
+    for row_index, row in enumerate(analysis.chart):
+        choice = analysis.choices[row_index]
+        rule = np.full(HANDS, FOLD, dtype=np.int64)
+        for multiple, threshold in zip(analysis.game.multiples, row.rule, strict=True):  # ascending: larger wins
+            if threshold is not None:
+                rule[keys >= threshold] = multiple
+        up = row_index * SUITS if row.up_rank is not None else -1
+        differ = np.flatnonzero((choice >= 0) & (rule != choice))
+        found += [ChartException(up, int(h), int(rule[h]), int(choice[h])) for h in differ]
+    return tuple(found)
+
+
 def family_side_bet(spec: GameSpec, bet: SideBet, choices: npt.NDArray[np.int64]) -> WagerAnalysis:
     """A side bet beside a family game. The cards it reads do not depend on the player's decision, so a bet that
     stands on a fold is counted as beside the standard game; one lost on a fold is lost in the cells the optimal
@@ -236,9 +269,44 @@ def _chart_row(
         weakest.append(low)
         below = exists & (choice < multiple) & (keys >= low) if low is not None else np.zeros(HANDS, dtype=bool)
         exceptions.append(int(below.sum()) * weight)
+    rule: list[int | None] = []
+    disagree = []
+    for multiple in multiples:
+        threshold, misses = _fit(keys[exists], choice[exists] >= multiple)
+        rule.append(threshold)
+        disagree.append(misses * weight)
     return ChartRow(
-        None if up is None else up // SUITS, tuple(weakest), tuple(exceptions), tuple(int(c) for c in cells)
+        None if up is None else up // SUITS,
+        tuple(weakest),
+        tuple(exceptions),
+        tuple(int(c) for c in cells),
+        tuple(rule),
+        tuple(disagree),
     )
 
 
-__all__ = ["FOLD", "ChartRow", "FamilyAnalysis", "OptionCount", "analyze_family"]
+def _fit(keys: IntArray, bets: npt.NDArray[np.bool_]) -> tuple[int | None, int]:
+    """The threshold t of "bet iff the hand's key is at least t" that disagrees with ``bets`` in the fewest cells,
+    the weakest such (None: never betting fits best), and the number of cells it disagrees with."""
+    levels, level = np.unique(keys, return_inverse=True)
+    yes = np.bincount(level[bets], minlength=len(levels))
+    no = np.bincount(level[~bets], minlength=len(levels))
+    # threshold at levels[i]: the bets below it and the non-bets at or above it; i = len(levels): never
+    below = np.concatenate([[0], np.cumsum(yes)])
+    at_or_above = no.sum() - np.concatenate([[0], np.cumsum(no)])
+    misses = below + at_or_above
+    best = int(np.argmin(misses))
+    return (int(levels[best]) if best < len(levels) else None), int(misses[best])
+
+
+__all__ = [
+    "FOLD",
+    "ChartException",
+    "ChartRow",
+    "FamilyAnalysis",
+    "OptionCount",
+    "analyze_family",
+    "chart_exceptions",
+    "family_side_bet",
+    "played_cells",
+]

@@ -8,9 +8,11 @@ from fractions import Fraction
 
 from rich.console import Console
 
+from trey.cards.card import cards_text
+from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
-from trey.engine.family import FamilyAnalysis
-from trey.figures.family import FAMILY_FIGURES, option_name, up_rank_name
+from trey.engine.family import ChartException, FamilyAnalysis, chart_exceptions
+from trey.figures.family import FAMILY_FIGURES, option_name, rule_hand, strategy_sentence, up_rank_name
 from trey.figures.theo import theoretical_wins
 from trey.paytable.model import AnteWithoutQualifier, RoundShape, Rules, Ties, money_style
 from trey.paytable.odds import net_odds_text
@@ -94,8 +96,51 @@ def family_parts(analysis: FamilyAnalysis, *, exact: bool = False) -> list[TextT
         figures,
         f"Strategy: optimal, cell by cell (cells taking each option: {taken})",
         chart,
+        f"As a rule by face-up card: {strategy_sentence(analysis)}",
+        rule_table(analysis),
         "",
     ]
+
+
+EXAMPLES = 3  # exceptions shown per face-up rank on a terminal (the JSON and the workbook list every one)
+
+
+def rule_table(analysis: FamilyAnalysis) -> TextTable:
+    """The rule by face-up rank, the cells it decides otherwise (over the four suits of the up card) and the first
+    of them, each as ``2d 5c 9c 1x (rule: fold)`` against the up card of clubs."""
+    multiples = analysis.game.multiples
+    by_up: dict[int, list[ChartException]] = {}
+    for exception in chart_exceptions(analysis):
+        by_up.setdefault(exception.up_card, []).append(exception)
+    rows = []
+    for index, row in enumerate(analysis.chart):
+        up = index * 4 if row.up_rank is not None else -1
+        found = by_up.get(up, [])
+        shown = [
+            f"{cards_text(hand_table().cards[e.hand])} {option_name(e.option)} (rule: {option_name(e.rule)})"
+            for e in found[:EXAMPLES]
+        ]
+        more = f"; {len(found) - EXAMPLES:,} more" if len(found) > EXAMPLES else ""
+        rows.append(
+            (
+                up_rank_name(row.up_rank),
+                *("never" if key is None else rule_hand(key) for key in row.rule),
+                f"{len(found) * (4 if up >= 0 else 1):,}",
+                "; ".join(shown) + more if found else "none",
+            )
+        )
+    columns = (
+        label("face-up card"),
+        *(label(f"rule {option_name(m)}") for m in multiples),
+        figure("exceptions"),
+        label("first exceptions (against the up card of clubs)"),
+    )
+    return TextTable(
+        columns,
+        rows,
+        title="The rule by face-up card: the threshold of each bet the optimal choices disagree with least; "
+        "exceptions: the cells (over the up card's four suits) the suits decide otherwise",
+    )
 
 
 def print_family_analysis(
