@@ -23,7 +23,7 @@ from trey.core.errors import SpecError
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
-from trey.engine.family import FamilyAnalysis, analyze_family, family_side_bet
+from trey.engine.family import FamilyAnalysis, analyze_family, chart_exceptions, family_side_bet
 from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import DealerQualifier, GameSpec, Ties
 
@@ -463,3 +463,51 @@ def test_a_side_bet_the_engine_cannot_count_beside_a_face_up_card_is_refused_whe
         "a side bet lost on a fold beside a face-up card is counted only on the player's own cards, without a "
         "progressive or an envy bonus"
     )
+
+
+# --- the strategy as a rule by face-up card --------------------------------------------------------------------------
+
+
+def test_the_rule_by_face_up_card_is_the_brute_force_s_fitted_rule_in_how_s_words() -> None:
+    """benchmarks/bruteforce_family.py fits the same rule (per rank and bet, the threshold the optimal choices
+    disagree with in the fewest cells, the weakest such) and prints its cells: 360 + 636 against a 2, 180 + 132
+    against a 3, ... none against an ace (exceptions by ranks and by suits, over the four suits of the up card)."""
+    from trey.figures.family import strategy_sentence
+
+    found = analysis_of("face_up_ultimate")
+    assert [describe_key(row.rule[0]) for row in found.chart if row.rule[0] is not None] == (
+        [
+            "9-8-2",
+            "10-3-2",
+            "10-4-2",
+            "10-5-2",
+            "10-6-2",
+            "10-7-2",
+            "9-8-6",
+            "9-8-4",
+            "10-8-4",
+            "J-8-4",
+            "Q-8-4",
+            "K-8-4",
+            "A-8-5",
+        ]
+    )
+    assert [row.rule_exceptions for row in found.chart] == [
+        (n, 0) for n in (996, 312, 120, 192, 336, 504, 876, 48, 48, 84, 48, 48, 0)
+    ]
+    assert {describe_key(row.rule[1]) for row in found.chart if row.rule[1] is not None} == {"pair of 2s, 3 kicker"}
+    assert strategy_sentence(found) == (
+        "3x every pair or better; 1x from 9-8-x on a 2, 10-x-x on a 3, 10-4-x on a 4, 10-5-x on a 5, 10-6-x on a 6, "
+        "10-7-x on a 7, 9-8-6 on an 8, 9-8-4 on a 9, 10-8-4 on a 10, J-8-4 on a jack, Q-8-4 on a queen, K-8-4 on a "
+        "king, A-8-5 on an ace; otherwise fold."
+    )
+    exceptions = chart_exceptions(found)
+    assert len(exceptions) * 4 == sum(row.rule_exceptions[0] for row in found.chart)  # no cell breaks the 3x rule
+    first = exceptions[0]  # the brute force's first "by suits": 2d-5c-9c vs 2c: optimal 1x, rule fold
+    assert (first.up_card, sorted(hand_table().cards[first.hand].tolist()), first.rule, first.option) == (
+        0,
+        [1, 12, 28],
+        0,
+        1,
+    )
+    assert strategy_sentence(analysis_of("standard")) == "1x Q-6-4 or better; otherwise fold."
