@@ -4,6 +4,8 @@ never the standard game's figures for it. The library's standard engine refuses 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from datetime import date
@@ -16,6 +18,7 @@ from typer.testing import CliRunner
 
 import trey
 from conftest import PAYTABLES, STANDARD, Run, run_cli
+from trey.cards.hand_table import hand_table
 from trey.cli import app
 from trey.core.errors import SpecError
 from trey.engine.family import analyze_family
@@ -103,16 +106,37 @@ def test_the_standard_game_s_json_keeps_its_contract() -> None:
     assert "game" not in data and list(data["wagers"]) == ["ante_play", "pair_plus", "prime", "six_card_bonus"]
 
 
-@pytest.mark.parametrize(("fmt", "extra"), [("csv", []), ("xlsx", ["--out", "fu.xlsx"])])
-def test_analyze_refuses_the_formats_it_cannot_write_for_the_family_yet(
-    fmt: str, extra: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_analyze_csv_gives_the_net_results_the_strategy_by_face_up_card_and_its_rule() -> None:
+    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "csv")
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    nets = [r for r in rows if r["kind"] == "net_result"]
+    assert sum(int(r["combinations"]) for r in nets) == 1_221_511_200
+    assert sum(Fraction(r["return_exact"]) for r in nets) == -Fraction(1975131, 50896300)  # the published 3.8807%
+    queen = {r["outcome"]: r for r in rows if r["kind"] == "strategy" and r["outcome"].startswith("Q: ")}
+    assert [(k, q["hand"]) for k, q in queen.items()] == [("Q: fold", ""), ("Q: 1x", "Q-8-4"), ("Q: 3x", "any pair")]
+    # 3x every pair or better (How; the brute force): the hands of a pair or better without the queen of clubs, x 4
+    table = hand_table()
+    pairs_up = int(((table.keys >= 1 << 12) & ~(table.cards == 40).any(axis=1)).sum())
+    assert int(queen["Q: 3x"]["combinations"]) == 4 * pairs_up
+    assert sum(int(q["combinations"]) for q in queen.values()) == 83_300  # 20,825 hands against each of 4 queens
+
+
+def test_analyze_xlsx_writes_the_family_workbook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openpyxl import load_workbook
+
     monkeypatch.chdir(tmp_path)
-    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", fmt, *extra)
-    hint = "(trey analyze --format table or json counts this game)"
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == refusal(f"trey analyze --format {fmt}", hint=hint)
-    assert list(tmp_path.iterdir()) == []
+    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "wrote fu.xlsx\n")
+    book = load_workbook(tmp_path / "fu.xlsx")
+    assert book.sheetnames == ["Game", "Summary", "ante_play", "ante_play strategy", "ante_play exceptions"]
+    game = {row[0]: row[1] for row in book["Game"].iter_rows(values_only=True) if row[0] is not None}
+    assert game["House edge per Ante"] == "3.8807%  (1975131/50896300)"
+    assert game["Element of risk"] == "1.1822%  (1975131/167065448)"
+    exceptions = list(book["ante_play exceptions"].iter_rows(min_row=4, values_only=True))
+    assert len(exceptions) == 903 and exceptions[0] == ("2c", "2d 5c 9c", "fold", "1x")
+    again = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")
+    assert again.exit_code == 1 and "--force" in again.stderr  # nothing overwritten without --force
 
 
 def test_analyze_meter_of_a_family_game_is_refused() -> None:
