@@ -147,3 +147,24 @@ def test_compare_sets_games_of_different_shapes_side_by_side_per_ante_and_per_ac
     table = run_cli("compare", STANDARD_541, FACE_UP_ULTIMATE).stdout
     fu_line = next(line for line in table.splitlines() if "face-up-ultimate.yaml" in line)
     assert [cell.strip() for cell in fu_line.split("│")[1:-1]][:3] == ["face-up-ultimate.yaml", "3.8807%", "0.5077 pt"]
+
+
+def test_analyze_says_how_the_play_is_paid(prime: Path) -> None:
+    result = run_cli("analyze", prime)
+    assert (result.exit_code, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert (
+        "The dealer qualifies with Q-3-2 or better; when not, the Ante pushes and the Play is paid as a win, whatever "
+        "the hands." in lines
+    )
+    assert (
+        "The Play is paid by the player's hand when it wins: mini royal 20 to 1, straight flush 5 to 1, three of a "
+        "kind 4 to 1, straight 2 to 1, flush 3 to 2, pair 1 to 1 (any other hand 1 to 1); a tie pays it as a win."
+        in lines
+    )
+    assert (
+        "A losing Play is paid all the same (the bad beat): mini royal 20 to 1, straight flush 5 to 1, three of a kind "
+        "4 to 1, straight 2 to 1." in lines
+    )
+    assert "House edge per Ante          1.0284%" in lines  # the brute force's 59821/5816720
+    assert "As a rule by face-up card: 1x Q-6-4 or better; otherwise fold." in lines
