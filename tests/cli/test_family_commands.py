@@ -120,6 +120,11 @@ def test_analyze_csv_gives_the_net_results_the_strategy_by_face_up_card_and_its_
     pairs_up = int(((table.keys >= 1 << 12) & ~(table.cards == 40).any(axis=1)).sum())
     assert int(queen["Q: 3x"]["combinations"]) == 4 * pairs_up
     assert sum(int(q["combinations"]) for q in queen.values()) == 83_300  # 20,825 hands against each of 4 queens
+    by_option: dict[str, int] = {}
+    for row in (r for r in rows if r["kind"] == "strategy"):
+        option = row["outcome"].split(": ")[1]
+        by_option[option] = by_option.get(option, 0) + int(row["combinations"])
+    assert by_option == {"fold": 248_796, "1x": 556_764, "3x": 277_340}  # the brute force's cells by option
 
 
 def test_analyze_xlsx_writes_the_family_workbook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
