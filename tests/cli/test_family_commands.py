@@ -139,7 +139,7 @@ def test_analyze_xlsx_writes_the_family_workbook(tmp_path: Path, monkeypatch: py
     assert game["House edge per Ante"] == "3.8807%  (1975131/50896300)"
     assert game["Element of risk"] == "1.1822%  (1975131/167065448)"
     exceptions = list(book["ante_play exceptions"].iter_rows(min_row=4, values_only=True))
-    assert len(exceptions) == 903 and exceptions[0] == ("2c", "2d 5c 9c", "fold", "1x")
+    assert len(exceptions) == 903 and exceptions[0] == ("2c", "2d 5c 9c", "fold", "1x", "suits")
     again = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")
     assert again.exit_code == 1 and "--force" in again.stderr  # nothing overwritten without --force
 

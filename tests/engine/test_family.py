@@ -511,3 +511,23 @@ def test_the_rule_by_face_up_card_is_the_brute_force_s_fitted_rule_in_how_s_word
         1,
     )
     assert strategy_sentence(analysis_of("standard")) == "1x Q-6-4 or better; otherwise fold."
+    # by ranks (every suit pattern of the hand decides so) and by suits, as the brute force splits them
+    split: dict[tuple[int, bool], int] = {}
+    for e in exceptions:
+        split[e.up_card // 4, e.by_suits] = split.get((e.up_card // 4, e.by_suits), 0) + 4
+    assert {k: n for k, n in split.items() if not k[1]} == {(0, False): 360, (1, False): 180, (5, False): 180}
+    assert [split.get((rank, True), 0) for rank in range(13)] == [
+        636,
+        132,
+        120,
+        192,
+        336,
+        324,
+        876,
+        48,
+        48,
+        84,
+        48,
+        48,
+        0,
+    ]

@@ -195,6 +195,9 @@ class ChartException:
     hand: int
     rule: int  # the option the rule takes: the largest bet whose weakest hand the hand reaches, else the fold
     option: int  # the option the optimal strategy takes
+    # True: the suits decide it (other cells of the same strength against this rank decide otherwise); False: every
+    # cell of the hand's strength against this rank decides so, an exception of the ranks the rule does not follow
+    by_suits: bool = True
 
 
 def chart_exceptions(analysis: FamilyAnalysis) -> tuple[ChartException, ...]:
@@ -210,8 +213,14 @@ def chart_exceptions(analysis: FamilyAnalysis) -> tuple[ChartException, ...]:
             if threshold is not None:
                 rule[keys >= threshold] = multiple
         up = row_index * SUITS if row.up_rank is not None else -1
-        differ = np.flatnonzero((choice >= 0) & (rule != choice))
-        found += [ChartException(up, int(h), int(rule[h]), int(choice[h])) for h in differ]
+        exists = choice >= 0
+        differ = np.flatnonzero(exists & (rule != choice))
+        # how many options the cells of each strength take against this rank (over the four suits of the up card,
+        # a permutation of the suits maps them onto these cells of the clubs)
+        pairs = np.unique(np.stack([keys[exists], choice[exists]], axis=1), axis=0)
+        strengths, options_taken = np.unique(pairs[:, 0], return_counts=True)
+        decided = dict(zip(strengths.tolist(), options_taken.tolist(), strict=True))
+        found += [ChartException(up, int(h), int(rule[h]), int(choice[h]), decided[int(keys[h])] > 1) for h in differ]
     return tuple(found)
 
 

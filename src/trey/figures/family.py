@@ -268,6 +268,7 @@ def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
                     "hand": cards_text(hand_table().cards[e.hand]),
                     "rule": option_name(e.rule),
                     "optimal": option_name(e.option),
+                    "decided_by": "suits" if e.by_suits else "ranks",
                 }
                 for e in chart_exceptions(analysis)
             ],

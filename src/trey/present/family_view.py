@@ -107,7 +107,8 @@ EXAMPLES = 3  # exceptions shown per face-up rank on a terminal (the JSON and th
 
 def rule_table(analysis: FamilyAnalysis) -> TextTable:
     """The rule by face-up rank, the cells it decides otherwise (over the four suits of the up card) and the first
-    of them, each as ``2d 5c 9c 1x (rule: fold)`` against the up card of clubs."""
+    of them, each as ``2d 5c 9c 1x (rule: fold)`` against the up card of clubs (``, by ranks`` when every cell of
+    that strength decides so: the ranks, not the suits, break the rule)."""
     multiples = analysis.game.multiples
     by_up: dict[int, list[ChartException]] = {}
     for exception in chart_exceptions(analysis):
@@ -117,7 +118,9 @@ def rule_table(analysis: FamilyAnalysis) -> TextTable:
         up = index * 4 if row.up_rank is not None else -1
         found = by_up.get(up, [])
         shown = [
-            f"{cards_text(hand_table().cards[e.hand])} {option_name(e.option)} (rule: {option_name(e.rule)})"
+            f"{cards_text(hand_table().cards[e.hand])} {option_name(e.option)} (rule: {option_name(e.rule)}"
+            + ("" if e.by_suits else ", by ranks")
+            + ")"
             for e in found[:EXAMPLES]
         ]
         more = f"; {len(found) - EXAMPLES:,} more" if len(found) > EXAMPLES else ""

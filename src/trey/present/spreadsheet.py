@@ -759,7 +759,7 @@ def _family_strategy_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
 
 
 def _family_exceptions_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
-    columns = (Column("Face-up card"), Column("Hand"), Column("Rule"), Column("Optimal"))
+    columns = (Column("Face-up card"), Column("Hand"), Column("Rule"), Column("Optimal"), Column("Decided by"))
     table = hand_table()
     rows: list[tuple[Cell, ...]] = [
         (
@@ -767,6 +767,7 @@ def _family_exceptions_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
             cards_text(table.cards[e.hand]),
             option_name(e.rule),
             option_name(e.option),
+            "suits" if e.by_suits else "ranks",
         )
         for e in chart_exceptions(analysis)
     ]
