@@ -138,6 +138,9 @@ def test_analyze_xlsx_writes_the_family_workbook(tmp_path: Path, monkeypatch: py
     game = {row[0]: row[1] for row in book["Game"].iter_rows(values_only=True) if row[0] is not None}
     assert game["House edge per Ante"] == "3.8807%  (1975131/50896300)"
     assert game["Element of risk"] == "1.1822%  (1975131/167065448)"
+    summary = list(book["Summary"].iter_rows(values_only=True))
+    ante = dict(zip(summary[0], summary[1], strict=True))
+    assert (ante["House edge (exact)"], ante["Element of risk (exact)"]) == ("1975131/50896300", "1975131/167065448")
     exceptions = list(book["ante_play exceptions"].iter_rows(min_row=4, values_only=True))
     assert len(exceptions) == 903 and exceptions[0] == ("2c", "2d 5c 9c", "fold", "1x", "suits")
     again = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")

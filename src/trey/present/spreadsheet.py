@@ -285,7 +285,9 @@ def _game_sheet(analysis: GameAnalysis, day: date) -> _SheetPlan:
     return plan
 
 
-def _summary_sheet(analysis: GameAnalysis) -> _SheetPlan:
+def _summary_sheet(analysis: GameAnalysis, given: dict[str, dict[str, Fraction]] | None = None) -> _SheetPlan:
+    """A row per wager of its figures; ``given``: per wager, figures by name its analysis does not carry (a family
+    game's element of risk)."""
     columns: list[Column] = [Column("Wager"), Column("Sheet")]
     for figure in WORKBOOK_FIGURES:
         column = Column(figure.label, _figure_format(figure))
@@ -297,6 +299,10 @@ def _summary_sheet(analysis: GameAnalysis) -> _SheetPlan:
         line: list[Cell] = [result.title, sheet]
         for figure in WORKBOOK_FIGURES:
             value = figure.of(result)
+            extra = (given or {}).get(wager, {}).get(figure.name)
+            if value is None and extra is not None:
+                line += [_number(extra), fraction_text(extra)] if _has_exact(figure) else [_number(extra)]
+                continue
             line.append(_number(value) if value is not None else None)
             if _has_exact(figure):
                 line.append(figure.exact_text(result) or None)
@@ -728,7 +734,7 @@ def family_workbook_plans(analysis: FamilyAnalysis, day: date) -> list[_SheetPla
         block.append((result.title, f"sheet {name}"))
     block.append(("Ante & Play's strategy", f"sheets {FAMILY_STRATEGY_SHEET}, {FAMILY_EXCEPTIONS_SHEET}"))
     game.block_widths = False
-    plans = [game, _summary_sheet(wagers)]
+    plans = [game, _summary_sheet(wagers, {ANTE_PLAY: {ELEMENT_OF_RISK.name: analysis.element_of_risk}})]
     plans.append(_SheetPlan(names[0], tables=[_outcome_rows(analysis.as_wager())]))
     plans += [_family_strategy_sheet(analysis), _family_exceptions_sheet(analysis)]
     for index, (wager, result) in enumerate(analysis.side_bet_analysis.wagers.items(), 2):
