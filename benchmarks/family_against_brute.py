@@ -1,5 +1,5 @@
 """trey's family engine (issue 31) against the brute force of benchmarks/bruteforce_family.py, written apart from it,
-over every deal of each of the brute force's six games: the house edge per Ante, the average total wager, the
+over every deal of each of the brute force's games: the house edge per Ante, the average total wager, the
 variance, the cells taking each option, and the optimal option of every one of the cells (all 52 up cards: trey's
 decision module is asked of each up card directly, not through the suits' symmetry its analysis uses).
 
@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from bruteforce_family import HANDS, RULE_SETS, count  # benchmarks/ is this script's folder
 from family_brute import Rules
 from trey.cards.hand_table import hand_indexes
+from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.decide import Expectations, hidden_counts
-from trey.engine.family import analyze_family
+from trey.engine.family import analyze_family, played_cells
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 
@@ -59,6 +60,13 @@ def paytable_of(name: str, rules: Rules) -> GameSpec:
     ]
     if rules.blind is not None:
         lines.append(f"  blind: {_pays(dict(rules.blind))}")
+    if rules.play_pays is not None:
+        lines.append(f"  play_pays: {_pays(dict(rules.play_pays))}")
+    for flag in ("play_pays_on_tie", "play_pays_when_dealer_does_not_qualify"):
+        if getattr(rules, flag):
+            lines.append(f"  {flag}: true")
+    if rules.bad_beat is not None:
+        lines.append(f"  bad_beat: {_pays(dict(rules.bad_beat))}")
     qualifier = "none" if rules.qualifier is None else _hand(rules.qualifier)
     lines += [f"rules: {{dealer_qualifier: {qualifier}, ties: {rules.ties}}}", "wagers:", "  ante_play:"]
     lines.append(f"    ante_bonus: {_pays(dict(rules.ante_bonus)) if rules.ante_bonus else '{}'}")
@@ -100,6 +108,15 @@ def compare(name: str, rules: Rules) -> list[str]:
         wrong += int((mine[exists] != plain.choice[row][exists]).sum())
     if wrong:
         differ.append(f"{wrong:,} of {cells:,} cells decided otherwise")
+    # A side bet lost on a fold beside a face-up card counts each hand in the cells it plays, over all 52 up cards,
+    # from the analysis's clubs through the suits' symmetry: against the brute force's choices for every up card.
+    if rules.face_up:
+        mine_played = played_cells(found.choices)
+        theirs_played = (plain.exists & (plain.choice > 0)).sum(axis=0)
+        if not (mine_played == theirs_played).all():
+            differ.append("the up cards each hand is played against differ")
+        by_category = np.bincount(class_of_hand(), weights=theirs_played).astype(np.int64)
+        print(f"{name}: cells played by the player's hand class (the brute force's choices): {by_category.tolist()}")
     print(
         f"{name}: house edge per Ante {found.house_edge_per_ante} = {float(found.house_edge_per_ante):.4%}, "
         f"{cells:,} cells each decided as the brute force does: "

@@ -47,6 +47,13 @@ class Rules:
     ties: str = "push"  # a tie in the showdown: "push" or "player_wins"
     blind: Mapping[str, Fraction] | None = field(default=None, hash=False)
     ante_bonus: Mapping[str, Fraction] | None = field(default=None, hash=False)
+    # The Play paid by a table (Three Card Prime): per unit of the Play bet when the Play is won (a hand the table
+    # does not list: 1 to 1); a tie and a dealer who does not qualify paid as a win when the flags say so; a losing
+    # Play of a hand the bad-beat table lists paid its row instead of lost.
+    play_pays: Mapping[str, Fraction] | None = field(default=None, hash=False)
+    play_pays_on_tie: bool = False
+    play_pays_when_dealer_does_not_qualify: bool = False
+    bad_beat: Mapping[str, Fraction] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         if self.face_up not in (0, 1):
@@ -60,7 +67,9 @@ class Rules:
             )
         if self.ties not in ("push", "player_wins"):
             raise ValueError(f"ties is push or player_wins, not {self.ties}")
-        for table in (self.blind, self.ante_bonus):
+        if self.play_pays_when_dealer_does_not_qualify and not self.play_needs_qualifier:
+            raise ValueError("a Play decided without the qualifier is not paid for a dealer who does not qualify")
+        for table in (self.blind, self.ante_bonus, self.play_pays, self.bad_beat):
             if table is not None and (not table or set(table) - set(ROWS)):
                 raise ValueError(f"a paytable's rows are among {ROWS}, not {sorted(table)}")
 
@@ -83,6 +92,15 @@ FACE_UP_ULTIMATE = Rules(
 )
 
 
+PRIME_STYLE_PLAY = {
+    "mini_royal": Fraction(20),
+    "straight_flush": Fraction(5),
+    "three_of_a_kind": Fraction(4),
+    "straight": Fraction(2),
+    "flush": Fraction(3, 2),
+    "pair": Fraction(1),
+}
+
 # The games benchmarks/bruteforce_family.py counts in full and tests/engine/test_family.py holds trey to.
 RULE_SETS: dict[str, Rules] = {
     "standard": STANDARD,
@@ -100,6 +118,32 @@ RULE_SETS: dict[str, Rules] = {
     ),
     "ante_pushes_no_face_up": replace(STANDARD, ante_when_dealer_does_not_qualify="pushes", ante_bonus=None),
     "face_up_no_raises": replace(STANDARD, face_up=1),
+    # The Play paid by a table, with pays of this file's own (no published Three Card Prime table was found): paid
+    # on a win, a tie and a dealer who does not qualify, with a bad-beat pay on a losing straight or better.
+    "prime_style": replace(
+        STANDARD,
+        ante_when_dealer_does_not_qualify="pushes",
+        ante_bonus=None,
+        play_pays=PRIME_STYLE_PLAY,
+        play_pays_on_tie=True,
+        play_pays_when_dealer_does_not_qualify=True,
+        bad_beat={row: pay for row, pay in PRIME_STYLE_PLAY.items() if row not in ("flush", "pair")},
+    ),
+    # Face Up Ultimate with its Play paid by a table on a win alone, and a bad beat of its own (odds in halves).
+    "face_up_ultimate_play_pays_bad_beat": replace(
+        FACE_UP_ULTIMATE,
+        play_pays={"straight_flush": Fraction(5), "three_of_a_kind": Fraction(3), "straight": Fraction(3, 2)},
+        bad_beat={"straight_flush": Fraction(2), "three_of_a_kind": Fraction(1, 2)},
+    ),
+    # One card up and a Play of 10x whose win with a pair or a flush pushes: pairs fold against some up cards, so a
+    # side bet on the player's hand lost on a fold is lost in some of their cells (the engine counts it).
+    "face_up_10x_pairs_push": replace(
+        STANDARD,
+        face_up=1,
+        options=((10, None),),
+        ante_bonus=None,
+        play_pays={"flush": Fraction(0), "pair": Fraction(0)},
+    ),
 }
 
 
@@ -144,7 +188,19 @@ def net(rules: Rules, option: int, hand_row: str, dealer_qualifies: bool, result
     showdown = {1: 1, 0: 1 if rules.ties == "player_wins" else 0, -1: -1}[result]
     ante_when_short = 1 if rules.ante_when_dealer_does_not_qualify == "wins" else 0
     ante = showdown if dealer_qualifies else ante_when_short
-    play = option * showdown if dealer_qualifies or not rules.play_needs_qualifier else 0
+    won = pays(rules.play_pays, hand_row)
+    play_won = option * (Fraction(1) if won is None else won)  # a hand the Play's table does not list: 1 to 1
+    if not dealer_qualifies and rules.play_pays_when_dealer_does_not_qualify:
+        play = play_won  # whatever the two hands
+    elif not dealer_qualifies and rules.play_needs_qualifier:
+        play = Fraction(0)
+    elif result == 1 or (result == 0 and rules.play_pays_on_tie):
+        play = play_won
+    elif result == 0:
+        play = Fraction(option * showdown)
+    else:
+        beat = pays(rules.bad_beat, hand_row)  # the bad-beat pay of a losing Play, if the hand has a row
+        play = Fraction(-option) if beat is None else option * beat
     blind = Fraction(0)
     if rules.blind is not None:  # qualifier not needed; a tie pushes it (whatever `ties` says of the Ante and Play)
         if result == 1:

@@ -4,6 +4,8 @@ never the standard game's figures for it. The library's standard engine refuses 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from datetime import date
@@ -16,6 +18,7 @@ from typer.testing import CliRunner
 
 import trey
 from conftest import PAYTABLES, STANDARD, Run, run_cli
+from trey.cards.hand_table import hand_table
 from trey.cli import app
 from trey.core.errors import SpecError
 from trey.engine.family import analyze_family
@@ -103,16 +106,45 @@ def test_the_standard_game_s_json_keeps_its_contract() -> None:
     assert "game" not in data and list(data["wagers"]) == ["ante_play", "pair_plus", "prime", "six_card_bonus"]
 
 
-@pytest.mark.parametrize(("fmt", "extra"), [("csv", []), ("xlsx", ["--out", "fu.xlsx"])])
-def test_analyze_refuses_the_formats_it_cannot_write_for_the_family_yet(
-    fmt: str, extra: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_analyze_csv_gives_the_net_results_the_strategy_by_face_up_card_and_its_rule() -> None:
+    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "csv")
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    nets = [r for r in rows if r["kind"] == "net_result"]
+    assert sum(int(r["combinations"]) for r in nets) == 1_221_511_200
+    assert sum(Fraction(r["return_exact"]) for r in nets) == -Fraction(1975131, 50896300)  # the published 3.8807%
+    queen = {r["outcome"]: r for r in rows if r["kind"] == "strategy" and r["outcome"].startswith("Q: ")}
+    assert [(k, q["hand"]) for k, q in queen.items()] == [("Q: fold", ""), ("Q: 1x", "Q-8-4"), ("Q: 3x", "any pair")]
+    # 3x every pair or better (How; the brute force): the hands of a pair or better without the queen of clubs, x 4
+    table = hand_table()
+    pairs_up = int(((table.keys >= 1 << 12) & ~(table.cards == 40).any(axis=1)).sum())
+    assert int(queen["Q: 3x"]["combinations"]) == 4 * pairs_up
+    assert sum(int(q["combinations"]) for q in queen.values()) == 83_300  # 20,825 hands against each of 4 queens
+    by_option: dict[str, int] = {}
+    for row in (r for r in rows if r["kind"] == "strategy"):
+        option = row["outcome"].split(": ")[1]
+        by_option[option] = by_option.get(option, 0) + int(row["combinations"])
+    assert by_option == {"fold": 248_796, "1x": 556_764, "3x": 277_340}  # the brute force's cells by option
+
+
+def test_analyze_xlsx_writes_the_family_workbook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openpyxl import load_workbook
+
     monkeypatch.chdir(tmp_path)
-    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", fmt, *extra)
-    hint = "(trey analyze --format table or json counts this game)"
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == refusal(f"trey analyze --format {fmt}", hint=hint)
-    assert list(tmp_path.iterdir()) == []
+    result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "wrote fu.xlsx\n")
+    book = load_workbook(tmp_path / "fu.xlsx")
+    assert book.sheetnames == ["Game", "Summary", "ante_play", "ante_play strategy", "ante_play exceptions"]
+    game = {row[0]: row[1] for row in book["Game"].iter_rows(values_only=True) if row[0] is not None}
+    assert game["House edge per Ante"] == "3.8807%  (1975131/50896300)"
+    assert game["Element of risk"] == "1.1822%  (1975131/167065448)"
+    summary = list(book["Summary"].iter_rows(values_only=True))
+    ante = dict(zip(summary[0], summary[1], strict=True))
+    assert (ante["House edge (exact)"], ante["Element of risk (exact)"]) == ("1975131/50896300", "1975131/167065448")
+    exceptions = list(book["ante_play exceptions"].iter_rows(min_row=4, values_only=True))
+    assert len(exceptions) == 903 and exceptions[0] == ("2c", "2d 5c 9c", "fold", "1x", "suits")
+    again = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "xlsx", "--out", "fu.xlsx")
+    assert again.exit_code == 1 and "--force" in again.stderr  # nothing overwritten without --force
 
 
 def test_analyze_meter_of_a_family_game_is_refused() -> None:
@@ -137,11 +169,8 @@ REFUSALS = {
     "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
     "audit": ["audit", FACE_UP_ULTIMATE, "rounds.jsonl", "--out", "out"],
-    "solve": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--house-edge", "3%"],
-    "solve --grid": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--grid", "straight=1..3"],
-    "compare": ["compare", STANDARD, FACE_UP_ULTIMATE, "--out", "out"],
 }
-TOOL_NAMES = {"simulate --log -": "trey simulate --log", "solve --grid": "trey solve"}
+TOOL_NAMES = {"simulate --log -": "trey simulate --log"}
 
 
 @pytest.mark.parametrize("tool", sorted(REFUSALS))
@@ -207,14 +236,11 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
         ("analysis", lambda: trey.analyze(spec)),
         ("decisions", lambda: player_decisions(spec)),
         ("analysis", lambda: trey.simulate(spec, 1000, 1)),
-        ("analysis", lambda: trey.compare([("fu", spec)], None)),
         ("analysis", lambda: protect(spec, two=False)),
         ("analysis", lambda: audit(spec, [])),
         ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
         ("analysis", lambda: trey.drill(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),
-        ("solver", lambda: trey.solve(spec, "ante_play", "straight", Fraction(3, 100))),
-        ("solver", lambda: trey.grid(spec, "ante_play", [("straight", 1, 2)], (Fraction(0), Fraction(1)))),
     ]
     for what, call in calls:
         with pytest.raises(SpecError) as raised:

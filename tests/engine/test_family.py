@@ -19,10 +19,11 @@ import family_brute as brute
 from conftest import PAYTABLES
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import describe_key
+from trey.core.errors import SpecError
 from trey.core.numbers import percent_text
 from trey.engine import analyze
 from trey.engine.decide import Expectations, deals_per_cell, hidden_counts
-from trey.engine.family import FamilyAnalysis, analyze_family
+from trey.engine.family import FamilyAnalysis, analyze_family, chart_exceptions, family_side_bet
 from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import DealerQualifier, GameSpec, Ties
 
@@ -37,6 +38,9 @@ game:
   blind: {BLIND}
 """
 FU_BLIND = "{mini_royal: 100, straight_flush: 8, three_of_a_kind: 6, straight: 3 to 2, flush: 1}"
+
+
+PRIME_PLAY = "{mini_royal: 20, straight_flush: 5, three_of_a_kind: 4, straight: 2, flush: 3 to 2, pair: 1}"
 
 
 def paytable(name: str, body: str) -> GameSpec:
@@ -61,6 +65,24 @@ VARIANTS: dict[str, GameSpec] = {
     "face_up_no_raises": paytable(
         "Face up",
         "game: {face_up: 1}\nwagers: {ante_play: {ante_bonus: {straight_flush: 5, three_of_a_kind: 4, straight: 1}}}\n",
+    ),
+    "prime_style": paytable(
+        "Prime style",
+        "game:\n  ante_when_dealer_does_not_qualify: pushes\n"
+        f"  play_pays: {PRIME_PLAY}\n  play_pays_on_tie: true\n  play_pays_when_dealer_does_not_qualify: true\n"
+        "  bad_beat: {mini_royal: 20, straight_flush: 5, three_of_a_kind: 4, straight: 2}\n"
+        "wagers: {ante_play: {}}\n",
+    ),
+    "face_up_ultimate_play_pays_bad_beat": paytable(
+        "FU Play pays",
+        FU_GAME.replace("{BLIND}", FU_BLIND)
+        + "  play_pays: {straight_flush: 5, three_of_a_kind: 3, straight: 3 to 2}\n"
+        + "  bad_beat: {straight_flush: 2, three_of_a_kind: 1 to 2}\n"
+        + "wagers: {ante_play: {}}\n",
+    ),
+    "face_up_10x_pairs_push": paytable(
+        "10x, pairs push",
+        "game: {face_up: 1, options: [{play: 10}], play_pays: {flush: 0, pair: 0}}\nwagers: {ante_play: {}}\n",
     ),
 }
 # The same games as tests/family_brute.py states them, apart from trey.
@@ -128,6 +150,27 @@ BRUTE_FORCE: dict[str, Brute] = {
         Fraction(491146588311406, 161902084605625),
         {0: 125880, 1: 957020},
         {"2": "5-3-2", "J": "5-3-2", "Q": "Q-9-2", "K": "K-9-2", "A": "A-9-2"},
+    ),
+    "prime_style": Brute(
+        Fraction(59821, 5816720),
+        Fraction(370, 221),
+        Fraction(94687913415967, 33834231558400),
+        {0: 7200, 1: 14900},
+        {"none": "Q-6-4"},
+    ),
+    "face_up_ultimate_play_pays_bad_beat": Brute(
+        Fraction(-714807, 14541800),
+        Fraction(888646, 270725),
+        Fraction(2732783420233551, 211463947240000),
+        {0: 248796, 1: 556764, 3: 277340},
+        by_rank("9-5-2 9-7-3 9-8-4 9-8-5 9-8-6 9-7-6 9-8-5 9-8-3 10-8-3 J-8-3 Q-8-3 K-8-3 A-8-5"),
+    ),
+    "face_up_10x_pairs_push": Brute(
+        Fraction(22170987, 101792600),
+        Fraction(47143, 10829),
+        Fraction(199857652336245231, 10361733414760000),
+        {0: 719760, 10: 363140},
+        {"2": "A-4-2"},
     ),
 }
 
@@ -224,7 +267,9 @@ def _sample(face_up: int, seed: int, cells: int) -> list[tuple[int, int | None]]
     return found
 
 
-@pytest.mark.parametrize("name", ["face_up_ultimate", "face_up_ultimate_k_high", "face_up_no_raises"])
+@pytest.mark.parametrize(
+    "name", ["face_up_ultimate", "face_up_ultimate_k_high", "face_up_no_raises", "face_up_ultimate_play_pays_bad_beat"]
+)
 def test_each_option_s_value_and_the_decision_of_sampled_cells_equal_the_plain_count(name: str) -> None:
     spec, rules = VARIANTS[name], BRUTE_RULES[name]
     assert spec.wagers.ante_play is not None
@@ -238,7 +283,7 @@ def test_each_option_s_value_and_the_decision_of_sampled_cells_equal_the_plain_c
         assert int(expect.decide(counts[hand : hand + 1], np.array([hand]))[0]) == brute.best(plain)
 
 
-@pytest.mark.parametrize("name", ["standard", "ante_pushes_no_face_up"])
+@pytest.mark.parametrize("name", ["standard", "ante_pushes_no_face_up", "prime_style"])
 def test_cells_without_a_face_up_card_equal_the_plain_count(name: str) -> None:
     spec, rules = VARIANTS[name], BRUTE_RULES[name]
     assert spec.wagers.ante_play is not None
@@ -296,6 +341,38 @@ def test_decide_is_the_best_of_the_values_for_sampled_hands(blind: str, rules: s
         assert int(decided[hand]) == _best(expect.values(counts[hand], hand)), hand
 
 
+@pytest.mark.parametrize(
+    "play",
+    [
+        "  play_pays: {straight: 3 to 2, pair: 2}\n  play_pays_on_tie: true\n  bad_beat: {flush: 1 to 3}\n",
+        # nine-digit odds in every table: the values leave int64, and the decision is taken in Python integers
+        "  play_pays: {straight_flush: 999999999 to 999999998, flush: 1000000000 to 999999999}\n"
+        "  bad_beat: {pair: 333333333 to 999999997, three_of_a_kind: 1 to 999999991}\n",
+    ],
+)
+def test_decide_is_the_best_of_the_values_with_the_play_paid_by_a_table(play: str) -> None:
+    blind = "{mini_royal: 999999999 to 999999998, straight: 1000000000 to 999999999, flush: 1 to 7}"
+    spec = paytable("x", FU_GAME.replace("{BLIND}", blind) + play + "wagers: {ante_play: {}}\n")
+    assert spec.wagers.ante_play is not None
+    expect = Expectations(spec.game, spec.rules, spec.wagers.ante_play.ante_bonus)
+    counts = hidden_counts(21, spec.rules.dealer_qualifier.minimum_key)
+    decided = expect.decide(counts)
+    hands = [h for h in random.Random(4).sample(range(len(counts)), 400) if counts[h].sum()]
+    for hand in hands:
+        assert int(decided[hand]) == _best(expect.values(counts[hand], hand)), hand
+
+
+def test_a_dealer_who_does_not_qualify_cannot_both_decide_and_pay_the_play() -> None:
+    body = (
+        "game: {play_needs_qualifier: false, play_pays_when_dealer_does_not_qualify: true}\nwagers: {ante_play: {}}\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        paytable("x", body)
+    [problem] = raised.value.problems
+    assert problem.code == "game.play-pays-conflict"
+    assert problem.path == ("game", "play_pays_when_dealer_does_not_qualify")
+
+
 def test_every_cell_is_dealt_the_dealer_s_hidden_cards_once() -> None:
     table = hand_table()
     for up in (0, 23, 51):
@@ -326,3 +403,131 @@ def test_the_standard_shape_counts_as_the_standard_engine(table: str) -> None:
     assert found.house_edge_per_initial_bet == found.house_edge_per_ante == standard.stats.house_edge
     assert (found.choices[0] == standard.plays.astype(np.int64)).all()
     assert [o.cells for o in found.options] == [standard.strategy.hands_folded, standard.strategy.hands_played]
+
+
+# --- side bets beside a family game -------------------------------------------------------------------------------
+
+PAIR_PLUS = "pair_plus: {straight_flush: 40, three_of_a_kind: 30, straight: 6, flush: 3, pair: 1}"
+
+
+def test_a_side_bet_lost_on_a_fold_is_lost_in_the_cells_the_strategy_folds() -> None:
+    """Beside a face-up card whose 10x Play pushes a pair's win, pairs fold against some up cards: Pair Plus (lost on
+    a fold) is paid in the cells the optimal strategy plays, over the 22,100 x 49 cells. The counts are the brute
+    force's (benchmarks/family_against_brute.py prints the cells each class of hand is played in, from the brute
+    force's choices over all 52 up cards: 49 each mini-royal, 2,156 straight flush, 2,548, 35,280, 53,704, 94,440)."""
+    spec = paytable(
+        "10x, pairs push, Pair Plus",
+        "game: {face_up: 1, options: [{play: 10}], play_pays: {flush: 0, pair: 0}}\n"
+        f"wagers: {{ante_play: {{}}, {PAIR_PLUS}}}\n",
+    )
+    [bet] = spec.wagers.side_bets
+    pair_plus = family_side_bet(spec, bet, analysis_of("face_up_10x_pairs_push").choices)  # the same Ante & Play
+    assert pair_plus.cycle == 22_100 * 49
+    combinations = {row.outcome: row.combinations for row in pair_plus.outcomes}
+    played = {"straight_flush": 4 * 49 + 2_156, "three_of_a_kind": 2_548, "straight": 35_280, "flush": 53_704}
+    assert combinations == {**played, "pair": 94_440, "lose": 22_100 * 49 - sum(played.values()) - 94_440}
+    assert pair_plus.stats.house_edge == 1 - Fraction(
+        41 * played["straight_flush"] + 31 * 2_548 + 7 * 35_280 + 4 * 53_704 + 2 * 94_440, 22_100 * 49
+    )
+
+
+def test_side_bets_that_stand_on_a_fold_are_counted_as_beside_the_standard_game() -> None:
+    six_card = (
+        "six_card_bonus: {royal_flush: 1000, straight_flush: 200, four_of_a_kind: 50, full_house: 25, flush: 20, "
+        "straight: 10, three_of_a_kind: 5}"
+    )
+    body = FU_GAME.replace("{BLIND}", FU_BLIND) + f"wagers: {{ante_play: {{}}, {PAIR_PLUS}, {six_card}}}\n"
+    found = analyze_family(paytable("FU and side bets", body))
+    standard = analyze(
+        load_spec_bytes(f"trey: 2\nname: s\nwagers: {{ante_play: {{}}, {six_card}}}\n".encode(), "s.yaml")
+    )
+    pair_plus, six = found.side_bets
+    assert (
+        six.stats == standard.wagers["six_card_bonus"].stats
+        and six.outcomes == standard.wagers["six_card_bonus"].outcomes
+    )
+    # every pair or better is played against every up card: Pair Plus is lost on no paying hand's fold
+    assert pair_plus.stats.house_edge == Fraction(402, 5525)  # 7.2760%, as always played (40-30-6-3-1)
+
+
+def test_a_side_bet_the_engine_cannot_count_beside_a_face_up_card_is_refused_where_it_is_written() -> None:
+    body = (
+        FU_GAME.replace("{BLIND}", FU_BLIND)
+        + "wagers: {ante_play: {}}\nside_bets: {beaten: {reads: bad_beat, on_fold: lost, pays: {straight_beaten: 5}}}\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        paytable("x", body)
+    [problem] = raised.value.problems
+    assert (problem.code, problem.path) == ("game.side-bets", ("side_bets", "beaten"))
+    assert problem.message == (
+        "a side bet lost on a fold beside a face-up card is counted only on the player's own cards, without a "
+        "progressive or an envy bonus"
+    )
+
+
+# --- the strategy as a rule by face-up card --------------------------------------------------------------------------
+
+
+def test_the_rule_by_face_up_card_is_the_brute_force_s_fitted_rule_in_how_s_words() -> None:
+    """benchmarks/bruteforce_family.py fits the same rule (per rank and bet, the threshold the optimal choices
+    disagree with in the fewest cells, the weakest such) and prints its cells: 360 + 636 against a 2, 180 + 132
+    against a 3, ... none against an ace (exceptions by ranks and by suits, over the four suits of the up card)."""
+    from trey.figures.family import strategy_sentence
+
+    found = analysis_of("face_up_ultimate")
+    assert [describe_key(row.rule[0]) for row in found.chart if row.rule[0] is not None] == (
+        [
+            "9-8-2",
+            "10-3-2",
+            "10-4-2",
+            "10-5-2",
+            "10-6-2",
+            "10-7-2",
+            "9-8-6",
+            "9-8-4",
+            "10-8-4",
+            "J-8-4",
+            "Q-8-4",
+            "K-8-4",
+            "A-8-5",
+        ]
+    )
+    assert [row.rule_exceptions for row in found.chart] == [
+        (n, 0) for n in (996, 312, 120, 192, 336, 504, 876, 48, 48, 84, 48, 48, 0)
+    ]
+    assert {describe_key(row.rule[1]) for row in found.chart if row.rule[1] is not None} == {"pair of 2s, 3 kicker"}
+    assert strategy_sentence(found) == (
+        "3x every pair or better; 1x from 9-8-x on a 2, 10-x-x on a 3, 10-4-x on a 4, 10-5-x on a 5, 10-6-x on a 6, "
+        "10-7-x on a 7, 9-8-6 on an 8, 9-8-4 on a 9, 10-8-4 on a 10, J-8-4 on a jack, Q-8-4 on a queen, K-8-4 on a "
+        "king, A-8-5 on an ace; otherwise fold."
+    )
+    exceptions = chart_exceptions(found)
+    assert len(exceptions) * 4 == sum(row.rule_exceptions[0] for row in found.chart)  # no cell breaks the 3x rule
+    first = exceptions[0]  # the brute force's first "by suits": 2d-5c-9c vs 2c: optimal 1x, rule fold
+    assert (first.up_card, sorted(hand_table().cards[first.hand].tolist()), first.rule, first.option) == (
+        0,
+        [1, 12, 28],
+        0,
+        1,
+    )
+    assert strategy_sentence(analysis_of("standard")) == "1x Q-6-4 or better; otherwise fold."
+    # by ranks (every suit pattern of the hand decides so) and by suits, as the brute force splits them
+    split: dict[tuple[int, bool], int] = {}
+    for e in exceptions:
+        split[e.up_card // 4, e.by_suits] = split.get((e.up_card // 4, e.by_suits), 0) + 4
+    assert {k: n for k, n in split.items() if not k[1]} == {(0, False): 360, (1, False): 180, (5, False): 180}
+    assert [split.get((rank, True), 0) for rank in range(13)] == [
+        636,
+        132,
+        120,
+        192,
+        336,
+        324,
+        876,
+        48,
+        48,
+        84,
+        48,
+        48,
+        0,
+    ]

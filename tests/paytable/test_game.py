@@ -13,6 +13,7 @@ import pytest
 
 import trey
 from conftest import ALL_PAYTABLES, PAYTABLES, STANDARD
+from trey.cards.readings import READINGS
 from trey.core.errors import SpecError
 from trey.paytable.load import check_data, load_spec, load_spec_bytes
 from trey.paytable.model import (
@@ -20,6 +21,7 @@ from trey.paytable.model import (
     STANDARD_ROUND,
     AnteWithoutQualifier,
     DealerQualifier,
+    OnFold,
     Paytable,
     PlayOption,
     RoundShape,
@@ -72,6 +74,28 @@ def test_a_family_game_s_canonical_form_is_format_3_and_reads_back_equal() -> No
     assert again.problems == () and again.spec == replace(spec, sha256="")
 
 
+def test_the_play_s_pays_are_read_written_and_read_back_equal() -> None:
+    spec = load_spec_bytes(
+        b"trey: 3\nname: x\ngame:\n  play_pays: {straight: 3, pair: 3 to 2}\n  play_pays_on_tie: true\n"
+        b"  play_pays_when_dealer_does_not_qualify: true\n  bad_beat: {three_of_a_kind: 1}\nwagers: {ante_play: {}}\n",
+        "x.yaml",
+    )
+    game = spec.game
+    assert game.play_pays is not None and game.play_pays.canonical() == {"straight": 3, "pair": "3 to 2"}
+    assert game.bad_beat is not None and game.bad_beat.canonical() == {"three_of_a_kind": 1}
+    assert game.play_pays_on_tie and game.play_pays_when_dealer_does_not_qualify and game.play_is_paid_by_table
+    canonical = spec.canonical()
+    assert list(canonical["game"])[-4:] == [
+        "play_pays",
+        "play_pays_on_tie",
+        "play_pays_when_dealer_does_not_qualify",
+        "bad_beat",
+    ]
+    again = check_data(canonical, "canonical")
+    assert again.problems == () and again.spec == replace(spec, sha256="")
+    jsonschema.validate(canonical, SCHEMA)
+
+
 @pytest.mark.parametrize("path", ALL_PAYTABLES, ids=lambda p: str(p.relative_to(PAYTABLES)))
 def test_every_shipped_standard_game_is_still_written_as_format_2(path: Path) -> None:
     spec = load_spec(path)
@@ -110,6 +134,11 @@ def test_options_are_read_in_any_order_and_kept_ascending() -> None:
         ({"options": (PlayOption(3), PlayOption(1))}, "1 to 4 Play bets of different sizes, ascending, not [3, 1]"),
         ({"options": ()}, "1 to 4 Play bets of different sizes, ascending, not []"),
         ({"blind": Paytable(("pair",), ())}, "the Blind's paytable must use the Blind's outcomes"),
+        ({"bad_beat": Paytable(("pair",), ())}, "the Play's paytables must use the Play's outcomes"),
+        (
+            {"play_needs_qualifier": False, "play_pays_when_dealer_does_not_qualify": True},
+            "play_pays_when_dealer_does_not_qualify needs play_needs_qualifier",
+        ),
     ],
 )
 def test_a_round_that_cannot_be_is_refused_when_built_in_code(change: dict[str, object], message: str) -> None:
@@ -124,11 +153,20 @@ def test_a_play_option_is_one_to_ten_antes_and_none_means_every_hand() -> None:
         PlayOption(1, DealerQualifier.parse("none"))
 
 
-def test_a_family_game_built_in_code_is_counted_alone_with_the_optimal_strategy() -> None:
+def test_a_family_game_built_in_code_is_counted_with_the_side_bets_the_engine_counts() -> None:
     spec = load_spec(FACE_UP_ULTIMATE)
     pair_plus = SideBet.of_preset("pair_plus", {"pair": Odds(1, 1)})
-    with pytest.raises(ValueError, match="side bets beside a game other than standard Three Card Poker"):
-        replace(spec, wagers=replace(spec.wagers, side_bets=(pair_plus,)))
+    replace(spec, wagers=replace(spec.wagers, side_bets=(pair_plus,)))  # lost on a fold, on the player's cards
+    beaten = SideBet(
+        "beaten",
+        "Beaten",
+        "bad_beat",
+        Paytable(READINGS["bad_beat"].outcome_slugs, (("straight_beaten", Odds(5, 1)),)),
+        OnFold.LOST,
+    )
+    with pytest.raises(ValueError, match="beaten: a side bet lost on a fold beside a face-up card is counted only"):
+        replace(spec, wagers=replace(spec.wagers, side_bets=(beaten,)))
+    replace(spec, wagers=replace(spec.wagers, side_bets=(replace(beaten, on_fold=OnFold.STANDS),)))  # it stands
     with pytest.raises(ValueError, match="needs Ante & Play"):
         replace(spec, wagers=replace(spec.wagers, ante_play=None, side_bets=(pair_plus,)))
 

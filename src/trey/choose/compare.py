@@ -24,6 +24,8 @@ from typing import Any
 from trey.core.errors import TreyError
 from trey.core.numbers import MoneyStyle, decimal_text, fraction_text
 from trey.engine import analyze
+from trey.engine.family import analyze_family
+from trey.engine.results import GameAnalysis
 from trey.figures.registry import (
     AVERAGE_WAGER,
     ELEMENT_OF_RISK,
@@ -38,7 +40,7 @@ from trey.figures.registry import (
     Value,
 )
 from trey.figures.theo import theoretical_win
-from trey.paytable.model import GameSpec, money_style
+from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.schema_errors import did_you_mean
 
 RANKED_BY = "house edge (a progressive's at the reset, for a lone bettor)"
@@ -145,19 +147,22 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> Comp
     offered: list[str] = []
     labels = file_labels([file for file, _ in games])
     for (file, spec), file_label in zip(games, labels, strict=True):
-        analysis = analyze(spec)
+        analysis, per_action = _analysis_of(spec)
         for wager_id, result in analysis.wagers.items():
             if wager_id not in offered:
                 offered.append(wager_id)
             if wager is not None and wager_id != wager:
                 continue
+            figures = {figure.name: figure.of(result) for figure in COMPARED}
+            if wager_id in per_action:
+                figures[ELEMENT_OF_RISK.name], figures[AVERAGE_WAGER.name] = per_action[wager_id]
             rows.append(
                 ComparisonRow(
                     file=file,
                     name=spec.name,
                     wager=wager_id,
                     title=result.title,
-                    figures={figure.name: figure.of(result) for figure in COMPARED},
+                    figures=figures,
                     theo_per_hour=theoretical_win(result, analysis).per_hour,
                     edge_vs_first=None,
                     label=file_label,
@@ -179,6 +184,18 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> Comp
         ),
         Baseline(first_file, labels[0]),
     )
+
+
+def _analysis_of(spec: GameSpec) -> tuple[GameAnalysis, dict[str, tuple[Fraction, Fraction]]]:
+    """Every wager of a game, and the per-action figures (element of risk, average total action) of an Ante & Play
+    the standard game's figures do not carry. A game of the family other than the standard one is counted by
+    :func:`~trey.engine.family.analyze_family`: its Ante & Play per Ante (as the standard game's house edge is), its
+    per-action figures its own (a Blind and a 3x Play included), its side bets as beside the standard game."""
+    if spec.is_standard_game:
+        return analyze(spec), {}
+    found = analyze_family(spec)
+    wagers = {ANTE_PLAY: found.as_wager(), **found.side_bet_analysis.wagers}
+    return GameAnalysis(spec, wagers), {ANTE_PLAY: (found.element_of_risk, found.average_action)}
 
 
 def comparison_json(rows: Comparison) -> dict[str, Any]:

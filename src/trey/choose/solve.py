@@ -6,6 +6,11 @@ for up to three rows is a sum of products — the counts, which do not depend on
 row enters the optimal strategy, so its strategy is re-derived for every candidate (the dealer counts are reused,
 see :func:`trey.engine.ante_play.dealer_counts_at`), and the exact pay is found by re-solving until the strategy at
 the solution is the strategy the solution was computed with.
+
+In a game of the family other than the standard one (issue 31), Ante & Play's house edge is per Ante, counted by
+:func:`~trey.engine.family.analyze_family`, and a row of the round's tables is named with its table: ``blind.flush``,
+``play_pays.pair``, ``bad_beat.straight``. Each re-derives the strategy as an Ante Bonus row does; how one unit of
+pay moves the edge is counted with the strategy held (:func:`analyze_family` given the choices).
 """
 
 from __future__ import annotations
@@ -15,10 +20,14 @@ import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
+
 from trey.core.errors import TreyError
-from trey.engine import OTHER_GAMES_HINT, analyze_side_bet, player_decisions
+from trey.engine import analyze_side_bet, player_decisions
 from trey.engine.ante_play import analyze_ante_play
-from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable, refuse_other_games
+from trey.engine.family import analyze_family, family_side_bet
+from trey.paytable.model import ANTE_PLAY, PLAY_OUTCOMES, GameSpec, Paytable
 from trey.paytable.odds import MAX_ODDS_TERM, Odds, net_odds_text
 from trey.paytable.schema_errors import did_you_mean
 
@@ -26,6 +35,8 @@ MAX_GRID_ROWS = 3
 MAX_GRID_SIZE = 200_000  # a side bet's grid: sums of products, about a second for the largest
 # An Ante Bonus grid re-derives the strategy for every combination (about a millisecond each): a bound in seconds.
 MAX_ANTE_PLAY_GRID_SIZE = 5_000
+# A family game's grid counts every deal again for each combination (up to a second with a card face up).
+MAX_FAMILY_GRID_SIZE = 100
 
 
 @dataclass(frozen=True)
@@ -57,8 +68,41 @@ def _odds_of(pay: Fraction) -> Odds:
     return Odds(pay.numerator, pay.denominator)
 
 
+# The tables of a family game's round a row of Ante & Play may name, as ``blind.flush``, ``play_pays.pair``,
+# ``bad_beat.straight`` (a row without a prefix is the Ante Bonus's).
+ROUND_TABLES = ("blind", "play_pays", "bad_beat")
+
+
+def _round_table(row: str) -> tuple[str, str] | None:
+    """``(table, row)`` for a row naming a table of the round (``blind.flush``), None for an Ante Bonus row."""
+    table, dot, name = row.partition(".")
+    return (table, name) if dot and table in ROUND_TABLES else None
+
+
+def _table_of(spec: GameSpec, wager: str, row: str) -> tuple[Paytable, str]:
+    """The paytable a row of a wager is in, and the row's name in it."""
+    named = _round_table(row) if wager == ANTE_PLAY else None
+    if named is None:
+        return spec.wagers.paytable(wager), row
+    table, name = named
+    current = getattr(spec.game, table)
+    return (current if current is not None else Paytable(PLAY_OUTCOMES, ())), name
+
+
 def with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
-    """The game with one row of one wager paying ``pay`` (listed if it was not)."""
+    """The game with one row of one wager paying ``pay`` (listed if it was not); for Ante & Play, a row of the
+    round's Blind, Play or bad-beat table when written ``blind.flush``, ``play_pays.pair``, ``bad_beat.straight``."""
+    named = _round_table(row) if wager == ANTE_PLAY else None
+    if named is not None:
+        current, name = _table_of(spec, wager, row)
+        pays = dict(current.rows)
+        pays[name] = _odds_of(pay)
+        new = Paytable.from_mapping(current.outcomes, pays)
+        if named[0] == "blind":
+            return replace(spec, game=replace(spec.game, blind=new))
+        if named[0] == "play_pays":
+            return replace(spec, game=replace(spec.game, play_pays=new))
+        return replace(spec, game=replace(spec.game, bad_beat=new))
     table = spec.wagers.paytable(wager)
     pays = dict(table.rows)
     pays[row] = _odds_of(pay)
@@ -72,9 +116,26 @@ def with_pay(spec: GameSpec, wager: str, row: str, pay: Fraction) -> GameSpec:
     return replace(spec, wagers=replace(spec.wagers, side_bets=bets))
 
 
+def _family_choices(spec: GameSpec) -> npt.NDArray[np.int64]:
+    """A family game's optimal choices (they do not depend on a side bet's pays: the solver asks once per game)."""
+    key = spec.wagers.ante_play, spec.game, spec.rules
+    if key not in _CHOICES:
+        _CHOICES.clear()  # one game at a time: the solver's, and its side bet's pays
+        _CHOICES[key] = analyze_family(spec).choices
+    return _CHOICES[key]
+
+
+_CHOICES: dict[object, npt.NDArray[np.int64]] = {}
+
+
 def edge_of(spec: GameSpec, wager: str) -> Fraction:
     """The house edge of one wager, exactly as :func:`trey.engine.analyze` counts it (a side bet lost on a fold
-    with the player's decisions; they do not depend on a side bet's pays)."""
+    with the player's decisions; they do not depend on a side bet's pays). In a game of the family other than the
+    standard one, Ante & Play's is per Ante, with the optimal strategy re-derived (:func:`analyze_family`)."""
+    if not spec.is_standard_game:
+        if wager == ANTE_PLAY:
+            return analyze_family(spec).house_edge_per_ante
+        return family_side_bet(spec, spec.wagers.side_bet(wager), _family_choices(spec)).stats.house_edge
     if wager == ANTE_PLAY:
         assert spec.wagers.ante_play is not None
         return analyze_ante_play(spec.wagers.ante_play, spec.rules).stats.house_edge
@@ -82,7 +143,21 @@ def edge_of(spec: GameSpec, wager: str) -> Fraction:
 
 
 def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
-    """P(the row pays), with the row listed, as the engine counts it (for Ante & Play, at the strategy there)."""
+    """P(the row pays), with the row listed, as the engine counts it (for Ante & Play, at the strategy there); in a
+    family game, for Ante & Play, what one more unit of the row's pay adds to the return per Ante with the strategy
+    held (the Blind's and the Play's rows pay on some deals only, the Play's times the bet)."""
+    if not spec.is_standard_game and wager == ANTE_PLAY:
+        current, name = _table_of(spec, wager, row)
+        pay = current.get(name)
+        assert pay is None or isinstance(pay, Odds)
+        now = pay.net if pay is not None else Fraction(0)
+        found = analyze_family(spec)
+        more = analyze_family(with_pay(spec, wager, row, now + 1), found.choices)
+        return found.house_edge_per_ante - more.house_edge_per_ante
+    if not spec.is_standard_game:
+        bet = spec.wagers.side_bet(wager)
+        outcomes = family_side_bet(spec, bet, _family_choices(spec)).outcomes
+        return next(r.probability for r in outcomes if r.outcome == row)
     if wager == ANTE_PLAY:
         assert spec.wagers.ante_play is not None
         result = analyze_ante_play(spec.wagers.ante_play, spec.rules)
@@ -92,14 +167,22 @@ def _row_probability(spec: GameSpec, wager: str, row: str) -> Fraction:
 
 
 def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
-    refuse_other_games(spec, "the standard game's solver", hint=OTHER_GAMES_HINT)
     if wager not in spec.wagers.ids:
         raise TreyError(f"the game offers no wager {wager!r}", hint=did_you_mean(wager, spec.wagers.ids))
-    table = spec.wagers.paytable(wager)
     for row in rows:
-        if row not in table.outcomes:
-            raise TreyError(f"{wager} has no row {row!r}", hint=did_you_mean(row, table.outcomes))
-        current = table.get(row)
+        named = _round_table(row) if wager == ANTE_PLAY else None
+        if named is not None and spec.is_standard_game:
+            raise TreyError(
+                f"{row}: the standard game's round has no {named[0]} table",
+                hint="solve the Ante Bonus's rows, or describe the round in a game: section (format 3)",
+            )
+        if named is not None and named[0] == "blind" and spec.game.blind is None:
+            raise TreyError(f"{row}: the game has no Blind", hint="give the Blind's table under game: first")
+        table, name = _table_of(spec, wager, row)
+        if name not in table.outcomes:
+            choices = table.outcomes if named is None else tuple(f"{named[0]}.{o}" for o in table.outcomes)
+            raise TreyError(f"{wager} has no row {row!r}", hint=did_you_mean(row, choices))
+        current = table.get(name)
         if current is not None and not current.scales_with_bet:
             raise TreyError(f"{wager}.{row} pays {current}, not odds", hint="solve works on rows paying odds")
     bet = spec.wagers.side_bet(wager) if wager != ANTE_PLAY else None
@@ -175,6 +258,8 @@ def grid(
         raise TreyError("a grid's ranges run from LO up to HI", hint="give ranges LO..HI with 0 <= LO <= HI")
     size = math.prod(high - low + 1 for _, low, high in ranges)
     most = MAX_ANTE_PLAY_GRID_SIZE if wager == ANTE_PLAY else MAX_GRID_SIZE
+    if wager == ANTE_PLAY and not spec.is_standard_game:
+        most = MAX_FAMILY_GRID_SIZE
     if size > most:
         why = " (each re-derives the player's strategy)" if wager == ANTE_PLAY else ""
         hint = f"{most:,} at most for {wager}{why}: narrow the ranges"

@@ -110,7 +110,7 @@ def analyze(
         refuse_existing_file(out, force=force, option="--out")
     spec = load_spec(file)
     if not spec.is_standard_game:
-        _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter)
+        _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter, out=out, force=force)
         return
     analysis = run_analysis(spec)
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
@@ -127,35 +127,41 @@ def analyze(
         sys.stdout.write(text if isinstance(text, str) else text.decode())
 
 
-# The formats of a family game's analysis, so far (issue 31): the others refuse it rather than print the standard
-# game's columns.
-FAMILY_FORMATS = ("table", "json")
-
-
-def _analyze_family(spec: GameSpec, file: Path, output_format: str, *, exact: bool, meter: Fraction | None) -> None:
-    """``trey analyze`` of a game other than standard Three Card Poker: its terminal tables or its JSON."""
-    from trey.core.files import display_name
+def _analyze_family(
+    spec: GameSpec,
+    file: Path,
+    output_format: str,
+    *,
+    exact: bool,
+    meter: Fraction | None,
+    out: Path | None,
+    force: bool,
+) -> None:
+    """``trey analyze`` of a game other than standard Three Card Poker, in every format: its terminal tables, its
+    JSON, its CSV, its workbook."""
     from trey.engine.family import analyze_family
-    from trey.paytable.model import refuse_other_games
 
-    if output_format not in FAMILY_FORMATS:
-        refuse_other_games(
-            spec,
-            f"trey analyze --format {output_format}",
-            display_name(file),
-            hint=f"trey analyze --format {' or '.join(FAMILY_FORMATS)} counts this game",
-        )
-    if meter is not None:
+    if meter is not None and not any(bet.progressive is not None for bet in spec.wagers.side_bets):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     analysis = analyze_family(spec)
     if output_format == "json":
         from trey.figures.family import family_analysis_json
 
-        sys.stdout.write(json.dumps(family_analysis_json(analysis), indent=2) + "\n")
+        sys.stdout.write(json.dumps(family_analysis_json(analysis, meter), indent=2) + "\n")
+    elif output_format == "csv":
+        from trey.present.spreadsheet import family_csv
+
+        sys.stdout.write(family_csv(analysis))
+    elif output_format == "xlsx":
+        from trey.present.spreadsheet import family_workbook
+
+        assert out is not None
+        for path in write_files(out.parent, {out.name: family_workbook(analysis)}, force=force):
+            say_error(f"wrote {path}")
     else:
         from trey.present.family_view import print_family_analysis
 
-        print_family_analysis(analysis, exact=exact)
+        print_family_analysis(analysis, exact=exact, meter=meter)
 
 
 def _parse_meter(value: str | None) -> Fraction | None:
@@ -199,7 +205,7 @@ def compare(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, ["comparison.html"], force=force, option="--out")
-    games = [(display_name(path), standard_game(load_spec(path), "trey compare", path)) for path in files]
+    games = [(display_name(path), load_spec(path)) for path in files]
     rows = run_comparison(games, wager)
     if output_format is CompareFormat.JSON:
         print(json.dumps(comparison_json(rows), indent=2))
@@ -287,7 +293,7 @@ def solve(
         edges = (_parse_percent(low, "band"), _parse_percent(high, "band"))
         if edges[0] > edges[1]:
             raise typer.BadParameter(f"{band!r} runs backwards: give the lower house edge first, e.g. 4%..6%")
-    spec = standard_game(load_spec(file), "trey solve", file)
+    spec = load_spec(file)
     if grid_spec is not None:
         points = grid(spec, wager, _parse_grid(grid_spec), edges)
         rows = [r for r, _, _ in _parse_grid(grid_spec)]

@@ -76,6 +76,7 @@ class Code(StrEnum):
     GAME_OPTIONS_DUPLICATE = "game.options-duplicate"
     GAME_AT_LEAST = "game.at-least"
     GAME_NOT_YET_SUPPORTED = "game.not-yet-supported"
+    GAME_PLAY_PAYS_CONFLICT = "game.play-pays-conflict"
     FORMAT_VERSION_FEATURE = "format.version-feature"
     SIDE_BET_ID = "side-bet.id"
     SIDE_BET_ID_CLASH = "side-bet.id-clash"
@@ -200,15 +201,18 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
             Code.GAME_STRATEGY,
             Code.GAME_OPTIONS_DUPLICATE,
             Code.GAME_AT_LEAST,
+            Code.GAME_PLAY_PAYS_CONFLICT,
         ),
-        "a `game:` section without `ante_play`, beside side bets (not yet counted for a game other than standard "
-        "Three Card Poker), with a strategy other than `optimal`, offering one Play bet twice, or requiring a hand "
-        "trey cannot read",
+        "a `game:` section without `ante_play`, beside a side bet it cannot count (with a card face up, one lost on "
+        "a fold that reads more than the player's cards, or has a progressive or an envy bonus), with a strategy "
+        "other than `optimal`, offering one Play bet twice, requiring a hand "
+        "trey cannot read, or paying the Play for a dealer who does not qualify when the Play is decided without "
+        "the qualifier",
     ),
     (
         (Code.GAME_NOT_YET_SUPPORTED,),
-        "a game other than standard Three Card Poker given to a tool that cannot deal it yet (all but `validate` "
-        "and `analyze`): refused, never counted as the standard game",
+        "a game other than standard Three Card Poker given to a tool that cannot deal it yet (all but `validate`, "
+        "`analyze`, `solve` and `compare`): refused, never counted as the standard game",
     ),
     (
         (Code.SIDE_BET_ID, Code.SIDE_BET_ID_CLASH),

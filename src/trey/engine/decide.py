@@ -11,10 +11,10 @@ each), as ``trey protect`` counts a seen card (:meth:`~trey.cards.hand_table.Han
 (:meth:`Expectations.values`: the deals of each class times what :func:`~trey.rules.round.settle` nets in it, the
 one statement of a hand's expectation) and the optimal option: the highest expectation, the smaller bet on equal
 ones (the fold before any Play bet). :meth:`Expectations.decide` takes that decision for many cells at once, in
-exact integer arithmetic (a test holds it equal to the best of :meth:`~Expectations.values`): the Ante and the Play
-net whole Antes and a lost Blind is one, while what the Blind and the Ante Bonus pay a hand is the same whichever
-Play bet it makes, so the Play bets compare as integers, and the best of them against the fold compares one
-integer with one exact threshold per (Blind row, Ante Bonus row) of the player's hand.
+exact integer arithmetic (a test holds it equal to the best of :meth:`~Expectations.values`): what every wager
+nets a hand in each class depends only on the hand's *group* (its row in each of the game's tables: the Blind, the
+Ante Bonus, the Play's and the bad beat's), so per group every option's nets, times their common denominator, are
+integers, and an option's value in a cell is the integer dot product of the cell's counts with them.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from trey.cards.hand_table import HANDS, hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings import PLAYER_HAND
 from trey.cards.readings.player_hand import class_of_hand
-from trey.paytable.model import BLIND_OUTCOMES, Paytable, RoundShape, Rules
+from trey.paytable.model import BLIND_OUTCOMES, PLAY_OUTCOMES, Paytable, RoundShape, Rules
 from trey.rules.ante_play import bonus_column, bonus_pays
-from trey.rules.round import DEAL_CLASSES, FOLD, Showdown, settle
+from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Nets, settle
 
 _ABOVE_EVERY_KEY = 1 << 16
-_WINS = np.array([deal.showdown is Showdown.WIN for deal in DEAL_CLASSES])
-_LIMIT = 2**62  # beyond every integer a decision compares (see Expectations.decide)
+_LIMIT = 2**62  # int64 holds every integer a decision compares below it (see Expectations.scaled_nets)
+_MOST_DEALS = math.comb(49, 3)  # the most sets of the dealer's hidden cards a cell is counted over
 
 
 def deals_per_cell(shape: RoundShape) -> int:
@@ -101,8 +101,10 @@ class Expectations:
     the optimal decision, for the engine (and, as the tools deal the family, the settlement, protect and the audit).
 
     ``options`` are :data:`~trey.rules.round.FOLD` and the Play bets, ascending. Each hand belongs to a *group*: its
-    Blind row and its Ante Bonus row (``group = blind row x bonus rows + bonus row``), which fix what those two
-    wagers pay it."""
+    row in the Blind's table, the Ante Bonus's, the Play's and the bad beat's (each table's length for a hand it
+    does not list), which fix what those pay it: ``group = ((blind row x bonus rows + bonus row) x play rows + play
+    row) x bad-beat rows + bad-beat row``, so that in a game without a Play table or a bad beat it is ``blind row x
+    bonus rows + bonus row``."""
 
     def __init__(self, shape: RoundShape, rules: Rules, ante_bonus: Paytable) -> None:
         self.shape = shape
@@ -110,21 +112,60 @@ class Expectations:
         self.options: tuple[int, ...] = (FOLD, *shape.multiples)
         self.minimum_keys = np.array([0, *(o.minimum_key for o in shape.options)], dtype=np.int64)
         self.bonus_pays = bonus_pays(ante_bonus)
-        blind = shape.blind if shape.blind is not None else Paytable(BLIND_OUTCOMES, ())
+        empty = Paytable(BLIND_OUTCOMES, ())
+        blind = shape.blind if shape.blind is not None else empty
+        play = shape.play_pays if shape.play_pays is not None else Paytable(PLAY_OUTCOMES, ())
+        bad_beat = shape.bad_beat if shape.bad_beat is not None else Paytable(PLAY_OUTCOMES, ())
         self.blind_pays: list[Fraction | None] = [odds.net for _, odds in blind.all_odds] + [None]
-        self.groups = len(self.blind_pays) * len(self.bonus_pays)
-        self.group_of_hand: IntArray = _pay_columns(blind) * len(self.bonus_pays) + bonus_column(
-            ante_bonus, class_of_hand()
-        )
-        # Per option and class, the whole Antes netted before any Blind or Ante Bonus pay (a lost Blind included).
-        base = [[settle(shape, rules, option, deal).total for deal in DEAL_CLASSES] for option in self.options]
-        assert all(net.denominator == 1 for row in base for net in row)
-        self.base = np.array([[int(net) for net in row] for row in base], dtype=np.int64)
+        self.play_pays: list[Fraction | None] = [odds.net for _, odds in play.all_odds] + [None]
+        self.bad_beat_pays: list[Fraction | None] = [odds.net for _, odds in bad_beat.all_odds] + [None]
+        self.groups = len(self.blind_pays) * len(self.bonus_pays) * len(self.play_pays) * len(self.bad_beat_pays)
+        classes = class_of_hand()
+        group: IntArray = _pay_columns(blind) * len(self.bonus_pays) + bonus_column(ante_bonus, classes)
+        group = (group * len(self.play_pays) + _pay_columns(play)) * len(self.bad_beat_pays) + _pay_columns(bad_beat)
+        self.group_of_hand: IntArray = group
+        self._scaled: dict[int, tuple[int, IntArray]] = {}
 
     def pays_of_group(self, group: int) -> tuple[Fraction | None, Fraction]:
         """What the Blind (None: no row pays) and the Ante Bonus pay the hands of a group."""
-        blind, bonus = divmod(group, len(self.bonus_pays))
+        blind_and_bonus = group // (len(self.play_pays) * len(self.bad_beat_pays))
+        blind, bonus = divmod(blind_and_bonus, len(self.bonus_pays))
         return self.blind_pays[blind], self.bonus_pays[bonus]
+
+    def play_pays_of_group(self, group: int) -> tuple[Fraction | None, Fraction | None]:
+        """What the Play's table and the bad beat's pay the hands of a group, per unit (None: no row)."""
+        play, bad_beat = divmod(group % (len(self.play_pays) * len(self.bad_beat_pays)), len(self.bad_beat_pays))
+        return self.play_pays[play], self.bad_beat_pays[bad_beat]
+
+    def nets(self, option: int, deal: DealClass, group: int) -> Nets:
+        """What each wager nets a hand of ``group`` taking ``option`` on a deal of class ``deal``
+        (:func:`~trey.rules.round.settle` with the group's pays)."""
+        blind_pay, bonus = self.pays_of_group(group)
+        play_pay, bad_beat_pay = self.play_pays_of_group(group)
+        return settle(
+            self.shape,
+            self.rules,
+            option,
+            deal,
+            blind_pay=blind_pay,
+            bonus=bonus,
+            play_pay=play_pay,
+            bad_beat_pay=bad_beat_pay,
+        )
+
+    def scaled_nets(self, group: int) -> tuple[int, IntArray]:
+        """``(scale, nets)``: the total each option nets a hand of ``group`` in each class, ``nets[option index,
+        class] / scale`` exactly, with ``scale`` the least common denominator; ``nets`` int64 when every value a
+        cell can reach (18,424 deals at most) stays below 2^62, else Python integers."""
+        if group in self._scaled:
+            return self._scaled[group]
+        totals = [[self.nets(option, deal, group).total for deal in DEAL_CLASSES] for option in self.options]
+        scale = math.lcm(*(net.denominator for row in totals for net in row))
+        whole = [[int(net * scale) for net in row] for row in totals]
+        largest = max(abs(n) for row in whole for n in row)
+        dtype: type | np.dtype[np.int64] = np.dtype(np.int64) if largest * _MOST_DEALS < _LIMIT else object
+        self._scaled[group] = scale, np.array(whole, dtype=dtype)
+        return self._scaled[group]
 
     def allowed(self, key: int) -> tuple[int, ...]:
         """The options open to a hand of strength ``key``: the fold, and each Play bet whose requirement it meets."""
@@ -137,14 +178,11 @@ class Expectations:
         total = sum(deals)
         if total <= 0:
             raise ValueError("a cell needs at least one set of the dealer's hidden cards")
-        blind_pay, bonus = self.pays_of_group(int(self.group_of_hand[hand]))
+        group = int(self.group_of_hand[hand])
         key = int(hand_table().keys[hand])
         return {
             option: sum(
-                (
-                    n * settle(self.shape, self.rules, option, deal, blind_pay=blind_pay, bonus=bonus).total
-                    for deal, n in zip(DEAL_CLASSES, deals, strict=True)
-                ),
+                (n * self.nets(option, deal, group).total for deal, n in zip(DEAL_CLASSES, deals, strict=True)),
                 Fraction(0),
             )
             / total
@@ -155,40 +193,25 @@ class Expectations:
         """The optimal option of each cell: ``counts`` (n, 6) its hidden-card sets by class, ``hands`` (n,) its
         player hand (default: the 22,100 hands in order). A row of zeros (no cell) folds.
 
-        Exact: with W the cell's winning sets and N all of them, the gain of a Play bet over the fold is
-        ``(I + B W + e) / N``, where I is an integer (the whole Antes of the classes), B = p/q the Blind's pay and e
-        the Ante Bonus times N when it needs the Play bet. So a Play bet is made when ``q I + p W > floor(-q e)``:
-        q, p are at most 10^9 and I, W at most 14 x 18,424, so every term is far below 2^62 (the threshold is
-        clamped there)."""
+        Exact: per group of hands, each option's value in a cell times the cell's deals and the group's scale is the
+        integer dot product of the cell's counts with :meth:`scaled_nets`; the highest is taken among the options
+        the hand may take, the smaller bet on equal values (the fold first)."""
         if hands is None:
             hands = np.arange(HANDS)
         keys = hand_table().keys[hands]
-        integer = counts @ self.base.T  # (n, options)
-        fold = integer[:, 0]
-        best = np.full(len(hands), FOLD, dtype=np.int64)
-        best_integer = np.zeros(len(hands), dtype=np.int64)
-        can_play = np.zeros(len(hands), dtype=bool)
-        for index in range(1, len(self.options)):
-            allowed = keys >= self.minimum_keys[index]
-            better = allowed & (~can_play | (integer[:, index] > best_integer))  # equal: the smaller bet stays
-            best[better] = self.options[index]
-            best_integer[better] = integer[better, index]
-            can_play |= allowed
-        gain = best_integer - fold
-        wins = counts[:, _WINS].sum(axis=1)
-        total = counts.sum(axis=1)
         groups = self.group_of_hand[hands]
-        plays = np.zeros(len(hands), dtype=bool)
-        needs_play = self.rules.ante_bonus_requires_play
-        for group in np.unique(groups[can_play]):
-            blind_pay, bonus = self.pays_of_group(int(group))
-            pay = blind_pay if blind_pay is not None else Fraction(0)
-            p, q = pay.numerator, pay.denominator
-            here = can_play & (groups == group)
-            threshold = np.zeros(int(here.sum()), dtype=np.int64)
-            for deals in np.unique(total[here]).tolist() if needs_play else ():  # one value, but for empty rows
-                extra = bonus * deals
-                threshold[total[here] == deals] = max(min(math.floor(-q * extra), _LIMIT), -_LIMIT)
-            plays[here] = q * gain[here] + p * wins[here] > threshold
-        chosen: IntArray = np.where(plays & (total > 0), best, FOLD)
+        chosen = np.full(len(hands), FOLD, dtype=np.int64)
+        for group in np.unique(groups).tolist():
+            here = np.flatnonzero(groups == group)
+            _, nets = self.scaled_nets(int(group))
+            cell_counts = counts[here] if nets.dtype == np.int64 else counts[here].astype(object)
+            value = cell_counts @ nets.T  # (cells, options)
+            best = np.zeros(len(here), dtype=np.int64)  # the option's index; the fold is open to every hand
+            best_value = value[:, 0]
+            for index in range(1, len(self.options)):
+                better = (keys[here] >= self.minimum_keys[index]) & (value[:, index] > best_value)
+                best[better] = index
+                best_value = np.where(better, value[:, index], best_value)
+            chosen[here] = np.array(self.options, dtype=np.int64)[best]
+        chosen[counts.sum(axis=1) == 0] = FOLD
         return chosen

@@ -23,6 +23,16 @@ def analyze_side_bet(bet: SideBet, plays: npt.NDArray[np.bool_] | None) -> Wager
         cycle, counts, _folded = reading.counts_where_played(plays)
     else:
         cycle, counts = reading.cycle, reading.class_counts()
+    return side_bet_of_counts(bet, cycle, counts, plays)
+
+
+def side_bet_of_counts(
+    bet: SideBet, cycle: int, counts: tuple[int, ...], plays: npt.NDArray[np.bool_] | None = None
+) -> WagerAnalysis:
+    """A side bet's analysis from its reading's class counts over ``cycle`` equally likely deals (the deals it is
+    lost on a fold in left out of them: they fall in the lose row); ``plays`` as for :func:`analyze_side_bet`, read
+    by a progressive's envy alone."""
+    reading = READINGS[bet.reads]
     combinations = [0] * len(bet.pays)
     for reading_class, row in enumerate(reading.paid_by(bet.pays.listed)):
         if row is not None:

@@ -15,11 +15,12 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from trey.cards.card import RANK_CHARS
-from trey.cards.hands import describe_key
+from trey.cards.card import ACE, RANK_CHARS, card_text, cards_text, rank_label, ranks_label
+from trey.cards.hand_table import hand_table
+from trey.cards.hands import ThreeCardCategory, describe_key, key_category, lowest_key
 from trey.core.numbers import decimal_text, fraction_text, percent_text, rounded_float, sqrt_decimal
 from trey.core.version import __version__
-from trey.engine.family import FamilyAnalysis
+from trey.engine.family import FamilyAnalysis, chart_exceptions
 from trey.rules.round import FOLD
 
 Value = Fraction | Decimal | int
@@ -177,6 +178,57 @@ def up_rank_name(rank: int | None) -> str:
     return "none" if rank is None else RANK_CHARS[rank].replace("T", "10")
 
 
+RANK_WORDS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
+_LOWEST_PAIR = lowest_key(ThreeCardCategory.PAIR) + (1 << 4)  # a pair of 2s with a 3 kicker
+
+
+def rule_hand(key: int) -> str:
+    """The weakest hand of a rule as Stephen How writes it: a card that does not matter is ``x`` (``10-x-x`` for
+    10-3-2, the weakest 10-high; ``9-8-x`` for 9-8-2; ``A-x-x`` for A-4-2, A-3-2 being a straight)."""
+    if key == _LOWEST_PAIR:
+        return "any pair"
+    if key_category(key) is not ThreeCardCategory.HIGH_CARD:
+        return describe_key(key)
+    r1, r2, r3 = (key >> 8) & 15, (key >> 4) & 15, key & 15
+    lowest_second = 2 if r1 == ACE else 1  # the lowest second card of a high card topped by r1
+    if (r2, r3) == (lowest_second, 0):
+        return f"{rank_label(r1)}-x-x"
+    if r3 == 0:
+        return f"{rank_label(r1)}-{rank_label(r2)}-x"
+    return ranks_label((r1, r2, r3))
+
+
+def _on(rank: int) -> str:
+    word = RANK_WORDS[rank]
+    return f"an {word}" if word[0] in "8a" else f"a {word}"
+
+
+def strategy_sentence(analysis: FamilyAnalysis) -> str:
+    """The optimal strategy as a rule by face-up rank, in Stephen How's words: ``3x every pair or better; 1x from
+    9-8-x on a 2, 10-x-x on a 3, ..., A-8-5 on an ace; otherwise fold.`` The largest bet first; ranks sharing a
+    threshold are named together. The cells the suits decide otherwise are :func:`chart_exceptions`'."""
+    parts = []
+    for index in reversed(range(len(analysis.game.multiples))):
+        multiple = analysis.game.multiples[index]
+        by_threshold: dict[int | None, list[int | None]] = {}
+        for row in analysis.chart:
+            by_threshold.setdefault(row.rule[index], []).append(row.up_rank)
+        if list(by_threshold) == [None]:
+            continue
+        if len(by_threshold) == 1:
+            [key] = by_threshold
+            assert key is not None
+            every = "every pair or better" if key == _LOWEST_PAIR else f"{rule_hand(key)} or better"
+            parts.append(f"{multiple}x {every}")
+            continue
+        pieces = []
+        for key, ranks in by_threshold.items():
+            on = " or ".join(_on(rank) for rank in ranks if rank is not None)
+            pieces.append(f"never on {on}" if key is None else f"{rule_hand(key)} on {on}")
+        parts.append(f"{multiple}x from " + ", ".join(pieces))
+    return "; ".join(parts) + ("; otherwise fold." if parts else "Fold every hand.")
+
+
 def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
     """The ``game`` part of ``trey analyze --format json`` for a family game (schemas/analysis.schema.json)."""
     multiples = analysis.game.multiples
@@ -192,6 +244,7 @@ def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
         "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in analysis.net_results],
         "strategy": {
             "kind": "optimal",
+            "rule": strategy_sentence(analysis),
             "by_face_up_card": [
                 {
                     "up_rank": up_rank_name(row.up_rank),
@@ -201,19 +254,44 @@ def family_game_json(analysis: FamilyAnalysis) -> dict[str, Any]:
                     },
                     "exceptions": {option_name(m): n for m, n in zip(multiples, row.exceptions, strict=True)},
                     "cells": {option_name(o.option): n for o, n in zip(analysis.options, row.cells, strict=True)},
+                    "rule": {
+                        option_name(m): None if key is None else {"key": key, "hand": rule_hand(key)}
+                        for m, key in zip(multiples, row.rule, strict=True)
+                    },
+                    "rule_exceptions": {option_name(m): n for m, n in zip(multiples, row.rule_exceptions, strict=True)},
                 }
                 for row in analysis.chart
+            ],
+            "rule_exceptions": [
+                {
+                    "up_card": None if e.up_card < 0 else card_text(e.up_card),
+                    "hand": cards_text(hand_table().cards[e.hand]),
+                    "rule": option_name(e.rule),
+                    "optimal": option_name(e.option),
+                    "decided_by": "suits" if e.by_suits else "ranks",
+                }
+                for e in chart_exceptions(analysis)
             ],
         },
     }
 
 
-def family_analysis_json(analysis: FamilyAnalysis) -> dict[str, Any]:
+def family_analysis_json(analysis: FamilyAnalysis, meter: Fraction | None = None) -> dict[str, Any]:
     """``trey analyze --format json`` of a family game: its figures under ``game`` (a standard game's are under
-    ``wagers``)."""
+    ``wagers``), its side bets under ``game.side_bets``, each as a standard game's wager."""
+    from trey.figures.export import theo_json, wager_json
+    from trey.figures.theo import theoretical_win
+
+    game = family_game_json(analysis)
+    sides = analysis.side_bet_analysis
+    if sides.wagers:
+        game["side_bets"] = {
+            wager: {**wager_json(result, meter), "theoretical_win": theo_json(theoretical_win(result, sides))}
+            for wager, result in sides.wagers.items()
+        }
     return {
         "trey_version": __version__,
         "spec_sha256": analysis.spec.sha256,
         "name": analysis.spec.name,
-        "game": family_game_json(analysis),
+        "game": game,
     }

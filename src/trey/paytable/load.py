@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trey.cards.readings import READINGS, Reading
+from trey.cards.readings.base import Seat
 from trey.core.errors import Problem, Severity, SpecError
 from trey.core.files import display_name, read_bounded
 from trey.paytable.model import (
@@ -23,7 +24,9 @@ from trey.paytable.model import (
     BLIND_OUTCOMES,
     ENVY_ON_FOLD,
     GAME_FORMAT_VERSION,
+    PLAY_OUTCOMES,
     PRESETS,
+    SIDE_BET_NOT_COUNTED,
     SIDE_BET_ON_FOLD,
     STANDARD_ROUND,
     AntePlay,
@@ -306,6 +309,8 @@ def _paytables(data: dict[str, Any]) -> Iterator[tuple[JsonPath, tuple[str, ...]
     """Every paytable of the file with the outcomes it may list, rarest first."""
     yield ("wagers", "ante_play", "ante_bonus"), ANTE_BONUS_OUTCOMES
     yield ("game", "blind"), BLIND_OUTCOMES
+    yield ("game", "play_pays"), PLAY_OUTCOMES
+    yield ("game", "bad_beat"), PLAY_OUTCOMES
     for preset in PRESETS.values():
         yield ("wagers", preset.id), READINGS[preset.reads].outcome_slugs
     side_bets = _get(data, ("side_bets",))
@@ -379,7 +384,8 @@ def _wager_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem
 
 def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]:
     """A ``game:`` section is format 3 and describes the round of Ante & Play; another game than the standard one
-    is counted, for now, alone (no side bet beside it) and with the optimal strategy; each Play bet once."""
+    is counted with the optimal strategy, beside the side bets the engine can count (not, with a card face up, one
+    lost on a fold that reads more than the player's cards); each Play bet once."""
     game = data.get("game")
     if not isinstance(game, dict):
         return
@@ -405,6 +411,14 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
                         "offer each Play bet once, with its requirement",
                     )
                 seen.setdefault(multiple, index)
+    if game.get("play_pays_when_dealer_does_not_qualify") is True and game.get("play_needs_qualifier") is False:
+        yield doc.problem(
+            "game.play-pays-conflict",
+            ("game", "play_pays_when_dealer_does_not_qualify"),
+            "the Play cannot both be decided against a dealer who does not qualify (play_needs_qualifier: false) "
+            "and be paid as a win there",
+            "leave play_needs_qualifier out (true), or play_pays_when_dealer_does_not_qualify out",
+        )
     wagers = data.get("wagers")
     ante_play = isinstance(wagers, dict) and "ante_play" in wagers
     if not ante_play:
@@ -418,16 +432,12 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
     shape = _round_or_none(game)
     if shape is None or shape.is_standard:
         return
-    side_bets = data.get("side_bets")
-    found: list[JsonPath] = [("wagers", p) for p in PRESETS if isinstance(wagers, dict) and p in wagers]
-    found += [("side_bets", bet) for bet in side_bets] if isinstance(side_bets, dict) else []
-    if found:
-        where = found[0]
+    for where in _uncounted_side_bets(data, shape):
         yield doc.problem(
             "game.side-bets",
             where,
-            "side bets beside a game other than standard Three Card Poker are not yet counted",
-            "give the side bets a paytable of their own, beside the standard game",
+            SIDE_BET_NOT_COUNTED,
+            "let the bet stand on a fold (on_fold: stands), or give it a paytable of its own",
             key=True,
         )
     strategy = _get(data, ("wagers", "ante_play", "strategy"))
@@ -438,6 +448,28 @@ def _game_problems(doc: YamlDocument, data: dict[str, Any]) -> Iterator[Problem]
             "a game other than standard Three Card Poker is played with the optimal strategy",
             "write strategy: optimal, or leave it out",
         )
+
+
+def _uncounted_side_bets(data: dict[str, Any], shape: RoundShape) -> Iterator[JsonPath]:
+    """The side bets the engine cannot count beside this round (:func:`~trey.paytable.model.side_bet_counted_beside`):
+    with a card face up, those lost on a fold that read more than the player's cards, or carry a progressive or an
+    envy bonus."""
+    if shape.face_up == 0:
+        return
+    wagers, side_bets = data.get("wagers"), data.get("side_bets")
+    rules = data["rules"] if isinstance(data.get("rules"), dict) else {}
+    for preset in PRESETS.values():
+        if isinstance(wagers, dict) and preset.id in wagers:
+            on_fold = preset.on_fold or OnFold(rules.get("pair_plus_on_fold", DEFAULT_RULES.pair_plus_on_fold))
+            seat = READINGS[preset.reads].seat
+            if on_fold is OnFold.LOST and seat is not Seat.PLAYER:
+                yield ("wagers", preset.id)
+    for bet_id, bet in side_bets.items() if isinstance(side_bets, dict) else ():
+        reading = _reading_of(bet)
+        if reading is None or bet.get("on_fold", str(SIDE_BET_ON_FOLD)) != str(OnFold.LOST):
+            continue
+        if reading.seat is not Seat.PLAYER or "progressive" in bet or "envy" in bet:
+            yield ("side_bets", bet_id)
 
 
 def _round_or_none(game: dict[str, Any]) -> RoundShape | None:
@@ -467,6 +499,12 @@ def _round(game: dict[str, Any] | None) -> RoundShape:
         ),
         play_needs_qualifier=game.get("play_needs_qualifier", STANDARD_ROUND.play_needs_qualifier),
         blind=_paytable(BLIND_OUTCOMES, blind) if blind is not None else None,
+        play_pays=_paytable(PLAY_OUTCOMES, game["play_pays"]) if game.get("play_pays") is not None else None,
+        play_pays_on_tie=game.get("play_pays_on_tie", STANDARD_ROUND.play_pays_on_tie),
+        play_pays_when_dealer_does_not_qualify=game.get(
+            "play_pays_when_dealer_does_not_qualify", STANDARD_ROUND.play_pays_when_dealer_does_not_qualify
+        ),
+        bad_beat=_paytable(PLAY_OUTCOMES, game["bad_beat"]) if game.get("bad_beat") is not None else None,
     )
 
 

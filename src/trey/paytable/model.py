@@ -332,6 +332,9 @@ class AnteWithoutQualifier(StrEnum):
 # The rows a Blind's paytable may list, rarest first (the player's hand, as the player_hand reading reads it; a
 # mini-royal not listed is paid as a straight flush).
 BLIND_OUTCOMES = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
+# The rows the Play's paytable and its bad-beat pay may list: the Blind's (a hand no row lists is paid 1 to 1 when
+# the Play is paid, and loses the Play when it loses).
+PLAY_OUTCOMES = BLIND_OUTCOMES
 MAX_FACE_UP = 1  # the dealer cards a game may show before the player decides: none, or one
 MAX_MULTIPLE = 10  # the largest Play bet a game may allow, in Antes (the family's are 1 and 3)
 MAX_OPTIONS = 4  # the Play bets a game may offer besides the fold
@@ -385,7 +388,14 @@ class RoundShape:
       is decided against the dealer's hand whatever it is;
     - ``blind``: None, no Blind (standard); else a mandatory bet equal to the Ante, settled against the dealer's
       hand without a qualifier: on a win paid by this table of the player's hand (a win below its lowest row
-      pushes), lost when the dealer's hand is higher, pushed on a tie, lost on a fold.
+      pushes), lost when the dealer's hand is higher, pushed on a tie, lost on a fold;
+    - ``play_pays``: None, a Play won is paid 1 to 1 (standard); else this table of the player's hand pays it, per
+      unit of the Play bet (a hand no row lists is paid 1 to 1), as Three Card Prime pays it;
+    - ``play_pays_on_tie``: True, a tie pays the Play as a win (by ``play_pays``) instead of as ``ties`` says;
+    - ``play_pays_when_dealer_does_not_qualify``: True, a dealer who does not qualify pays the Play as a win, whatever
+      the hands (the Play must need the qualifier: it would push there otherwise);
+    - ``bad_beat``: None, a Play lost is lost (standard); else a losing Play of a hand this table lists is paid its
+      row instead (the bad-beat pay; a hand no row lists loses the Play).
     """
 
     face_up: int = 0
@@ -393,6 +403,10 @@ class RoundShape:
     ante_when_dealer_does_not_qualify: AnteWithoutQualifier = AnteWithoutQualifier.WINS
     play_needs_qualifier: bool = True
     blind: Paytable | None = None
+    play_pays: Paytable | None = None
+    play_pays_on_tie: bool = False
+    play_pays_when_dealer_does_not_qualify: bool = False
+    bad_beat: Paytable | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.face_up <= MAX_FACE_UP:
@@ -402,6 +416,19 @@ class RoundShape:
             raise ValueError(f"1 to {MAX_OPTIONS} Play bets of different sizes, ascending, not {multiples}")
         if self.blind is not None and self.blind.outcomes != BLIND_OUTCOMES:
             raise ValueError("the Blind's paytable must use the Blind's outcomes")
+        for table in (self.play_pays, self.bad_beat):
+            if table is not None and table.outcomes != PLAY_OUTCOMES:
+                raise ValueError("the Play's paytables must use the Play's outcomes")
+        if self.play_pays_when_dealer_does_not_qualify and not self.play_needs_qualifier:
+            raise ValueError(
+                "a Play decided without the qualifier is not paid for a dealer who does not qualify: "
+                "play_pays_when_dealer_does_not_qualify needs play_needs_qualifier"
+            )
+
+    @property
+    def play_is_paid_by_table(self) -> bool:
+        """Whether the Play nets other than whole Antes: paid by a table, or on a bad beat."""
+        return self.play_pays is not None or self.bad_beat is not None
 
     @property
     def is_standard(self) -> bool:
@@ -427,6 +454,16 @@ class RoundShape:
         }
         if self.blind is not None:
             data["blind"] = self.blind.canonical()
+        # The Play's pays are written only when the game has them: the canonical form of a game without stays as
+        # it was before they could be described (certificates embed and hash it).
+        if self.play_pays is not None:
+            data["play_pays"] = self.play_pays.canonical()
+        if self.play_pays_on_tie:
+            data["play_pays_on_tie"] = True
+        if self.play_pays_when_dealer_does_not_qualify:
+            data["play_pays_when_dealer_does_not_qualify"] = True
+        if self.bad_beat is not None:
+            data["bad_beat"] = self.bad_beat.canonical()
         return data
 
 
@@ -574,6 +611,26 @@ class Wagers:
         return {bet.id: bet.canonical(folds=folds) for bet in self.side_bets if bet.preset is None}
 
 
+SIDE_BET_NOT_COUNTED = (
+    "a side bet lost on a fold beside a face-up card is counted only on the player's own cards, without a "
+    "progressive or an envy bonus"
+)
+
+
+def side_bet_counted_beside(game: RoundShape, bet: SideBet) -> bool:
+    """Whether the engine counts ``bet`` beside a game of this round: every bet that stands on a fold (its cards do
+    not depend on the decision), every bet without a card up (the decision is one per hand, as the standard game's),
+    and with a card up a bet lost on a fold that reads the player's own cards alone (the fold then depends on the up
+    card, which the bet does not read), without a progressive or an envy bonus."""
+    if bet.on_fold is OnFold.STANDS or game.face_up == 0:
+        return True
+    from trey.cards.readings import READINGS
+    from trey.cards.readings.base import Seat
+
+    reading = READINGS.get(bet.reads)
+    return reading is not None and reading.seat is Seat.PLAYER and bet.progressive is None and not bet.envy
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One Three Card Poker game: its rules, table limits and the paytables of the wagers it offers; ``game``, the
@@ -595,8 +652,9 @@ class GameSpec:
         if not self.game.is_standard:
             if self.wagers.ante_play is None:
                 raise ValueError("a game's round is its Ante & Play's: describing it needs Ante & Play")
-            if self.wagers.side_bets:
-                raise ValueError("side bets beside a game other than standard Three Card Poker are not yet counted")
+            uncounted = [bet.id for bet in self.wagers.side_bets if not side_bet_counted_beside(self.game, bet)]
+            if uncounted:
+                raise ValueError(f"{uncounted[0]}: {SIDE_BET_NOT_COUNTED}")
             if self.wagers.ante_play.strategy.kind is not StrategyKind.OPTIMAL:
                 raise ValueError("a game other than standard Three Card Poker is played with the optimal strategy")
 

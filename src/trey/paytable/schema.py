@@ -21,6 +21,7 @@ from trey.paytable.model import (
     MAX_MULTIPLE,
     MAX_OPTIONS,
     NAMED_HIGH_CARD_QUALIFIERS,
+    PLAY_OUTCOMES,
     PRESETS,
     READABLE_VERSIONS,
     SIDE_BET_ON_FOLD,
@@ -69,6 +70,17 @@ def generated_parts() -> dict[str, Any]:
         "/properties/game/properties/blind/properties": {
             slug: _row(player_hand.outcome(slug), ODDS_ROW, "Blind odds. ") for slug in BLIND_OUTCOMES
         },
+        "/properties/game/properties/play_pays/properties": {
+            slug: _row(player_hand.outcome(slug), ODDS_ROW, "Play odds. ") for slug in PLAY_OUTCOMES
+        },
+        "/properties/game/properties/bad_beat/properties": {
+            slug: _row(player_hand.outcome(slug), ODDS_ROW, "Bad-beat odds, on a losing Play. ")
+            for slug in PLAY_OUTCOMES
+        },
+        "/properties/game/properties/play_pays_on_tie/default": game.play_pays_on_tie,
+        "/properties/game/properties/play_pays_when_dealer_does_not_qualify/default": (
+            game.play_pays_when_dealer_does_not_qualify
+        ),
         "/$defs/side_bet/properties/reads/enum": list(READINGS),
         "/$defs/side_bet/properties/reads/description": "The cards the bet is paid on: "
         + ", ".join(f"{name} ({reading.title})" for name, reading in READINGS.items())

@@ -20,11 +20,16 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from trey.cards.card import card_text, cards_text
+from trey.cards.hand_table import hand_table
+from trey.cards.hands import describe_key
 from trey.choose.compare import ComparisonRow
 from trey.core.numbers import decimal_text, fraction_text
 from trey.core.version import __version__
+from trey.engine.family import FamilyAnalysis, chart_exceptions
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
 from trey.engine.stats import OutcomeRow
+from trey.figures.family import FAMILY_FIGURES, option_name, rule_hand, strategy_sentence, up_rank_name
 from trey.figures.registry import (
     AVERAGE_WAGER,
     CYCLE,
@@ -41,6 +46,8 @@ from trey.figures.registry import (
     Unit,
 )
 from trey.figures.theo import theoretical_wins
+from trey.paytable.model import ANTE_PLAY
+from trey.present.family_view import round_words
 from trey.present.labels import hand_label, outcome_label, strategy_kind_words, variant_rows
 
 CSV_COLUMNS = (
@@ -278,7 +285,9 @@ def _game_sheet(analysis: GameAnalysis, day: date) -> _SheetPlan:
     return plan
 
 
-def _summary_sheet(analysis: GameAnalysis) -> _SheetPlan:
+def _summary_sheet(analysis: GameAnalysis, given: dict[str, dict[str, Fraction]] | None = None) -> _SheetPlan:
+    """A row per wager of its figures; ``given``: per wager, figures by name its analysis does not carry (a family
+    game's element of risk)."""
     columns: list[Column] = [Column("Wager"), Column("Sheet")]
     for figure in WORKBOOK_FIGURES:
         column = Column(figure.label, _figure_format(figure))
@@ -290,6 +299,10 @@ def _summary_sheet(analysis: GameAnalysis) -> _SheetPlan:
         line: list[Cell] = [result.title, sheet]
         for figure in WORKBOOK_FIGURES:
             value = figure.of(result)
+            extra = (given or {}).get(wager, {}).get(figure.name)
+            if value is None and extra is not None:
+                line += [_number(extra), fraction_text(extra)] if _has_exact(figure) else [_number(extra)]
+                continue
             line.append(_number(value) if value is not None else None)
             if _has_exact(figure):
                 line.append(figure.exact_text(result) or None)
@@ -645,3 +658,150 @@ def comparison_csv(rows: list[ComparisonRow]) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+# --- a game of the Three Card Poker family other than the standard one (issue 31) ----------------------------------
+#
+# The CSV: Ante & Play's net results per Ante (``kind`` net_result), then its strategy (``kind`` strategy: a row per
+# face-up rank and option, its cells; ``hand`` the rule's weakest hand for a Play bet), then the side bets' rows as
+# beside the standard game. The workbook: the Game sheet (the round in words and its figures, each named for what it
+# is per), the Summary, Ante & Play's net results, its strategy by face-up card, every cell the rule does not say, and
+# each side bet's sheets.
+
+
+def _family_wagers(analysis: FamilyAnalysis) -> GameAnalysis:
+    return GameAnalysis(analysis.spec, {ANTE_PLAY: analysis.as_wager(), **analysis.side_bet_analysis.wagers})
+
+
+def family_csv(analysis: FamilyAnalysis) -> str:
+    """``trey analyze --format csv`` of a family game (the columns of :data:`CSV_COLUMNS`)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    ante = analysis.as_wager()
+    for row in ante.outcomes:
+        writer.writerow(_csv_row(ANTE_PLAY, ante.title, "net_result", row))
+    for chart in analysis.chart:
+        up = up_rank_name(chart.up_rank)
+        total = sum(chart.cells)
+        rules = dict(zip(analysis.game.multiples, chart.rule, strict=True))
+        for count, cells in zip(analysis.options, chart.cells, strict=True):
+            weakest = rules.get(count.option)
+            probability = Fraction(cells, total)
+            writer.writerow(
+                [
+                    *(ANTE_PLAY, ante.title, "strategy", f"{up}: {option_name(count.option)}", count.option),
+                    *(cells, total, decimal_text(probability, 12), fraction_text(probability), "", "", ""),
+                    *("", "", "" if weakest is None else rule_hand(weakest)),
+                ]
+            )
+    for wager, result in analysis.side_bet_analysis.wagers.items():
+        for kind, row in _rows(result):
+            writer.writerow(_csv_row(wager, result.title, kind, row))
+    return buffer.getvalue()
+
+
+FAMILY_STRATEGY_SHEET = "ante_play strategy"
+FAMILY_EXCEPTIONS_SHEET = "ante_play exceptions"
+
+
+def family_workbook_plans(analysis: FamilyAnalysis, day: date) -> list[_SheetPlan]:
+    """Every sheet of a family game's workbook, in order, as rows."""
+    spec = analysis.spec
+    wagers = _family_wagers(analysis)
+    game = _SheetPlan(GAME_SHEET)
+    block = game.block
+    block.append(("Game", spec.name))
+    for label, text in (("Operator", spec.operator), ("Description", spec.description), ("Source", spec.source)):
+        if text is not None:
+            block.append((label, text))
+    block.append(("Paytable SHA-256", spec.sha256 or "none: the game was built in code, not read from a file"))
+    block.append(("trey version", __version__))
+    block.append(("Date", day))
+    game.formats[(len(block), 2)] = DATE
+    block.append((None, None))
+    block.append(("The round", None))
+    block += [(None, words) for words in round_words(spec.game, spec.rules)]
+    block.append(("Player strategy", f"optimal, cell by cell; as a rule: {strategy_sentence(analysis)}"))
+    block.append((None, None))
+    block.append(("Ante & Play", None))
+    for family_figure in FAMILY_FIGURES:
+        block.append((family_figure.label, family_figure.text(analysis, exact=True)))
+    block.append((None, None))
+    block.append(("Wagers", None))
+    names = sheet_names(list(wagers.wagers))
+    for result, name in zip(wagers.wagers.values(), names, strict=True):
+        block.append((result.title, f"sheet {name}"))
+    block.append(("Ante & Play's strategy", f"sheets {FAMILY_STRATEGY_SHEET}, {FAMILY_EXCEPTIONS_SHEET}"))
+    game.block_widths = False
+    plans = [game, _summary_sheet(wagers, {ANTE_PLAY: {ELEMENT_OF_RISK.name: analysis.element_of_risk}})]
+    plans.append(_SheetPlan(names[0], tables=[_outcome_rows(analysis.as_wager())]))
+    plans += [_family_strategy_sheet(analysis), _family_exceptions_sheet(analysis)]
+    for index, (wager, result) in enumerate(analysis.side_bet_analysis.wagers.items(), 2):
+        plans += _wager_sheets(result, wager, index)
+    return plans
+
+
+def _family_strategy_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
+    multiples = analysis.game.multiples
+    columns = (
+        Column("Face-up card"),
+        *(Column(f"Rule {option_name(m)}") for m in multiples),
+        *(Column(f"Rule {option_name(m)} exceptions", COUNT) for m in multiples),
+        *(Column(f"Weakest {option_name(m)} in some cell") for m in multiples),
+        *(Column(f"{option_name(o.option)} cells", COUNT) for o in analysis.options),
+    )
+    rows: list[tuple[Cell, ...]] = [
+        (
+            up_rank_name(row.up_rank),
+            *("never" if key is None else rule_hand(key) for key in row.rule),
+            *row.rule_exceptions,
+            *("never" if key is None else describe_key(key) for key in row.weakest),
+            *row.cells,
+        )
+        for row in analysis.chart
+    ]
+    return _SheetPlan(FAMILY_STRATEGY_SHEET, tables=[_Table(columns, rows)])
+
+
+def _family_exceptions_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
+    columns = (Column("Face-up card"), Column("Hand"), Column("Rule"), Column("Optimal"), Column("Decided by"))
+    table = hand_table()
+    rows: list[tuple[Cell, ...]] = [
+        (
+            "none" if e.up_card < 0 else card_text(e.up_card),
+            cards_text(table.cards[e.hand]),
+            option_name(e.rule),
+            option_name(e.option),
+            "suits" if e.by_suits else "ranks",
+        )
+        for e in chart_exceptions(analysis)
+    ]
+    note = (
+        "Every cell the rule by face-up card decides otherwise than the optimal strategy, against the up card of "
+        "clubs: each stands for the four of its rank, the suits permuted."
+    )
+    plan = _SheetPlan(FAMILY_EXCEPTIONS_SHEET, block=[(note,), (None,)], tables=[_Table(columns, rows, top=3)])
+    plan.block_widths = False
+    return plan
+
+
+def family_workbook(analysis: FamilyAnalysis, created: datetime | None = None) -> bytes:
+    """``trey analyze --format xlsx`` of a family game; the same analysis and ``created`` give the same bytes."""
+    if created is None:
+        from trey.trust.certificate import default_issue_date
+
+        day = default_issue_date()
+        created = datetime(day.year, day.month, day.day)
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.properties.created = created
+    book.properties.modified = created
+    book.properties.creator = "trey"
+    first = book.active
+    assert first is not None
+    book.remove(first)
+    for plan in family_workbook_plans(analysis, created.date()):
+        _write_sheet(book.create_sheet(plan.name), plan)
+    return _workbook_bytes(book, created)

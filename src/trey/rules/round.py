@@ -9,7 +9,11 @@ for the player's option (0: the fold; else the Play bet in Antes) under the roun
   pushing (winning 1 to 1 under ``ties: player_wins``); when the dealer does not qualify it wins 1 to 1 or pushes,
   as the shape says; lost on a fold;
 - the **Play** (``option`` Antes): as the Ante against a qualifying dealer; when the dealer does not qualify it
-  pushes, or, in a game whose Play needs no qualifier, is decided against the dealer's hand all the same;
+  pushes, or, in a game whose Play needs no qualifier, is decided against the dealer's hand all the same. A game
+  may pay it by a table (Three Card Prime): a Play *won* is paid the table's row for the player's hand per unit
+  (``play_pay``; a hand no row lists, 1 to 1); a tie may be paid as a win (``play_pays_on_tie``), and so may a dealer
+  who does not qualify, whatever the hands (``play_pays_when_dealer_does_not_qualify``); a *losing* Play of a hand
+  the bad-beat table lists is paid its row instead (``bad_beat_pay``);
 - the **Blind** (a bet equal to the Ante, when the game has one): decided against the dealer's hand without a
   qualifier; a higher hand is paid by the Blind's table (``blind_pay``; a hand below its lowest row pushes), a lower
   one loses, a tie pushes (whatever ``ties`` says of the Ante and the Play); lost on a fold;
@@ -72,10 +76,14 @@ def settle(
     *,
     blind_pay: Fraction | None = None,
     bonus: Fraction = Fraction(0),
+    play_pay: Fraction | None = None,
+    bad_beat_pay: Fraction | None = None,
 ) -> Nets:
     """The nets of one deal, per Ante: the player took ``option`` (:data:`FOLD`, or a Play bet of that many Antes)
     and the deal ended as ``deal`` (ignored on a fold). ``blind_pay``: the Blind table's net pay for the player's
-    hand (None: no row pays it); ``bonus``: the Ante Bonus table's (0: none)."""
+    hand (None: no row pays it); ``bonus``: the Ante Bonus table's (0: none); ``play_pay``: the Play table's net pay
+    per unit for the player's hand (None: no table, or no row: 1 to 1); ``bad_beat_pay``: the bad-beat table's
+    (None: no row, the losing Play is lost)."""
     has_blind = shape.blind is not None
     if option == FOLD:
         paid = bonus if not rules.ante_bonus_requires_play else Fraction(0)
@@ -88,7 +96,17 @@ def settle(
         ante = showdown
     else:
         ante = Fraction(1 if shape.ante_when_dealer_does_not_qualify is AnteWithoutQualifier.WINS else 0)
-    play = option * showdown if deal.qualifies or not shape.play_needs_qualifier else Fraction(0)
+    won = Fraction(1) if play_pay is None else play_pay  # a Play won, per unit
+    if not deal.qualifies and shape.play_pays_when_dealer_does_not_qualify:
+        play = option * won
+    elif not deal.qualifies and shape.play_needs_qualifier:
+        play = Fraction(0)
+    elif deal.showdown is Showdown.WIN or (deal.showdown is Showdown.TIE and shape.play_pays_on_tie):
+        play = option * won
+    elif deal.showdown is Showdown.TIE:
+        play = option * showdown
+    else:
+        play = Fraction(-option) if bad_beat_pay is None else option * bad_beat_pay
     blind = Fraction(0)
     if has_blind and deal.showdown is Showdown.WIN:
         blind = blind_pay if blind_pay is not None else Fraction(0)
