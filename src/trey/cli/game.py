@@ -380,14 +380,14 @@ def simulate(
         part_shard = Shard.parse(shard)
         refuse_existing_file(out, force=force, option="--out")
         raw = read_bounded(file, limit=MAX_FILE_BYTES)
-        spec = standard_game(load_spec_bytes(raw, str(file)), "trey simulate --shard", file)
+        spec = load_spec_bytes(raw, str(file))
         with progress_bar(rounds // part_shard.of, enabled=True) as advance:
             part = simulate_part(
                 spec, raw, rounds, seed, part_shard, workers=workers, scheduler=scheduler, progress=advance
             )
         say_error(f"wrote {write_text_lines(out, [json.dumps(part, indent=1)], force=force, option='--out')}")
         return
-    spec = standard_game(load_spec(file), "trey simulate", file)
+    spec = load_spec(file)
     with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
         result = run_simulation(spec, rounds, seed, workers=workers, scheduler=scheduler, progress=advance)
     _print_simulation(result, spec, output_format)

@@ -192,3 +192,45 @@ class Expectations:
             plays[here] = q * gain[here] + p * wins[here] > threshold
         chosen: IntArray = np.where(plays & (total > 0), best, FOLD)
         return chosen
+
+
+_SUITS = 4
+_RANKS = 13
+NO_CELL = -1  # in a decision table: the player's hand holds the up card
+
+
+@lru_cache(maxsize=4)
+def _suit_swaps() -> tuple[IntArray, ...]:
+    """For each suit s, the hand-table index of every hand with its clubs and its suit-s cards swapped."""
+    from trey.cards.hand_table import hand_indexes  # (below the statements above: added for issue 31's tools)
+
+    table = hand_table()
+    swaps = []
+    for suit in range(_SUITS):
+        cards = table.cards.copy()
+        ranks, suits = cards // _SUITS, cards % _SUITS
+        swapped = np.where(suits == 0, suit, np.where(suits == suit, 0, suits))
+        swaps.append(hand_indexes(ranks * _SUITS + swapped))
+    return tuple(swaps)
+
+
+def decision_table(shape: RoundShape, rules: Rules, ante_bonus: Paytable) -> IntArray:
+    """The optimal option of every cell, for the settlement of dealt rounds (issue 31): ``(52, 22100)`` with one
+    card face up (row: the up card, column: the player's hand of the hand table), ``(1, 22100)`` without; a hand
+    holding the up card is :data:`NO_CELL`. Each entry is :meth:`Expectations.decide`'s: the 13 up cards of clubs
+    are decided, and the others read by the suits' symmetry (a cell with the up card of suit s takes the option of
+    the cell with clubs and suit s swapped in the hand and the up card)."""
+    expect = Expectations(shape, rules, ante_bonus)
+    qualifier = rules.dealer_qualifier.minimum_key
+    if not shape.face_up:
+        table: IntArray = expect.decide(hidden_counts(None, qualifier))[None, :].copy()
+        return table
+    swaps = _suit_swaps()
+    table = np.full((_RANKS * _SUITS, HANDS), NO_CELL, dtype=np.int64)
+    for rank in range(_RANKS):
+        counts = hidden_counts(rank * _SUITS, qualifier)
+        chosen = np.where(counts.sum(axis=1) > 0, expect.decide(counts), NO_CELL)
+        for suit in range(_SUITS):
+            table[rank * _SUITS + suit] = chosen[swaps[suit]]
+    table.setflags(write=False)
+    return table
