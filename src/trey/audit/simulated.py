@@ -19,7 +19,7 @@ from trey.engine import analyze
 from trey.floor.drill import answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.play.payouts import PayRule, bet_columns
-from trey.play.settle import Settler
+from trey.play.settle import FamilyOutcome, FamilySettler, Settler
 from trey.play.simulate import deal
 from trey.rules.ante_play import AntePlayOutcome, Situation
 
@@ -45,6 +45,9 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
     """``rounds`` lines of a hand history (JSON, no newline), the same for the same seed."""
     if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
         raise ValueError(f"1 to {MAX_LOGGED_ROUNDS:,} rounds are logged")
+    if not spec.game.is_standard:
+        yield from _family_log(spec, rounds, seed, table)
+        return
     analysis = analyze(spec)
     plays = analysis.plays
     settler = Settler(spec, plays)
@@ -94,4 +97,40 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
                 line["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
             if progressives:
                 line["meter"] = {w: _amount(m) for w, m in logged.items()}
+            yield json.dumps(line, separators=(", ", ": "))
+
+
+def _family_log(spec: GameSpec, rounds: int, seed: int, table: str) -> Iterator[str]:
+    """The hand history of a game of the family other than the standard one (issue 31): each round's decision and,
+    played, its Play bet in Antes (``play``); the Ante as the bet (the Blind, when the game has one, equals it); the
+    net of Ante & Play in all and part by part, the Blind's among them. The dealer's first card is the one dealt
+    face up when the game shows one."""
+    settler = FamilySettler(spec)
+    rule = PayRule.of(spec.table)
+    sizes = _sizes(spec, ANTE_PLAY)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    outcomes = settler.tables[ANTE_PLAY].outcomes
+    number = 0
+    while number < rounds:
+        cards = deal(rng, min(BATCH, rounds - number))
+        index = settler.settle(cards[:, :3], cards[:, 3:])[ANTE_PLAY]
+        for row in range(len(cards)):
+            number += 1
+            bet = Fraction(sizes[number % len(sizes)])
+            outcome = outcomes[int(index[row])]
+            assert isinstance(outcome, FamilyOutcome)
+            parts = settler.dues(int(index[row]), bet, rule)
+            line: dict[str, object] = {
+                "round": f"{table}-{number:07d}",
+                "table": table,
+                "seat": 1,
+                "player": [str(c) for c in cards_of(cards[row, :3])],
+                "dealer": [str(c) for c in cards_of(cards[row, 3:])],
+                "decision": "fold" if outcome.deal is None else "play",
+            }
+            if outcome.deal is not None:
+                line["play"] = outcome.option
+            line["bets"] = {ANTE_PLAY: _amount(bet)}
+            line["net"] = {ANTE_PLAY: _amount(sum(parts.values(), Fraction(0)))}
+            line["parts"] = {k: _amount(v) for k, v in parts.items()}
             yield json.dumps(line, separators=(", ", ": "))

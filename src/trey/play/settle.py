@@ -24,6 +24,7 @@ from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.decide import NO_CELL, Expectations, decision_table
 from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, SideBet
+from trey.play.payouts import PayRule
 from trey.rules import round as family_round
 from trey.rules.ante_play import (
     AntePlayOutcome,
@@ -223,6 +224,7 @@ class FamilySettler(Settler):
         outcomes: list[RoundOutcome] = []
         nets: list[Fraction] = []
         staked: list[int] = []
+        self.parts: list[family_round.Nets] = []  # by outcome: what each base wager nets, per Ante
         for group in range(self.expect.groups):
             blind_pay, bonus = self.expect.pays_of_group(group)
             for option in self.expect.options:
@@ -237,6 +239,7 @@ class FamilySettler(Settler):
                         bonus=bonus,
                     )
                     outcomes.append(FamilyOutcome(option, deal, group))
+                    self.parts.append(settled)
                     nets.append(settled.total)
                     staked.append(family_round.staked(self.shape, option))
         rows = tuple(net_row(net) for net in nets)
@@ -282,3 +285,18 @@ class FamilySettler(Settler):
             options == family_round.FOLD, 0, 1 + (option_index - 1) * len(family_round.DEAL_CLASSES) + deal_class
         )
         return {ANTE_PLAY: self.expect.group_of_hand[hands] * self.span + within}
+
+    def dues(self, index: int, bet: Fraction, rule: PayRule) -> dict[str, Fraction]:
+        """What the dealer pays on outcome ``index`` at an Ante of ``bet``, part by part (:data:`FAMILY_PARTS`): the
+        Ante and the Play win or lose whole bets; a Blind or Ante Bonus win is paid by the table's pay rule (rounded
+        down to its smallest chip, held to its cap), as every paytable's win is."""
+        nets = self.parts[index]
+        due = {"ante": nets.ante * bet, "play": nets.play * bet}
+        if self.shape.blind is not None:
+            due["blind"] = rule.pay(bet, nets.blind).amount if nets.blind > 0 else nets.blind * bet
+        due["ante_bonus"] = rule.pay(bet, nets.bonus).amount if nets.bonus > 0 else nets.bonus * bet
+        return due
+
+
+# A family round's net, part by part, as a hand history logs it (the Blind only in a game that has one).
+FAMILY_PARTS = ("ante", "play", "blind", "ante_bonus")
