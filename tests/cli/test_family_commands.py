@@ -130,16 +130,13 @@ REFUSALS = {
     "certify": ["certify", FACE_UP_ULTIMATE, "--out", "out"],
     "cheatsheet": ["cheatsheet", FACE_UP_ULTIMATE, "--out", "out"],
     "drill": ["drill", FACE_UP_ULTIMATE, "--out", "out"],
-    "simulate --log": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "out.jsonl"],
-    "simulate --log -": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "-"],
     "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
-    "audit": ["audit", FACE_UP_ULTIMATE, "rounds.jsonl", "--out", "out"],
     "solve": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--house-edge", "3%"],
     "solve --grid": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--grid", "straight=1..3"],
     "compare": ["compare", STANDARD, FACE_UP_ULTIMATE, "--out", "out"],
 }
-TOOL_NAMES = {"simulate --log -": "trey simulate --log", "solve --grid": "trey solve"}
+TOOL_NAMES = {"solve --grid": "trey solve"}
 
 
 @pytest.mark.parametrize("tool", sorted(REFUSALS))
@@ -186,7 +183,6 @@ ENGINE = "the standard game's {} is not yet supported for games other than stand
 
 
 def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_counts_it_as_standard() -> None:
-    from trey.audit.audit import audit
     from trey.engine import player_decisions
     from trey.protect.protection import protect
 
@@ -197,7 +193,6 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
         ("decisions", lambda: player_decisions(spec)),
         ("analysis", lambda: trey.compare([("fu", spec)], None)),
         ("analysis", lambda: protect(spec, two=False)),
-        ("analysis", lambda: audit(spec, [])),
         ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
         ("analysis", lambda: trey.drill(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),

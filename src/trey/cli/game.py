@@ -362,11 +362,11 @@ def simulate(
         if log == STANDARD_OUTPUT:
             if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
                 raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
-            spec = standard_game(load_spec(file), "trey simulate --log", file)
+            spec = load_spec(file)
             write_stdout(simulated_log(spec, rounds, seed), what="the hand history")
             return
         refuse_existing_file(Path(log), force=force, option="--log")
-        spec = standard_game(load_spec(file), "trey simulate --log", file)
+        spec = load_spec(file)
         say_error(
             f"wrote {write_text_lines(Path(log), simulated_log(spec, rounds, seed), force=force, option='--log')}"
         )

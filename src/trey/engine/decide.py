@@ -234,3 +234,21 @@ def decision_table(shape: RoundShape, rules: Rules, ante_bonus: Paytable) -> Int
             table[rank * _SUITS + suit] = chosen[swaps[suit]]
     table.setflags(write=False)
     return table
+
+
+def cell_counts(up_cards: IntArray | None, hands: IntArray, qualifier_key: int) -> IntArray:
+    """(n, 6): :func:`hidden_counts`' row of each cell, its player hand ``hands[i]`` (of the hand table) against the
+    up card ``up_cards[i]`` (None: no card is up), read through the suits' symmetry from the 13 up cards of clubs (so
+    that cells of every up card share 13 of the counts' cache)."""
+    if up_cards is None:
+        rows: IntArray = hidden_counts(None, qualifier_key)[hands]
+        return rows
+    swaps = _suit_swaps()
+    counts = np.zeros((len(hands), 6), dtype=np.int64)
+    ranks, suits = up_cards // _SUITS, up_cards % _SUITS
+    for rank in np.unique(ranks).tolist():
+        table = hidden_counts(int(rank) * _SUITS, qualifier_key)
+        for suit in np.unique(suits[ranks == rank]).tolist():
+            at = np.flatnonzero((ranks == rank) & (suits == suit))
+            counts[at] = table[swaps[int(suit)][hands[at]]]
+    return counts

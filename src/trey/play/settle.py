@@ -48,6 +48,15 @@ class FamilyOutcome:
     deal: family_round.DealClass | None
     group: int
 
+    @property
+    def words(self) -> str:
+        """For people: ``played 3x, the dealer qualifies, the player's hand higher``."""
+        if self.deal is None:
+            return "folded"
+        qualifies = "the dealer qualifies" if self.deal.qualifies else "the dealer does not qualify"
+        showdown = {"LOSE": "lower", "TIE": "equal", "WIN": "higher"}[self.deal.showdown.name]
+        return f"played {self.option}x, {qualifies}, the player's hand {showdown}"
+
     def __str__(self) -> str:
         if self.deal is None:
             return f"fold/{self.group}"
