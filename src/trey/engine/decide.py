@@ -252,3 +252,49 @@ def cell_counts(up_cards: IntArray | None, hands: IntArray, qualifier_key: int) 
             at = np.flatnonzero((ranks == rank) & (suits == suit))
             counts[at] = table[swaps[int(suit)][hands[at]]]
     return counts
+
+
+def seen_cell_counts(seen: tuple[int, ...], qualifier_key: int) -> IntArray:
+    """(22100, 6): as :func:`hidden_counts`, among the dealer hands holding every card of ``seen`` (one or two: the
+    up card and a hole card seen beyond it, for ``trey protect``); ``seen_cell_counts((u,), q)`` is
+    ``hidden_counts(u, q)`` (a test holds it). A hand holding a seen card is no cell: its row is 0."""
+    table = hand_table()
+    keys = table.keys
+    qualifier = np.full(HANDS, qualifier_key, dtype=np.int64)
+    thresholds = np.stack(
+        [
+            keys,
+            keys + 1,
+            qualifier,
+            np.minimum(keys, qualifier),
+            np.minimum(keys + 1, qualifier),
+            np.full(HANDS, _ABOVE_EVERY_KEY, dtype=np.int64),
+        ],
+        axis=1,
+    )
+    below = table.dealer_hands_holding_below(seen, thresholds)
+    win, win_or_tie, short, short_win, short_win_or_tie, total = below.T
+    counts: IntArray = np.stack(
+        [
+            short - short_win_or_tie,
+            short_win_or_tie - short_win,
+            short_win,
+            total - win_or_tie - (short - short_win_or_tie),
+            win_or_tie - win - (short_win_or_tie - short_win),
+            win - short_win,
+        ],
+        axis=1,
+    )
+    return counts
+
+
+def suit_swap(first: int, second: int) -> IntArray:
+    """The hand-table index of every hand with its cards of suits ``first`` and ``second`` swapped (the suits'
+    symmetry: a cell and its image take the same option and count the same deals)."""
+    from trey.cards.hand_table import hand_indexes
+
+    cards = hand_table().cards
+    ranks, suits = cards // _SUITS, cards % _SUITS
+    swapped = np.where(suits == first, second, np.where(suits == second, first, suits))
+    index: IntArray = hand_indexes(ranks * _SUITS + swapped)
+    return index
