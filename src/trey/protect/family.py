@@ -40,7 +40,6 @@ from trey.rules.round import DEAL_CLASSES, settle
 SUITS = 4
 RANKS = 13
 HOLE_CARD = "the hole card beyond the face-up one"
-HOLE_RANK = "the rank of the hole card"
 Report = Callable[[str, int, int], None]
 
 
@@ -159,9 +158,10 @@ def protect_family(
         if progress is not None:
             progress(HOLE_CARD, done + 1, len(ups))
     normal_stats = family.stats
-    scenarios = [hole.result(HOLE_CARD if spec.game.face_up else "one dealer card", normal_stats, spec)]
+    seen = "the hole card" if spec.game.face_up else "one dealer card"
+    scenarios = [hole.result(HOLE_CARD if spec.game.face_up else seen, normal_stats, spec)]
     for tally, partition in zip(by_class, partitions, strict=True):
-        name = HOLE_RANK if partition is rank_classes else f"the class of the hole card ({partition.name})"
+        name = f"the rank of {seen}" if partition is rank_classes else f"the class of {seen} ({partition.name})"
         scenarios.append(tally.result(name, normal_stats, spec))
     return FamilyProtection(spec, family, tuple(scenarios))
 
