@@ -16,6 +16,7 @@ import pytest
 import family_brute as brute
 from conftest import PAYTABLES, STANDARD, run_cli, standard_protection
 from trey.cards.hand_table import hand_indexes
+from trey.core.errors import TreyError
 from trey.engine.decide import Expectations, hidden_counts, seen_cell_counts, suit_swap
 from trey.engine.family import analyze_family
 from trey.paytable.load import load_spec, load_spec_bytes
@@ -120,12 +121,12 @@ def test_trey_protect_of_a_family_game_prints_its_exact_figures(tmp_path: object
         assert Fraction(scenario["gain"]) > 0 and scenario["deals"] == 22100 * 18424 * 3
 
 
-def test_colluders_and_the_sheet_of_a_family_game_are_refused() -> None:
-    result = run_cli("protect", FACE_UP_ULTIMATE, "--colluders", "2")
+def test_the_surveillance_sheet_of_a_family_game_is_refused(tmp_path: object) -> None:
+    result = run_cli("protect", FACE_UP_ULTIMATE, "--out", tmp_path)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "error: Face Up Ultimate Three Card Poker: --colluders and --out are not yet supported for games other than "
-        "standard Three Card Poker (trey protect without them gives the informed player's exact figures)\n"
+        "error: Face Up Ultimate Three Card Poker: the surveillance sheet (--out) is not yet made for games other "
+        "than standard Three Card Poker (trey protect without --out prints the informed player's exact figures)\n"
     )
 
 
@@ -134,3 +135,38 @@ def test_seen_cards_holding_a_player_card_are_no_cell(card: int) -> None:
     counts = seen_cell_counts((card, 20), 2048)
     holding = hand_indexes(np.array([[card, 1, 2] if card else [0, 5, 9]]))
     assert counts[holding[0]].sum() == 0
+
+
+def test_each_colluders_sample_is_decided_as_the_plain_count_over_the_dealer_hands_left() -> None:
+    from trey.engine.decide import decision_table
+    from trey.protect.family import _nets, colluder_sample_figures
+
+    spec = load_spec(FACE_UP_ULTIMATE)
+    assert spec.wagers.ante_play is not None
+    expect = fu()
+    normal = decision_table(spec.game, spec.rules, spec.wagers.ante_play.ante_bonus)
+    rng = np.random.Generator(np.random.PCG64(7))
+    cards = np.argsort(rng.random((40, 52)), axis=1)[:, : 3 + 1 + 6]  # the player, the up card, two colluders
+    informed, optimal, staked, _, _ = colluder_sample_figures(spec, expect, normal, _nets(spec, expect), cards)
+    assert (informed >= optimal - 1e-12).all()  # the informed option is the best of the sample's
+    rules = brute.RULE_SETS["face_up_ultimate"]
+    for row in cards[:3].tolist():
+        player, up, known = tuple(row[:3]), row[3], set(row)
+        rest = [c for c in range(52) if c not in known]
+        plain = plain_values(rules, player, [(up, a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]])
+        i = cards.tolist().index(row)
+        assert informed[i] == pytest.approx(float(plain[brute.best(plain)]), abs=1e-12)
+        assert staked[i] == 2 + brute.best(plain)
+
+
+def test_the_colluders_figures_of_a_family_game_are_seeded() -> None:
+    from trey.protect.family import family_colluders
+
+    spec = load_spec(FACE_UP_ULTIMATE)
+    analysis = analyze_family(spec)
+    one = family_colluders(spec, analysis, colluders=1, samples=300, seed=3)
+    assert one == family_colluders(spec, analysis, colluders=1, samples=300, seed=3)
+    assert (one.scenario, one.samples, one.seed) == ("1 colluding seat's hands", 300, 3)
+    assert one.gain >= 0 and one.edge == pytest.approx(float(analysis.stats.mean) + one.gain)
+    with pytest.raises(TreyError, match="7 colluders and 300 samples"):
+        family_colluders(spec, analysis, colluders=7, samples=300, seed=3)

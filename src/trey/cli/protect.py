@@ -85,7 +85,7 @@ def protect(
         )
     spec = load_spec(file)
     if not spec.game.is_standard:  # a game of the family with another round (issue 31)
-        _protect_family(spec, partitions, output_format, colluders=colluders, out=out)
+        _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed, out=out)
         return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
@@ -121,17 +121,22 @@ def _protect_family(
     output_format: OutputFormat,
     *,
     colluders: int | None,
+    samples: int,
+    seed: int,
     out: Path | None,
 ) -> None:
     from trey.protect.family import family_protection_json, protect_family
 
-    if colluders is not None or out is not None:
+    if out is not None:
         raise TreyError(
-            f"{spec.name}: --colluders and --out are not yet supported for games other than standard Three Card Poker",
-            hint="trey protect without them gives the informed player's exact figures",
+            f"{spec.name}: the surveillance sheet (--out) is not yet made for games other than standard Three Card "
+            "Poker",
+            hint="trey protect without --out prints the informed player's exact figures",
         )
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
-        found = protect_family(spec, classes=partitions, progress=report)
+        found = protect_family(
+            spec, classes=partitions, colluders=colluders, samples=samples, seed=seed, progress=report
+        )
     if output_format is OutputFormat.JSON:
         print(json.dumps(family_protection_json(found), indent=2))
     else:

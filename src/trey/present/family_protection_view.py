@@ -44,6 +44,12 @@ def print_family_protection(found: FamilyProtection, console: Console | None = N
         for s in found.scenarios
     ]
     print_table(console, TextTable(columns, rows, title="Informed play"))
+    for c in found.sampled:
+        say(
+            console,
+            f"{c.scenario} (seeded Monte Carlo, {c.samples:,} samples, seed {c.seed}): player edge "
+            f"{c.edge:+.4%} per Ante, gain {c.gain:+.4%} (standard error {c.gain_error:.4%})",
+        )
     say(
         console,
         "Each decision is the engine's (the option of highest exact expectation given what is known); every deal "

@@ -18,6 +18,7 @@ hole card being either of the dealer's hidden two.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from trey.cards.hand_table import HANDS
+from trey.cards.hand_table import HANDS, hand_indexes, hand_table
 from trey.cards.hands import IntArray
 from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text
@@ -34,6 +35,7 @@ from trey.engine.decide import Expectations, decision_table, seen_cell_counts, s
 from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.engine.stats import WagerStats, net_distribution, stats_of
 from trey.paytable.model import GameSpec
+from trey.protect.colluders import CHUNK_SAMPLES, MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay
 from trey.protect.scenarios import BUILT_IN_CLASSES, CardClasses
 from trey.rules.round import DEAL_CLASSES, settle
 
@@ -66,6 +68,7 @@ class FamilyProtection:
     spec: GameSpec
     analysis: FamilyAnalysis
     scenarios: tuple[FamilyInformed, ...]
+    sampled: tuple[ColluderPlay, ...] = ()  # colluding seats: seeded Monte Carlo
 
 
 class _Tally:
@@ -122,10 +125,17 @@ def _hole_counts(up: int | None, qualifier: int) -> dict[int, IntArray]:
 
 
 def protect_family(
-    spec: GameSpec, *, classes: tuple[CardClasses, ...] = (), progress: Report | None = None
+    spec: GameSpec,
+    *,
+    classes: tuple[CardClasses, ...] = (),
+    colluders: int | None = None,
+    samples: int = 20_000,
+    seed: int = 1,
+    progress: Report | None = None,
 ) -> FamilyProtection:
     """The informed player's exact figures in a family game: the hole card seen beyond the face-up one, its rank
-    only, and its class under the built-in partitions and ``classes``."""
+    only, and its class under the built-in partitions and ``classes``; and ``colluders`` other seats' hands known
+    (``samples`` seeded samples, on this machine)."""
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError("the game has no Ante & Play: information about the dealer's cards changes no decision")
@@ -163,7 +173,10 @@ def protect_family(
     for tally, partition in zip(by_class, partitions, strict=True):
         name = f"the rank of {seen}" if partition is rank_classes else f"the class of {seen} ({partition.name})"
         scenarios.append(tally.result(name, normal_stats, spec))
-    return FamilyProtection(spec, family, tuple(scenarios))
+    sampled: tuple[ColluderPlay, ...] = ()
+    if colluders is not None:
+        sampled = (family_colluders(spec, family, colluders=colluders, samples=samples, seed=seed),)
+    return FamilyProtection(spec, family, tuple(scenarios), sampled)
 
 
 def family_protection_json(found: FamilyProtection) -> dict[str, Any]:
@@ -185,4 +198,118 @@ def family_protection_json(found: FamilyProtection) -> dict[str, Any]:
             }
             for s in found.scenarios
         ],
+        "sampled": [
+            {
+                "scenario": c.scenario,
+                "samples": c.samples,
+                "seed": c.seed,
+                "gain": round(c.gain, 6),
+                "gain_error": round(c.gain_error, 6),
+                "player_edge": round(c.edge, 6),
+            }
+            for c in found.sampled
+        ],
     }
+
+
+def _nets(spec: GameSpec, expect: Expectations) -> np.ndarray:
+    """(groups, options, 6): each option's net per Ante in each deal class, by the hand's group (floats, for the
+    colluders' sampled means; the decisions stay exact)."""
+    nets = np.zeros((expect.groups, len(expect.options), len(DEAL_CLASSES)))
+    for group in range(expect.groups):
+        blind_pay, bonus = expect.pays_of_group(group)
+        for i, option in enumerate(expect.options):
+            for c, deal in enumerate(DEAL_CLASSES):
+                nets[group, i, c] = float(
+                    settle(spec.game, spec.rules, option, deal, blind_pay=blind_pay, bonus=bonus).total
+                )
+    return nets
+
+
+def colluder_sample_figures(
+    spec: GameSpec, expect: Expectations, normal: IntArray, nets: np.ndarray, cards: IntArray
+) -> tuple[np.ndarray, ...]:
+    """Per sample (``cards``: the player's three, the up card when the game shows one, then the colluders'), exact
+    over the dealer hands the cards left: the informed and the optimal strategy's expectation per Ante, the informed
+    Antes staked, P(net > 0) and E[net^2] as informed. The informed option is :meth:`Expectations.decide`'s over
+    those dealer hands, the optimal one the decision table's (``normal``)."""
+    table = hand_table()
+    masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), table.cards.astype(np.int64)), axis=1)
+    face_up = spec.game.face_up
+    player = hand_indexes(cards[:, :3])
+    known = np.bitwise_or.reduce(np.left_shift(np.int64(1), cards.astype(np.int64)), axis=1)
+    hidden_known = known
+    possible = np.ones((len(cards), HANDS), dtype=bool)
+    if face_up:
+        up = np.left_shift(np.int64(1), cards[:, 3].astype(np.int64))
+        possible &= (masks[None, :] & up[:, None]) != 0  # the dealer's hand holds the up card
+        hidden_known = known & ~up
+    possible &= (masks[None, :] & hidden_known[:, None]) == 0  # and none of the other cards known
+    mine, theirs = table.keys[player][:, None], table.keys[None, :]
+    qualifies = theirs >= spec.rules.dealer_qualifier.minimum_key
+    showdown = np.sign(mine - theirs)
+    classes = qualifies.astype(np.int64) * 3 + showdown + 1
+    counts = np.stack([(possible & (classes == c)).sum(axis=1) for c in range(len(DEAL_CLASSES))], axis=1)
+    counts = counts.astype(np.int64)
+    informed = expect.decide(counts, player)
+    optimal = normal[cards[:, 3] if face_up else np.zeros(len(cards), dtype=np.int64), player]
+    offered = np.array(expect.options)
+    group_nets = nets[expect.group_of_hand[player]]  # (n, options, 6)
+    total = counts.sum(axis=1)
+    values = (group_nets * counts[:, None, :]).sum(axis=2) / total[:, None]  # (n, options)
+    rows = np.arange(len(cards))
+    chosen = np.searchsorted(offered, informed)
+    taken = group_nets[rows, chosen]  # (n, 6)
+    hit = (counts * (taken > 0)).sum(axis=1) / total
+    square = (counts * taken**2).sum(axis=1) / total
+    staked = spec.game.initial_bet + informed
+    return values[rows, chosen], values[rows, np.searchsorted(offered, optimal)], staked, hit, square
+
+
+def family_colluders(
+    spec: GameSpec, analysis: FamilyAnalysis, *, colluders: int, samples: int, seed: int
+) -> ColluderPlay:
+    """K other seats' hands known (seeded like ``trey simulate``: one PCG64 stream per chunk of samples), exact
+    over the dealer hands left in each sample: the informed figures, the gain over the optimal strategy measured on
+    the same samples (a control variate on the game's exact edge)."""
+    if not 1 <= colluders <= MAX_COLLUDERS or not 1 <= samples <= MAX_SAMPLES:
+        raise TreyError(
+            f"{colluders} colluders and {samples:,} samples",
+            hint=f"give 1 to {MAX_COLLUDERS} colluders and 1 to {MAX_SAMPLES:,} samples",
+        )
+    game = spec.wagers.ante_play
+    assert game is not None
+    expect = Expectations(spec.game, spec.rules, game.ante_bonus)
+    normal = decision_table(spec.game, spec.rules, game.ante_bonus)
+    nets = _nets(spec, expect)
+    drawn = 3 + spec.game.face_up + 3 * colluders
+    sums = np.zeros(7)  # informed EV and its square, optimal EV, gain squared, hits, Antes staked, E[net^2]
+    for number in range(math.ceil(samples / CHUNK_SAMPLES)):
+        n = min(CHUNK_SAMPLES, samples - number * CHUNK_SAMPLES)
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(number,))))
+        cards = np.argsort(rng.random((n, 52)), axis=1)[:, :drawn]
+        informed, optimal, staked, hit, square = colluder_sample_figures(spec, expect, normal, nets, cards)
+        gain = informed - optimal
+        sums += [
+            informed.sum(),
+            (informed**2).sum(),
+            optimal.sum(),
+            (gain**2).sum(),
+            hit.sum(),
+            staked.sum(),
+            square.sum(),
+        ]
+    mean, gain = sums[0] / samples, (sums[0] - sums[2]) / samples
+    gain_error = math.sqrt(max(sums[3] / samples - gain**2, 0.0) / samples)
+    return ColluderPlay(
+        colluders,
+        samples,
+        seed,
+        float(gain),
+        gain_error,
+        float(analysis.stats.mean) + float(gain),
+        gain_error,
+        float(sums[4] / samples),
+        math.sqrt(max(float(sums[6] / samples - mean**2), 0.0)),
+        float(sums[5] / samples),
+    )
