@@ -130,7 +130,6 @@ REFUSALS = {
     "certify": ["certify", FACE_UP_ULTIMATE, "--out", "out"],
     "cheatsheet": ["cheatsheet", FACE_UP_ULTIMATE, "--out", "out"],
     "drill": ["drill", FACE_UP_ULTIMATE, "--out", "out"],
-    "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
     "solve": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--house-edge", "3%"],
     "solve --grid": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--grid", "straight=1..3"],
