@@ -177,3 +177,13 @@ def test_a_csv_log_of_a_family_game_is_refused(tmp_path: Path) -> None:
         f"error: {tmp_path / 'fu.csv'}: a hand history of Face Up Ultimate Three Card Poker is read from JSON Lines "
         "(trey simulate --log writes one (a CSV log has no column for the Play bet yet))\n"
     )
+
+
+def test_the_trail_follows_the_net_against_the_expectation_of_these_rounds(tmp_path: Path) -> None:
+    lines = rounds()
+    found = audit(load_spec(FACE_UP_ULTIMATE), [write(tmp_path / "fu.jsonl", lines)])
+    assert found.decided == ROUNDS and len(found.trail.points) >= 200
+    at, difference, deviation = found.trail.points[100]
+    first = audit(load_spec(FACE_UP_ULTIMATE), [write(tmp_path / "first.jsonl", lines[: at + 1])])
+    assert difference == pytest.approx(float(first.actual_net - first.expected_net), abs=1e-6)
+    assert deviation == pytest.approx(first.expected_variance**0.5, rel=1e-9)

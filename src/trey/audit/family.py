@@ -347,9 +347,21 @@ class FamilyAuditor:
         bets = [cents(r.bet) for r in rounds]
         deals = int(total[0]) * self.denominator  # every cell of a game is counted over as many deals
         expected = sum(b * int(f) for b, f in zip(bets, first.tolist(), strict=True))
+        units = np.array(bets, dtype=np.float64) / 100
+        spread = units**2 * variance
+        start_difference = float(found.actual_net - found.expected_net)
+        start_variance = found.expected_variance
         found.expected_net += Fraction(expected, deals * 100)
-        found.expected_variance += float(((np.array(bets, dtype=np.float64) / 100) ** 2 * variance).sum())
+        found.expected_variance += float(spread.sum())
         found.actual_net += Fraction(sum(due), 100)
+        # The trail: the net against its expectation as the rounds go, as the standard game's audit draws it.
+        differences = start_difference + np.cumsum(np.array(due, dtype=np.float64) / 100 - units * first / deals)
+        variances = start_variance + np.cumsum(spread)
+        trail, start = found.trail, found.decided
+        i = (-start) % trail.every
+        while i < len(rounds):
+            trail.add(start + i, float(differences[i]), float(variances[i]))
+            i = ((start + i) // trail.every + 1) * trail.every - start
         found.decided += len(rounds)
 
         optimal = settler.options_of(player, dealer)
