@@ -162,15 +162,9 @@ REFUSALS = {
     "certify": ["certify", FACE_UP_ULTIMATE, "--out", "out"],
     "cheatsheet": ["cheatsheet", FACE_UP_ULTIMATE, "--out", "out"],
     "drill": ["drill", FACE_UP_ULTIMATE, "--out", "out"],
-    "simulate": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000"],
-    "simulate --log": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "out.jsonl"],
-    "simulate --log -": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "-"],
-    "simulate --shard": ["simulate", FACE_UP_ULTIMATE, "--shard", "1/2", "--out", "out.json"],
-    "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
-    "audit": ["audit", FACE_UP_ULTIMATE, "rounds.jsonl", "--out", "out"],
 }
-TOOL_NAMES = {"simulate --log -": "trey simulate --log"}
+TOOL_NAMES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("tool", sorted(REFUSALS))
@@ -196,23 +190,14 @@ def test_verify_refuses_a_certificate_of_a_family_game(tmp_path: Path) -> None:
     assert result.stderr == refusal("trey verify", f"{tmp_path / 'fu.certificate.json'}:paytable.canonical")
 
 
-def test_merge_refuses_a_part_of_a_family_game(tmp_path: Path) -> None:
-    """simulate --shard refuses the game, so no part of it can be made; a part forged to carry one is refused by
-    the standard engine the merge analyses it with."""
-    import hashlib
-
-    made = run_cli("simulate", STANDARD, "--rounds", "1000", "--shard", "1/1", "--out", tmp_path / "part.json")
+def test_the_shards_of_a_family_game_merge_into_the_single_run(tmp_path: Path) -> None:
+    """simulate --shard deals a family game as simulate does (issue 31): its one part merges into the same figures."""
+    made = run_cli("simulate", FACE_UP_ULTIMATE, "--rounds", "20000", "--shard", "1/1", "--out", tmp_path / "part.json")
     assert made.exit_code == 0, made.stderr
-    part = json.loads((tmp_path / "part.json").read_text())
-    part["paytable"] = FACE_UP_ULTIMATE.read_text()
-    part["spec_sha256"] = hashlib.sha256(FACE_UP_ULTIMATE.read_bytes()).hexdigest()
-    (tmp_path / "forged.json").write_text(json.dumps(part))
-    result = run_cli("merge", tmp_path / "forged.json")
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        f"Face Up Ultimate Three Card Poker: $.game: the standard game's analysis {NOT_YET} "
-        "(trey.engine.family.analyze_family counts it (trey analyze))\n"
-    )
+    merged = run_cli("merge", tmp_path / "part.json", "--format", "json")
+    single = run_cli("simulate", FACE_UP_ULTIMATE, "--rounds", "20000", "--format", "json")
+    assert (merged.exit_code, single.exit_code) == (0, 0)
+    assert json.loads(merged.stdout)["wagers"] == json.loads(single.stdout)["wagers"]
 
 
 def test_validate_reads_a_family_game() -> None:
@@ -226,7 +211,6 @@ ENGINE = "the standard game's {} is not yet supported for games other than stand
 
 
 def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_counts_it_as_standard() -> None:
-    from trey.audit.audit import audit
     from trey.engine import player_decisions
     from trey.protect.protection import protect
 
@@ -235,9 +219,7 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
     calls: list[tuple[str, Callable[[], object]]] = [
         ("analysis", lambda: trey.analyze(spec)),
         ("decisions", lambda: player_decisions(spec)),
-        ("analysis", lambda: trey.simulate(spec, 1000, 1)),
         ("analysis", lambda: protect(spec, two=False)),
-        ("analysis", lambda: audit(spec, [])),
         ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
         ("analysis", lambda: trey.drill(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),

@@ -410,6 +410,10 @@ def audit(
     family-wise level of the statistical tests (:mod:`trey.audit.verdict`)."""
     if not 0 < alpha <= MAX_ALPHA:
         raise ValueError(f"alpha must be above 0 and at most {MAX_ALPHA}")
+    if not spec.game.is_standard:  # a game of the family with another round: its own reading of the rounds
+        from trey.audit.family import audit_family
+
+        return audit_family(spec, logs, alpha=alpha)
     analysis = analysis or analyze(spec)
     settler = Settler(spec, analysis.plays)
     rule = PayRule.of(spec.table)

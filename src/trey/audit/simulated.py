@@ -8,19 +8,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from trey.audit.audit import BATCH, lines_of, parts_of
 from trey.cards.card import cards_of
+from trey.core.files import read_bounded
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
 from trey.floor.drill import answer_lines
+from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.yamldoc import MAX_FILE_BYTES
 from trey.play.payouts import PayRule, bet_columns
-from trey.play.settle import Settler
-from trey.play.simulate import deal
+from trey.play.settle import FamilyOutcome, FamilySettler, Settler
+from trey.play.shards import Shard, simulate_part
+from trey.play.simulate import Progress, SimulationResult, deal, simulate
 from trey.rules.ante_play import AntePlayOutcome, Situation
 
 MAX_LOGGED_ROUNDS = 1_000_000
@@ -45,6 +52,9 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
     """``rounds`` lines of a hand history (JSON, no newline), the same for the same seed."""
     if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
         raise ValueError(f"1 to {MAX_LOGGED_ROUNDS:,} rounds are logged")
+    if not spec.game.is_standard:
+        yield from _family_log(spec, rounds, seed, table)
+        return
     analysis = analyze(spec)
     plays = analysis.plays
     settler = Settler(spec, plays)
@@ -95,3 +105,113 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
             if progressives:
                 line["meter"] = {w: _amount(m) for w, m in logged.items()}
             yield json.dumps(line, separators=(", ", ": "))
+
+
+def _family_log(spec: GameSpec, rounds: int, seed: int, table: str) -> Iterator[str]:
+    """The hand history of a game of the family other than the standard one (issue 31): each round's decision and,
+    played, its Play bet in Antes (``play``); the Ante as the bet (the Blind, when the game has one, equals it); the
+    net of Ante & Play in all and part by part, the Blind's among them. The dealer's first card is the one dealt
+    face up when the game shows one."""
+    settler = FamilySettler(spec)
+    rule = PayRule.of(spec.table)
+    sizes = _sizes(spec, ANTE_PLAY)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    outcomes = settler.tables[ANTE_PLAY].outcomes
+    number = 0
+    while number < rounds:
+        cards = deal(rng, min(BATCH, rounds - number))
+        index = settler.settle(cards[:, :3], cards[:, 3:])[ANTE_PLAY]
+        for row in range(len(cards)):
+            number += 1
+            bet = Fraction(sizes[number % len(sizes)])
+            outcome = outcomes[int(index[row])]
+            assert isinstance(outcome, FamilyOutcome)
+            parts = settler.dues(int(index[row]), bet, rule)
+            line: dict[str, object] = {
+                "round": f"{table}-{number:07d}",
+                "table": table,
+                "seat": 1,
+                "player": [str(c) for c in cards_of(cards[row, :3])],
+                "dealer": [str(c) for c in cards_of(cards[row, 3:])],
+                "decision": "fold" if outcome.deal is None else "play",
+            }
+            if outcome.deal is not None:
+                line["play"] = outcome.option
+            line["bets"] = {ANTE_PLAY: _amount(bet)}
+            line["net"] = {ANTE_PLAY: _amount(sum(parts.values(), Fraction(0)))}
+            line["parts"] = {k: _amount(v) for k, v in parts.items()}
+            yield json.dumps(line, separators=(", ", ": "))
+
+
+@dataclass(frozen=True)
+class SimulationJob:
+    """What ``trey simulate`` was asked to do, its paytable read: a run (``shard`` None and ``log`` False), one shard
+    of a run (a part for ``trey merge``), or a hand history (``log``). :meth:`run` does it; :attr:`rounds_dealt` is
+    how many rounds it deals here (for a progress bar)."""
+
+    spec: GameSpec
+    paytable: bytes
+    rounds: int
+    seed: int
+    workers: int = 1
+    scheduler: str | None = None
+    shard: Shard | None = None
+    log: bool = False
+
+    @property
+    def rounds_dealt(self) -> int:
+        return self.rounds // self.shard.of if self.shard is not None else self.rounds
+
+    def run(self, progress: Progress | None = None) -> SimulationOutput:
+        """Deal the rounds: a simulation's result, a shard's part, or the hand history's lines (made as they are
+        read, so that a million rounds never sit in memory)."""
+        if self.log:
+            return SimulationOutput(self.spec, lines=simulated_log(self.spec, self.rounds, self.seed))
+        if self.shard is not None:
+            part = simulate_part(
+                self.spec,
+                self.paytable,
+                self.rounds,
+                self.seed,
+                self.shard,
+                workers=self.workers,
+                scheduler=self.scheduler,
+                progress=progress,
+            )
+            return SimulationOutput(self.spec, part=part)
+        result = simulate(
+            self.spec, self.rounds, self.seed, workers=self.workers, scheduler=self.scheduler, progress=progress
+        )
+        return SimulationOutput(self.spec, result=result)
+
+
+@dataclass(frozen=True)
+class SimulationOutput:
+    """What a :class:`SimulationJob` made: one of a result, a part (JSON data) or a hand history's lines."""
+
+    spec: GameSpec
+    result: SimulationResult | None = None
+    part: dict[str, Any] | None = None
+    lines: Iterator[str] | None = None
+
+
+def simulation_job(
+    file: Path,
+    rounds: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    shard: str | None = None,
+    log: bool = False,
+) -> SimulationJob:
+    """``trey simulate`` as a library call: the paytable ``file`` read (its bytes kept for a shard's part, ``shard``
+    ``I/K``) and what to deal, every game of the family alike. A hand history (``log``) is dealt on this machine, at
+    most :data:`MAX_LOGGED_ROUNDS` rounds."""
+    if log and (shard is not None or scheduler is not None or rounds > MAX_LOGGED_ROUNDS):
+        raise ValueError(f"a hand history is dealt here, without a shard or a scheduler, {MAX_LOGGED_ROUNDS:,} at most")
+    if shard is None:
+        return SimulationJob(load_spec(file), b"", rounds, seed, workers, scheduler, None, log)
+    part_shard = Shard.parse(shard)
+    raw = read_bounded(file, limit=MAX_FILE_BYTES)
+    return SimulationJob(load_spec_bytes(raw, str(file)), raw, rounds, seed, workers, scheduler, part_shard)

@@ -19,7 +19,6 @@ from trey.cli.app import (
     made,
     parse_date,
     say_error,
-    standard_game,
     user_errors,
     write_files,
 )
@@ -69,7 +68,7 @@ def audit(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = standard_game(load_spec(file), "trey audit", file)
+    spec = load_spec(file)
     try:
         found = run_audit(spec, logs, alpha=level)
     except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already

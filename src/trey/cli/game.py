@@ -350,53 +350,35 @@ def simulate(
     force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
+    from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulation_job
     from trey.core.outputs import refuse_existing_file
-    from trey.paytable.load import load_spec
-    from trey.play.simulate import simulate as run_simulation
 
     if (shard is None) != (out is None):
         raise typer.BadParameter("--shard and --out go together: --shard I/K --out PART.json")
     if log is not None:
-        from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log
-
         if shard is not None or scheduler is not None:
             raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
         if rounds > MAX_LOGGED_ROUNDS:
             raise typer.BadParameter(f"--log writes at most {MAX_LOGGED_ROUNDS:,} rounds")
         if log.lower().endswith(".csv"):  # trey audit reads a log by its name's ending: a .csv as CSV
             raise typer.BadParameter("--log writes JSON Lines, which trey audit reads from a name ending .jsonl")
-        if log == STANDARD_OUTPUT:
-            if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
-                raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
-            spec = standard_game(load_spec(file), "trey simulate --log", file)
-            write_stdout(simulated_log(spec, rounds, seed), what="the hand history")
-            return
-        refuse_existing_file(Path(log), force=force, option="--log")
-        spec = standard_game(load_spec(file), "trey simulate --log", file)
-        say_error(
-            f"wrote {write_text_lines(Path(log), simulated_log(spec, rounds, seed), force=force, option='--log')}"
-        )
-        return
-    if shard is not None and out is not None:
-        from trey.core.files import read_bounded
-        from trey.paytable.load import load_spec_bytes
-        from trey.paytable.yamldoc import MAX_FILE_BYTES
-        from trey.play.shards import Shard, simulate_part
-
-        part_shard = Shard.parse(shard)
-        refuse_existing_file(out, force=force, option="--out")
-        raw = read_bounded(file, limit=MAX_FILE_BYTES)
-        spec = standard_game(load_spec_bytes(raw, str(file)), "trey simulate --shard", file)
-        with progress_bar(rounds // part_shard.of, enabled=True) as advance:
-            part = simulate_part(
-                spec, raw, rounds, seed, part_shard, workers=workers, scheduler=scheduler, progress=advance
-            )
-        say_error(f"wrote {write_text_lines(out, [json.dumps(part, indent=1)], force=force, option='--out')}")
-        return
-    spec = standard_game(load_spec(file), "trey simulate", file)
-    with progress_bar(rounds, enabled=output_format is OutputFormat.TABLE) as advance:
-        result = run_simulation(spec, rounds, seed, workers=workers, scheduler=scheduler, progress=advance)
-    _print_simulation(result, spec, output_format)
+        if log == STANDARD_OUTPUT and output_format is not OutputFormat.TABLE:  # the hand history alone goes there
+            raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
+    target = out if out is not None else Path(log) if log not in (None, STANDARD_OUTPUT) else None
+    if target is not None:
+        refuse_existing_file(target, force=force, option="--out" if out is not None else "--log")
+    job = simulation_job(file, rounds, seed, workers=workers, scheduler=scheduler, shard=shard, log=log is not None)
+    with progress_bar(job.rounds_dealt, enabled=output_format is OutputFormat.TABLE or shard is not None) as advance:
+        made = job.run(advance)
+    if made.lines is not None and target is None:
+        write_stdout(made.lines, what="the hand history")
+    elif made.lines is not None and target is not None:
+        say_error(f"wrote {write_text_lines(target, made.lines, force=force, option='--log')}")
+    elif made.part is not None and out is not None:
+        say_error(f"wrote {write_text_lines(out, [json.dumps(made.part, indent=1)], force=force, option='--out')}")
+    else:
+        assert made.result is not None
+        _print_simulation(made.result, made.spec, output_format)
 
 
 def _print_simulation(

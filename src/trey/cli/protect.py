@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from trey.core.errors import TreyError
+
+if TYPE_CHECKING:
+    from trey.paytable.model import GameSpec
+    from trey.protect.scenarios import CardClasses
 
 from trey.cli.app import (
     DateOption,
@@ -21,7 +27,6 @@ from trey.cli.app import (
     parse_date,
     progress_tasks,
     say_error,
-    standard_game,
     user_errors,
     write_files,
 )
@@ -78,7 +83,10 @@ def protect(
         refuse_existing(
             out, [f"{file.stem}.surveillance.{kind}" for kind in ("html", "pdf")], force=force, option="--out"
         )
-    spec = standard_game(load_spec(file), "trey protect", file)
+    spec = load_spec(file)
+    if not spec.game.is_standard:  # a game of the family with another round (issue 31)
+        _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed, out=out)
+        return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
         found = run_protection(
@@ -105,3 +113,33 @@ def protect(
         from trey.present.protection_view import print_protection
 
         print_protection(found)
+
+
+def _protect_family(
+    spec: GameSpec,
+    partitions: tuple[CardClasses, ...],
+    output_format: OutputFormat,
+    *,
+    colluders: int | None,
+    samples: int,
+    seed: int,
+    out: Path | None,
+) -> None:
+    from trey.protect.family import family_protection_json, protect_family
+
+    if out is not None:
+        raise TreyError(
+            f"{spec.name}: the surveillance sheet (--out) is not yet made for games other than standard Three Card "
+            "Poker",
+            hint="trey protect without --out prints the informed player's exact figures",
+        )
+    with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
+        found = protect_family(
+            spec, classes=partitions, colluders=colluders, samples=samples, seed=seed, progress=report
+        )
+    if output_format is OutputFormat.JSON:
+        print(json.dumps(family_protection_json(found), indent=2))
+    else:
+        from trey.present.family_protection_view import print_family_protection
+
+        print_family_protection(found)

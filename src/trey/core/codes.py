@@ -107,6 +107,8 @@ class Code(StrEnum):
     LOG_LINE_TOO_LONG = "log.line-too-long"
     LOG_TOO_MANY = "log.too-many"
     LOG_CSV_HEADER = "log.csv-header"
+    LOG_PLAY_SIZE = "log.play-size"
+    LOG_RAISE_NOT_ALLOWED = "log.raise-not-allowed"
     PROFILE_SHIPPED_NAME = "profile.shipped-name"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
@@ -212,7 +214,7 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         (Code.GAME_NOT_YET_SUPPORTED,),
         "a game other than standard Three Card Poker given to a tool that cannot deal it yet (all but `validate`, "
-        "`analyze`, `solve` and `compare`): refused, never counted as the standard game",
+        "`analyze`, `solve`, `compare`, `simulate`, `merge`, `audit` and `protect`): refused, never counted as the standard game",
     ),
     (
         (Code.SIDE_BET_ID, Code.SIDE_BET_ID_CLASH),
@@ -270,6 +272,12 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         (Code.LOG_BET_LIMITS, Code.LOG_DUPLICATE_ROUND),
         "a bet outside the table's limits; a round id logged twice (its round is audited all the same)",
+    ),
+    (
+        (Code.LOG_PLAY_SIZE, Code.LOG_RAISE_NOT_ALLOWED),
+        "a round of a family game whose Play bet the game does not offer (or that does not say it when the game "
+        "offers several), or that the player's hand may not make (3x on a high card where 3x needs a pair or "
+        "better)",
     ),
     ((Code.LOG_CSV_HEADER,), "a CSV log's header that cannot be read or names a column twice: nothing of it is read"),
     (

@@ -215,3 +215,109 @@ class Expectations:
             chosen[here] = np.array(self.options, dtype=np.int64)[best]
         chosen[counts.sum(axis=1) == 0] = FOLD
         return chosen
+
+
+_SUITS = 4
+_RANKS = 13
+NO_CELL = -1  # in a decision table: the player's hand holds the up card
+
+
+@lru_cache(maxsize=4)
+def _suit_swaps() -> tuple[IntArray, ...]:
+    """For each suit s, the hand-table index of every hand with its clubs and its suit-s cards swapped."""
+    from trey.cards.hand_table import hand_indexes  # (below the statements above: added for issue 31's tools)
+
+    table = hand_table()
+    swaps = []
+    for suit in range(_SUITS):
+        cards = table.cards.copy()
+        ranks, suits = cards // _SUITS, cards % _SUITS
+        swapped = np.where(suits == 0, suit, np.where(suits == suit, 0, suits))
+        swaps.append(hand_indexes(ranks * _SUITS + swapped))
+    return tuple(swaps)
+
+
+def decision_table(shape: RoundShape, rules: Rules, ante_bonus: Paytable) -> IntArray:
+    """The optimal option of every cell, for the settlement of dealt rounds (issue 31): ``(52, 22100)`` with one
+    card face up (row: the up card, column: the player's hand of the hand table), ``(1, 22100)`` without; a hand
+    holding the up card is :data:`NO_CELL`. Each entry is :meth:`Expectations.decide`'s: the 13 up cards of clubs
+    are decided, and the others read by the suits' symmetry (a cell with the up card of suit s takes the option of
+    the cell with clubs and suit s swapped in the hand and the up card)."""
+    expect = Expectations(shape, rules, ante_bonus)
+    qualifier = rules.dealer_qualifier.minimum_key
+    if not shape.face_up:
+        table: IntArray = expect.decide(hidden_counts(None, qualifier))[None, :].copy()
+        return table
+    swaps = _suit_swaps()
+    table = np.full((_RANKS * _SUITS, HANDS), NO_CELL, dtype=np.int64)
+    for rank in range(_RANKS):
+        counts = hidden_counts(rank * _SUITS, qualifier)
+        chosen = np.where(counts.sum(axis=1) > 0, expect.decide(counts), NO_CELL)
+        for suit in range(_SUITS):
+            table[rank * _SUITS + suit] = chosen[swaps[suit]]
+    table.setflags(write=False)
+    return table
+
+
+def cell_counts(up_cards: IntArray | None, hands: IntArray, qualifier_key: int) -> IntArray:
+    """(n, 6): :func:`hidden_counts`' row of each cell, its player hand ``hands[i]`` (of the hand table) against the
+    up card ``up_cards[i]`` (None: no card is up), read through the suits' symmetry from the 13 up cards of clubs (so
+    that cells of every up card share 13 of the counts' cache)."""
+    if up_cards is None:
+        rows: IntArray = hidden_counts(None, qualifier_key)[hands]
+        return rows
+    swaps = _suit_swaps()
+    counts = np.zeros((len(hands), 6), dtype=np.int64)
+    ranks, suits = up_cards // _SUITS, up_cards % _SUITS
+    for rank in np.unique(ranks).tolist():
+        table = hidden_counts(int(rank) * _SUITS, qualifier_key)
+        for suit in np.unique(suits[ranks == rank]).tolist():
+            at = np.flatnonzero((ranks == rank) & (suits == suit))
+            counts[at] = table[swaps[int(suit)][hands[at]]]
+    return counts
+
+
+def seen_cell_counts(seen: tuple[int, ...], qualifier_key: int) -> IntArray:
+    """(22100, 6): as :func:`hidden_counts`, among the dealer hands holding every card of ``seen`` (one or two: the
+    up card and a hole card seen beyond it, for ``trey protect``); ``seen_cell_counts((u,), q)`` is
+    ``hidden_counts(u, q)`` (a test holds it). A hand holding a seen card is no cell: its row is 0."""
+    table = hand_table()
+    keys = table.keys
+    qualifier = np.full(HANDS, qualifier_key, dtype=np.int64)
+    thresholds = np.stack(
+        [
+            keys,
+            keys + 1,
+            qualifier,
+            np.minimum(keys, qualifier),
+            np.minimum(keys + 1, qualifier),
+            np.full(HANDS, _ABOVE_EVERY_KEY, dtype=np.int64),
+        ],
+        axis=1,
+    )
+    below = table.dealer_hands_holding_below(seen, thresholds)
+    win, win_or_tie, short, short_win, short_win_or_tie, total = below.T
+    counts: IntArray = np.stack(
+        [
+            short - short_win_or_tie,
+            short_win_or_tie - short_win,
+            short_win,
+            total - win_or_tie - (short - short_win_or_tie),
+            win_or_tie - win - (short_win_or_tie - short_win),
+            win - short_win,
+        ],
+        axis=1,
+    )
+    return counts
+
+
+def suit_swap(first: int, second: int) -> IntArray:
+    """The hand-table index of every hand with its cards of suits ``first`` and ``second`` swapped (the suits'
+    symmetry: a cell and its image take the same option and count the same deals)."""
+    from trey.cards.hand_table import hand_indexes
+
+    cards = hand_table().cards
+    ranks, suits = cards // _SUITS, cards % _SUITS
+    swapped = np.where(suits == first, second, np.where(suits == second, first, suits))
+    index: IntArray = hand_indexes(ranks * _SUITS + swapped)
+    return index

@@ -1,6 +1,8 @@
 """The settlement of rounds: cards and decisions in, the outcome of every wager out.
 
-This is the one statement of how a round is settled. The simulator settles millions of rounds at once with it,
+This is the one statement of how a round is settled. A game of the Three Card Poker family other than the standard
+one (issue 31) is settled by :class:`FamilySettler`, which reads every net from :func:`trey.rules.round.settle` and
+every decision from :func:`trey.engine.decide.decision_table`. The simulator settles millions of rounds at once with it,
 and the dealer sheet's worked hands settle one round with it. Each wager's possible outcomes are listed in an
 :class:`OutcomeTable` with their exact net pays; settling a round gives an index into that table, so totals
 stay exact (counts times Fractions).
@@ -19,8 +21,11 @@ from trey.cards.hand_table import hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Deals
 from trey.cards.readings.player_hand import class_of_hand
+from trey.engine.decide import NO_CELL, Expectations, decision_table
 from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, SideBet
+from trey.play.payouts import PayRule
+from trey.rules import round as family_round
 from trey.rules.ante_play import (
     AntePlayOutcome,
     bonus_column,
@@ -31,8 +36,37 @@ from trey.rules.ante_play import (
 )
 
 BoolArray = npt.NDArray[np.bool_]
-# What a round of one wager ended in: Ante & Play's situation and bonus row, or a side bet's paid outcome (or lose).
-RoundOutcome = AntePlayOutcome | str
+
+
+@dataclass(frozen=True)
+class FamilyOutcome:
+    """How a round of a family game's Ante & Play ended: the option taken (:data:`~trey.rules.round.FOLD` or the
+    Play bet in Antes), the deal's class (None on a fold) and the hand's group (its Blind and Ante Bonus rows,
+    :class:`~trey.engine.decide.Expectations`)."""
+
+    option: int
+    deal: family_round.DealClass | None
+    group: int
+
+    @property
+    def words(self) -> str:
+        """For people: ``played 3x, the dealer qualifies, the player's hand higher``."""
+        if self.deal is None:
+            return "folded"
+        qualifies = "the dealer qualifies" if self.deal.qualifies else "the dealer does not qualify"
+        showdown = {"LOSE": "lower", "TIE": "equal", "WIN": "higher"}[self.deal.showdown.name]
+        return f"played {self.option}x, {qualifies}, the player's hand {showdown}"
+
+    def __str__(self) -> str:
+        if self.deal is None:
+            return f"fold/{self.group}"
+        qualifies = "qualifies" if self.deal.qualifies else "does_not_qualify"
+        return f"{self.option}x/{qualifies}/{self.deal.showdown.name.lower()}/{self.group}"
+
+
+# What a round of one wager ended in: Ante & Play's situation and bonus row (a family game's FamilyOutcome), or a
+# side bet's paid outcome (or lose).
+RoundOutcome = AntePlayOutcome | FamilyOutcome | str
 
 
 @dataclass(frozen=True)
@@ -164,3 +198,114 @@ def ante_play_parts(settled: SettledWager, spec: GameSpec) -> dict[str, Fraction
     if resolution.round_net(bonus or Fraction(0)) != settled.net:  # the settlement's own sum, as a check
         raise AssertionError(f"the rules and the settlement disagree on {outcome}")
     return {"Ante": resolution.ante, "Play": resolution.play, "Ante Bonus": bonus}
+
+
+def net_row(net: Fraction) -> str:
+    """The outcome row a family game's Ante & Play round is counted in: its net per Ante (``net -5``, ``net 9/2``).
+    The exact figures of a family game are its distribution of nets, the row a simulation is checked on."""
+    return f"net {net.numerator}" if net.denominator == 1 else f"net {net.numerator}/{net.denominator}"
+
+
+class FamilySettler(Settler):
+    """Settles rounds of a game of the Three Card Poker family whose round is not the standard one (issue 31).
+
+    The dealer's first card is the one dealt face up when the game shows one. Each round's option is the optimal
+    one of its cell (``choices``: :func:`~trey.engine.decide.decision_table`, computed once per game when not
+    given), or, for an audit, the option logged; its nets are :func:`trey.rules.round.settle`'s, per Ante. An
+    outcome's index is ``group * (1 + 6 P) + 0`` for a fold, ``+ 1 + 6 p + c`` for the p-th Play bet (from 0) in
+    deal class c (:data:`~trey.rules.round.DEAL_CLASSES`), P Play bets offered. Side bets beside a family game are
+    not settled here yet."""
+
+    def __init__(self, spec: GameSpec, choices: IntArray | None = None) -> None:
+        game = spec.wagers.ante_play
+        if game is None:
+            raise ValueError(f"{spec.name}: a family game is settled through its Ante & Play")
+        if spec.wagers.side_bets:
+            raise ValueError(f"{spec.name}: side bets beside a family game are not settled yet")
+        self.spec = spec
+        self.plays = None
+        self.shape = spec.game
+        self.expect = Expectations(spec.game, spec.rules, game.ante_bonus)
+        self.choices = choices if choices is not None else decision_table(spec.game, spec.rules, game.ante_bonus)
+        self.meter_rows = {}
+        self._by_class = {}
+        self.span = 1 + len(family_round.DEAL_CLASSES) * len(self.shape.multiples)
+        outcomes: list[RoundOutcome] = []
+        nets: list[Fraction] = []
+        staked: list[int] = []
+        self.parts: list[family_round.Nets] = []  # by outcome: what each base wager nets, per Ante
+        for group in range(self.expect.groups):
+            blind_pay, bonus = self.expect.pays_of_group(group)
+            for option in self.expect.options:
+                deals = (None,) if option == family_round.FOLD else family_round.DEAL_CLASSES
+                for deal in deals:
+                    settled = family_round.settle(
+                        self.shape,
+                        spec.rules,
+                        option,
+                        deal or family_round.DEAL_CLASSES[0],
+                        blind_pay=blind_pay,
+                        bonus=bonus,
+                    )
+                    outcomes.append(FamilyOutcome(option, deal, group))
+                    self.parts.append(settled)
+                    nets.append(settled.total)
+                    staked.append(family_round.staked(self.shape, option))
+        rows = tuple(net_row(net) for net in nets)
+        self.tables = {ANTE_PLAY: OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(nets), tuple(staked), rows)}
+
+    def options_of(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> IntArray:
+        """The optimal option of each round's cell (``(n, 3)`` player and dealer cards, the dealer's first card
+        the one up when the game shows one)."""
+        hands = Deals(player, dealer).player_hands
+        rows = np.asarray(dealer[:, 0], dtype=np.int64) if self.shape.face_up else np.zeros(len(hands), np.int64)
+        options: IntArray = self.choices[rows, hands]
+        if (options == NO_CELL).any():
+            raise ValueError("a round whose player holds the dealer's up card")
+        return options
+
+    def settle(
+        self,
+        player: npt.NDArray[np.integer],
+        dealer: npt.NDArray[np.integer],
+        played: npt.NDArray[np.integer] | None = None,  # type: ignore[override]
+    ) -> dict[str, IntArray]:
+        """Outcome index (into ``self.tables["ante_play"].outcomes``) of each round; ``played``: each round's option
+        as it was taken (an audit: every one must be open to its hand, :meth:`Expectations.allowed`), else the
+        optimal one."""
+        table = hand_table()
+        deals = Deals(player, dealer)
+        hands = deals.player_hands
+        options = self.options_of(player, dealer) if played is None else np.asarray(played, dtype=np.int64)
+        player_keys = table.keys[hands]
+        dealer_keys = table.keys[deals.dealer_hands]
+        option_index = np.searchsorted(np.array(self.expect.options), options)
+        known = option_index < len(self.expect.options)
+        known[known] = np.array(self.expect.options)[option_index[known]] == options[known]
+        allowed = known & (
+            player_keys >= self.expect.minimum_keys[np.minimum(option_index, len(self.expect.options) - 1)]
+        )
+        if not allowed.all():
+            raise ValueError("a round's option is not open to its hand")
+        qualifies = dealer_keys >= self.spec.rules.dealer_qualifier.minimum_key
+        showdown = np.sign(player_keys - dealer_keys)
+        deal_class = qualifies.astype(np.int64) * 3 + showdown + 1
+        within = np.where(
+            options == family_round.FOLD, 0, 1 + (option_index - 1) * len(family_round.DEAL_CLASSES) + deal_class
+        )
+        return {ANTE_PLAY: self.expect.group_of_hand[hands] * self.span + within}
+
+    def dues(self, index: int, bet: Fraction, rule: PayRule) -> dict[str, Fraction]:
+        """What the dealer pays on outcome ``index`` at an Ante of ``bet``, part by part (:data:`FAMILY_PARTS`): the
+        Ante and the Play win or lose whole bets; a Blind or Ante Bonus win is paid by the table's pay rule (rounded
+        down to its smallest chip, held to its cap), as every paytable's win is."""
+        nets = self.parts[index]
+        due = {"ante": nets.ante * bet, "play": nets.play * bet}
+        if self.shape.blind is not None:
+            due["blind"] = rule.pay(bet, nets.blind).amount if nets.blind > 0 else nets.blind * bet
+        due["ante_bonus"] = rule.pay(bet, nets.bonus).amount if nets.bonus > 0 else nets.bonus * bet
+        return due
+
+
+# A family round's net, part by part, as a hand history logs it (the Blind only in a game that has one).
+FAMILY_PARTS = ("ante", "play", "blind", "ante_bonus")

@@ -34,7 +34,7 @@ from trey.core.jsonread import JsonInputError, loads_strict
 from trey.core.jsonschemas import error_message, validator
 from trey.core.runner import Where, usable_workers
 from trey.core.version import __version__
-from trey.engine import GameAnalysis, analyze
+from trey.engine import GameAnalysis
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 from trey.play import simulate as simulation
@@ -92,8 +92,7 @@ def simulate_part(
     """Shard ``shard`` of the simulation ``trey simulate`` runs of ``rounds`` and ``seed``, as a part (JSON,
     schemas/simulation-part.schema.json). ``paytable``: the file's bytes (kept in the part for the merge)."""
     checked_rounds(rounds)
-    analysis = analysis or analyze(spec)
-    settler = Settler(spec, analysis.plays)
+    analysis, settler = simulation.prepare(spec, analysis)
     count = len(simulation.chunk_sizes(rounds))
     chunks = shard.chunks(count)
     if not chunks:
@@ -252,8 +251,7 @@ def _start(name: str, part: dict[str, Any], check: int, analysis: GameAnalysis |
     spec = load_spec_bytes(part["paytable"].encode("utf-8"), f"{name} (its paytable)")
     if spec.sha256 != part["spec_sha256"]:
         raise TreyError(f"{name}: its paytable's text does not have its SHA-256", hint="rerun the shard")
-    analysis = analysis or analyze(spec)
-    settler = Settler(spec, analysis.plays)
+    analysis, settler = simulation.prepare(spec, analysis)
     # The chunks to deal again are the merger's choice, drawn from the operating system: no part can know them.
     chosen = set(secrets.SystemRandom().sample(range(len(sizes)), min(check, len(sizes))))
     header = {key: part[key] for key in RUN_KEYS}

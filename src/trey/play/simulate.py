@@ -1,5 +1,10 @@
 """Seeded Monte Carlo confirmation of the exact figures: shuffle, deal, decide, settle, count.
 
+A game of the family other than the standard one (issue 31) is dealt the same way: the dealer's first card is the
+one face up, each round takes its cell's optimal option (:func:`trey.engine.decide.decision_table`) and is settled
+by :class:`~trey.play.settle.FamilySettler`; it is checked per Ante, as the engine's figures are
+(:func:`~trey.engine.family.analyze_family`), on its distribution of nets.
+
 Rounds are dealt in chunks of fixed size; chunk i draws from its own generator, seeded by
 ``SeedSequence(seed, spawn_key=(i,))`` (the i-th child of ``SeedSequence(seed)``). The numbers therefore depend
 only on the seed and the number of rounds — not on how many worker processes, shards or Dask workers share the
@@ -24,11 +29,12 @@ from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
 from trey.core.runner import Plain, Where, run_chunks, usable_workers
 from trey.core.version import __version__
-from trey.engine import GameAnalysis, analyze
-from trey.engine.stats import Z_95, net_distribution, stats_of
-from trey.paytable.model import GameSpec, SideBet, money_style
+from trey.engine import GameAnalysis, WagerAnalysis, analyze
+from trey.engine.family import FamilyAnalysis, analyze_family
+from trey.engine.stats import Z_95, OutcomeRow, net_distribution, stats_of
+from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, GameSpec, SideBet, money_style
 from trey.play.chisquare import chi_square_sf
-from trey.play.settle import OutcomeTable, Settler
+from trey.play.settle import FamilySettler, OutcomeTable, Settler, net_row
 
 GENERATOR = "numpy PCG64"
 CHUNK_ROUNDS = 1 << 20
@@ -500,6 +506,33 @@ def run_chunks_of(
         yield indexes[position], chunk
 
 
+def family_game_analysis(spec: GameSpec, family: FamilyAnalysis | None = None) -> GameAnalysis:
+    """The exact figures a simulation of a family game is checked against, as a game's analysis of one wager: its
+    Ante & Play per Ante, each outcome row one net result (:func:`~trey.play.settle.net_row`)."""
+    family = family or analyze_family(spec)
+    cycle = family.cycle
+    rows = tuple(OutcomeRow(net_row(r.net), r.net, r.combinations, cycle) for r in family.net_results)
+    wager = WagerAnalysis(ANTE_PLAY, ANTE_PLAY_TITLE, rows, family.net_results, family.stats)
+    return GameAnalysis(spec, {ANTE_PLAY: wager})
+
+
+def prepare(
+    spec: GameSpec, analysis: GameAnalysis | None = None, settler_factory: SettlerFactory = Settler
+) -> tuple[GameAnalysis, Settler]:
+    """The exact figures a simulation of ``spec`` is checked against, and the settler of its rounds: the standard
+    engine's and :class:`Settler` for standard Three Card Poker, the family's and :class:`FamilySettler` for another
+    game of the family (which side bets cannot accompany yet)."""
+    if spec.game.is_standard:
+        analysis = analysis or analyze(spec)
+        return analysis, settler_factory(spec, analysis.plays)
+    if spec.wagers.side_bets:
+        raise TreyError(
+            f"{spec.name}: side bets beside a game of the family other than the standard one are not simulated yet",
+            hint="simulate the game's Ante & Play alone (a paytable without its side bets)",
+        )
+    return analysis or family_game_analysis(spec), FamilySettler(spec)
+
+
 def simulate(
     spec: GameSpec,
     rounds: int,
@@ -517,8 +550,7 @@ def simulate(
     ``recheck``: chunks a scheduler at an address dealt, chosen at random, dealt again here and compared."""
     where = Where(workers, scheduler, recheck)
     checked_rounds(rounds)
-    analysis = analysis or analyze(spec)
-    settler = settler_factory(spec, analysis.plays)
+    analysis, settler = prepare(spec, analysis, settler_factory)
     tally = Tally(spec, settler, rounds)
     for index, chunk in run_chunks_of(settler, rounds, seed, list(range(len(tally.sizes))), where, progress):
         tally.add(index, chunk)

@@ -77,13 +77,14 @@ def sample_figures(informed: Informed, normal_plays: np.ndarray, cards: np.ndarr
     mine, theirs = table.keys[player][:, None], table.keys[None, :]
     qualifies = theirs >= q
     split = (~qualifies, qualifies & (mine > theirs), qualifies & (mine == theirs), qualifies & (mine < theirs))
-    counts = np.stack([(possible & s).sum(axis=1) for s in split], axis=1).astype(float)  # (n, 4)
+    whole = np.stack([(possible & s).sum(axis=1) for s in split], axis=1).astype(np.int64)  # (n, 4)
+    counts = whole.astype(float)
     total = counts.sum(axis=1)
     bonus = np.array([float(b) for b in informed.bonus])[informed.columns[player]]
     fold = np.full(len(cards), float(informed.fold.ante)) + (0.0 if informed.bonus_needs_play else bonus)
     won = nets[None, :] + bonus[:, None]  # each played situation's net, the Ante Bonus included
     play = (counts * won).sum(axis=1) / total
-    plays = play > fold  # indifference folds, as everywhere
+    plays = informed.plays_of(whole, player)  # the engine's decision, exact (indifference folds, as everywhere)
     hit = np.where(plays, (counts * (won > 0)).sum(axis=1) / total, (fold > 0).astype(float))
     square = np.where(plays, (counts * won**2).sum(axis=1) / total, fold**2)
     return SampleFigures(np.where(plays, play, fold), np.where(normal_plays[player], play, fold), plays, hit, square)

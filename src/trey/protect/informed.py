@@ -5,8 +5,8 @@ What the player knows is a *context*: a seen dealer card (one of 52), two seen c
 be facing are split by situation (:meth:`~trey.cards.hand_table.HandTable.dealer_hands_holding_below`, the hand
 table's inclusion-exclusion among the hands that hold the seen cards). The informed player plays exactly when
 playing has the larger expected value given that knowledge (indifference folds, as the engine's optimal
-strategy does); the return counts every (player hand, dealer hand, seen card) equally, the seen card being any one
-of the dealer's three.
+strategy does): the engine's decision, :meth:`trey.engine.decide.Expectations.decide`, stated once. The return
+counts every (player hand, dealer hand, seen card) equally, the seen card being any one of the dealer's three.
 
 A context's gain from playing is an integer per hand plus the Ante Bonus: the Ante and Play nets of every
 situation are whole numbers of Antes, and the bonus, paid in every played situation, adds ``bonus x hands`` when
@@ -25,9 +25,11 @@ import numpy.typing as npt
 from trey.cards.hand_table import HANDS, HandTable, hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings.player_hand import class_of_hand
+from trey.engine.decide import Expectations
 from trey.engine.stats import WagerStats, net_distribution, stats_of
-from trey.paytable.model import AntePlay, Rules
+from trey.paytable.model import STANDARD_ROUND, AntePlay, Rules
 from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table
+from trey.rules.round import DEAL_CLASSES, FOLD
 
 BoolArray = npt.NDArray[np.bool_]
 PLAYED = (Situation.DEALER_NOT_QUALIFY, Situation.WIN, Situation.TIE, Situation.LOSE)
@@ -92,17 +94,25 @@ class Informed:
         # Whole Antes won or lost by Ante and Play together, per played situation, and on a fold.
         self.base = np.array([int(r.ante + (r.play or 0)) for r in self.played_nets], dtype=np.int64)
         self.bonus_needs_play = not self.fold.bonus_paid
+        self.expectations = Expectations(STANDARD_ROUND, rules, game.ante_bonus)
+
+    def plays_of(self, counts: IntArray, hands: IntArray) -> BoolArray:
+        """Whether the informed player plays each cell: ``counts`` (n, 4) its dealer hands by :data:`PLAYED`
+        situation, ``hands`` (n,) its player hand. The decision is the engine's, the one statement of it
+        (:meth:`trey.engine.decide.Expectations.decide`, issue 31): the situations are its deal classes, a dealer who
+        does not qualify counted in one of them (the standard round nets the same whatever the showdown then)."""
+        classes = np.zeros((len(counts), len(DEAL_CLASSES)), dtype=np.int64)
+        classes[:, 0] = counts[:, 0]  # the dealer does not qualify
+        classes[:, 5], classes[:, 4], classes[:, 3] = counts[:, 1], counts[:, 2], counts[:, 3]  # win, tie, lose
+        chosen = self.expectations.decide(classes, hands)
+        plays: BoolArray = chosen != FOLD
+        return plays
 
     def decide(self, batch: ContextCounts) -> Decisions:
         counts, totals = batch.counts, batch.totals
-        gain = (counts * self.base).sum(axis=2) - totals * int(self.fold.ante)  # integer, before the bonus
-        plays = np.zeros(totals.shape, dtype=bool)
-        for column, pay in enumerate(self.bonus):
-            in_column = self.columns == column
-            extra = pay if self.bonus_needs_play else Fraction(0)
-            # gain + extra x totals > 0, exactly: multiplied through by extra's denominator.
-            lhs = gain[:, in_column] * extra.denominator + totals[:, in_column] * extra.numerator
-            plays[:, in_column] = lhs > 0
+        contexts = len(totals)
+        hands = np.tile(np.arange(HANDS, dtype=np.int64), contexts)
+        plays = self.plays_of(counts.reshape(-1, len(PLAYED)), hands).reshape(contexts, HANDS)
         plays &= totals > 0
         pairs: list[tuple[Fraction, int]] = []
         for column, pay in enumerate(self.bonus):
