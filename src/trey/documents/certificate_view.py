@@ -187,6 +187,11 @@ class MeterChart:
     currency: str
 
 
+def footer_name(name: str) -> str:
+    """The game's name as the footer gives it, cut to one line."""
+    return name if len(name) <= FOOTER_NAME_CHARS else name[: FOOTER_NAME_CHARS - 1] + "…"
+
+
 @dataclass(frozen=True)
 class ChartInputs:
     """What a certificate's charts show, as plain data: they may be drawn in another process."""
@@ -222,6 +227,8 @@ def chart_inputs(cert: Certificate) -> ChartInputs:
 def draw_charts(inputs: ChartInputs) -> CertificateCharts:
     """The certificate's charts: the contributions to RTP drawn once for all its wagers, and each progressive's
     meter."""
+    if not inputs.contributions:  # a family game's certificate draws none (issue 31)
+        return CertificateCharts((), {})
     scale = chart_scale(inputs.contributions)
     return CertificateCharts(
         contribution=tuple(contribution_svg(group, scale) for group in chart_groups(inputs.contributions)),
@@ -535,7 +542,7 @@ def certificate_context(
         "revision": data["revision"],
         "issue_date": data["issue_date"],
         "game": spec.name,
-        "footer_game": spec.name if len(spec.name) <= FOOTER_NAME_CHARS else spec.name[: FOOTER_NAME_CHARS - 1] + "…",
+        "footer_game": footer_name(spec.name),
         "operator": spec.operator or "not stated",
         "description": spec.description or "",
         "source": spec.source or "not stated",
@@ -629,5 +636,9 @@ def _protection(cert: Certificate) -> dict[str, Any] | None:
 def render_certificate_html(
     cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
 ) -> str:
+    if cert.family is not None:  # a game of the family other than the standard one (issue 31)
+        from trey.documents.family_certificate_view import render_family_certificate_html
+
+        return render_family_certificate_html(cert, json_name=json_name, paytable_name=paytable_name)
     context = certificate_context(cert, json_name=json_name, paytable_name=paytable_name, charts=charts)
     return render("certificate.html.j2", **context)

@@ -12,7 +12,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from trey.paytable.load import load_spec_bytes
-from trey.paytable.model import GameSpec, refuse_other_games
+from trey.paytable.model import GameSpec
 from trey.protect.protection import Protection
 from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
 from trey.trust.signing import Signer
@@ -56,7 +56,6 @@ def certify(
     stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
     names = {kind: f"{stem}.certificate.{kind}" for kind in ("json", "html", "pdf")}
     spec = load_spec_bytes(raw, source or file_name)
-    refuse_other_games(spec, "trey certify", source or file_name)
     with in_background(draw_charts, prepare=import_matplotlib) as charts:
         cert = build_certificate(
             spec,
