@@ -169,7 +169,7 @@ def test_it_verifies_from_its_json_and_from_its_pdf(issued: Path, keys: Path) ->
     assert "the PDF is signed by Example Lab" in result.stdout
 
 
-def test_an_altered_par_figure_or_format_fails(issued: Path, data: dict[str, Any], tmp_path: Path) -> None:
+def test_an_altered_par_figure_or_format_fails(data: dict[str, Any], tmp_path: Path) -> None:
     forged = json.loads(json.dumps(data))
     forged["outcomes"]["situations"][3]["combinations"] += 1
     forged.pop("signature")
