@@ -99,7 +99,7 @@ def drill(
 
     when = parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = standard_game(load_spec(file), "trey drill", file)
+    spec = load_spec(file)
     files = made(
         lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)
     )

@@ -130,7 +130,13 @@ def drill(
     from trey.engine import analyze
     from trey.floor.drill import Level, make_drill
 
-    practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
+    if spec.is_standard_game:
+        practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
+    else:  # a game of the family (issue 31): the engine's decision, the round's settlement
+        from trey.engine.family import analyze_family
+        from trey.floor.family import make_family_drill
+
+        practice = make_family_drill(spec, analyze_family(spec), hands=hands, seed=seed, level=Level(level))
     html = render_drill_html(practice, paper=paper, day=effective)
     return {f"{stem}.drill.html": html.encode(), f"{stem}.drill.pdf": html_to_pdf(html, effective)}
 

@@ -58,6 +58,8 @@ class DrillHand:
     bets: tuple[tuple[str, Fraction], ...]  # (title, amount bet) per wager, the Ante for Ante & Play
     lines: tuple[Line, ...]  # the answer key
     teaches: tuple[str, ...]  # the features this hand shows (see :func:`features`)
+    decision: str | None = None  # a family game's decision in words (``plays 3x``), else from ``plays``
+    face_up: int = 0  # the dealer's cards shown face up before the player decides (the first of ``dealer``)
 
     @property
     def blanks(self) -> tuple[str, ...]:
