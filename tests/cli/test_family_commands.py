@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
@@ -127,7 +126,6 @@ def test_analyze_meter_of_a_family_game_is_refused() -> None:
 
 
 REFUSALS = {
-    "cheatsheet": ["cheatsheet", FACE_UP_ULTIMATE, "--out", "out"],
     "simulate": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000"],
     "simulate --log": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "out.jsonl"],
     "simulate --log -": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "-"],
@@ -206,7 +204,6 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
     from trey.protect.protection import protect
 
     spec = load_spec(FACE_UP_ULTIMATE)
-    day = date(2026, 1, 1)
     calls: list[tuple[str, Callable[[], object]]] = [
         ("analysis", lambda: trey.analyze(spec)),
         ("decisions", lambda: player_decisions(spec)),
@@ -214,7 +211,6 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
         ("analysis", lambda: trey.compare([("fu", spec)], None)),
         ("analysis", lambda: protect(spec, two=False)),
         ("analysis", lambda: audit(spec, [])),
-        ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),
         ("solver", lambda: trey.solve(spec, "ante_play", "straight", Fraction(3, 100))),
         ("solver", lambda: trey.grid(spec, "ante_play", [("straight", 1, 2)], (Fraction(0), Fraction(1)))),

@@ -107,7 +107,13 @@ def dealer_sheet(
     from trey.documents.pdf import document_to_pdf
     from trey.engine import analyze
 
-    sheet = fit_dealer_sheet(spec, analyze(spec), paper=paper, effective=effective, bets=bets)
+    if spec.is_standard_game:
+        sheet = fit_dealer_sheet(spec, analyze(spec), paper=paper, effective=effective, bets=bets)
+    else:  # a game of the family (issue 31)
+        from trey.documents.family_dealer_view import fit_family_dealer_sheet
+        from trey.engine.family import analyze_family
+
+        sheet = fit_family_dealer_sheet(spec, analyze_family(spec), paper=paper, effective=effective, bets=bets)
     return {
         f"{stem}.dealer-sheet.html": sheet.html.encode(),
         f"{stem}.dealer-sheet.pdf": document_to_pdf(sheet.document, effective),
