@@ -17,10 +17,10 @@ import family_brute
 from conftest import PAYTABLES, run_cli
 from trey.core.jsonschemas import validator
 from trey.engine.family import analyze_family
+from trey.figures.family_par import family_par
 from trey.paytable.load import load_spec
 from trey.play.resolution import BY_TABLE, WAGERS, resolution_grid
 from trey.rules.round import FOLD, Showdown
-from trey.trust.family_par import family_par
 
 FACE_UP_ULTIMATE = PAYTABLES / "family" / "face-up-ultimate.yaml"
 DATE = "2026-01-01"

@@ -16,8 +16,8 @@ from trey.audit.audit import BATCH, lines_of, parts_of
 from trey.cards.card import cards_of
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
-from trey.floor.drill import answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.play.pay_lines import answer_lines
 from trey.play.payouts import PayRule, bet_columns
 from trey.play.settle import Settler
 from trey.play.simulate import deal

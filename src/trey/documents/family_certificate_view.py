@@ -15,6 +15,7 @@ from trey.documents.certificate_view import NOTICE, _commands, _signed_by, _simu
 from trey.documents.environment import render
 from trey.engine.family import FamilyAnalysis
 from trey.figures.family import FAMILY_FIGURES, option_name, up_rank_name
+from trey.figures.family_par import BELOW_THE_TABLE, FamilyPar, TableRow
 from trey.paytable.model import money_style
 from trey.paytable.odds import Odds
 from trey.paytable.yamldoc import canonical_yaml
@@ -22,7 +23,6 @@ from trey.play.resolution import WAGERS, cell_text, resolution_grid
 from trey.present.family_view import round_words
 from trey.present.labels import HAND_ORDER, outcome_label, pay_label, qualifier_sentence
 from trey.trust.certificate import Certificate, python_version
-from trey.trust.family_par import BELOW_THE_TABLE, FamilyPar, TableRow
 
 PLACES = 4
 WAGER_TITLES = {"ante": "Ante", "play": "Play", "blind": "Blind", "bonus": "Ante Bonus"}

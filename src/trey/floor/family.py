@@ -20,9 +20,10 @@ from trey.cards.hand_table import hand_indexes, hand_table
 from trey.cards.hands import IntArray
 from trey.engine.decide import Expectations
 from trey.engine.family import FamilyAnalysis
-from trey.floor.drill import MAX_HANDS, POOL_DEALS, Drill, DrillHand, Level, Line
+from trey.floor.drill import MAX_HANDS, POOL_DEALS, Drill, DrillHand, Level
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.odds import net_odds_text
+from trey.play.pay_lines import Line, win_text
 from trey.play.payouts import PayRule, bet_columns
 from trey.play.resolution import situation_words
 from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Nets, Showdown, settle
@@ -123,23 +124,18 @@ def option_words(option: int) -> str:
 # --- the answer key ------------------------------------------------------------------------------------------------
 
 
-def _won(part: str, why: str, odds: Fraction, bet: Fraction, rule: PayRule) -> Line:
-    won = rule.pay(bet, odds)
-    text = f"{why}: {part} wins {net_odds_text(odds)} × {rule.money(bet)} = {rule.money(won.exact)}"
-    if won.capped:
-        text += f", capped at {rule.money(won.amount)}"
-    elif won.rounded:
-        text += f", rounded down to {rule.money(won.amount)} (smallest chip {rule.money(rule.chip)})"
-    return Line(part, won.amount, text)
+def _won(part: str, piece: str, why: str, odds: Fraction, bet: Fraction, rule: PayRule) -> Line:
+    amount, text = win_text(why, f"{part} wins {net_odds_text(odds)}", bet, rule, odds)
+    return Line(part, amount, text, wager=ANTE_PLAY, piece=piece)
 
 
-def _line(part: str, why: str, net: Fraction, bet: Fraction, rule: PayRule) -> Line:
+def _line(part: str, piece: str, why: str, net: Fraction, bet: Fraction, rule: PayRule) -> Line:
     """A wager of ``bet`` netting ``net`` times its stake."""
     if net > 0:
-        return _won(part, why, net, bet, rule)
+        return _won(part, piece, why, net, bet, rule)
     if net == 0:
-        return Line(part, Fraction(0), f"{why}: {part} pushes")
-    return Line(part, -bet, f"{why}: {part} loses {rule.money(bet)}")
+        return Line(part, Fraction(0), f"{why}: {part} pushes", wager=ANTE_PLAY, piece=piece)
+    return Line(part, -bet, f"{why}: {part} loses {rule.money(bet)}", wager=ANTE_PLAY, piece=piece)
 
 
 def family_answer_lines(spec: GameSpec, played: FamilyRound, ante: Fraction, rule: PayRule) -> list[Line]:
@@ -147,26 +143,27 @@ def family_answer_lines(spec: GameSpec, played: FamilyRound, ante: Fraction, rul
     option's multiple of the Ante), the Blind (a bet equal to the Ante) and the Ante Bonus, from the round's nets."""
     nets = played.nets
     why = "player folds" if played.folded else situation_words(played.deal)
-    lines = [_line("Ante", why, nets.ante, ante, rule)]
+    lines = [_line("Ante", "ante", why, nets.ante, ante, rule)]
     if not played.folded:
         bet = ante * played.option
-        lines.append(_line(f"Play ({played.option}x)", why, nets.play / played.option, bet, rule))
+        lines.append(_line(f"Play ({played.option}x)", "play", why, nets.play / played.option, bet, rule))
     if spec.game.blind is not None:
         if nets.blind > 0:
             row = (played.blind_row or "").replace("_", " ")
-            lines.append(_won("Blind", f"{why}, {row}", nets.blind, ante, rule))
+            lines.append(_won("Blind", "blind", f"{why}, {row}", nets.blind, ante, rule))
         elif nets.blind == 0 and not played.folded and played.deal.showdown is Showdown.WIN:
-            lines.append(Line("Blind", Fraction(0), f"{why}: Blind pushes (a win below the Blind's table)"))
+            pushed = f"{why}: Blind pushes (a win below the Blind's table)"
+            lines.append(Line("Blind", Fraction(0), pushed, wager=ANTE_PLAY, piece="blind"))
         else:
-            lines.append(_line("Blind", why, nets.blind, ante, rule))
+            lines.append(_line("Blind", "blind", why, nets.blind, ante, rule))
     game = spec.wagers.ante_play
     if game is not None and len(game.ante_bonus):
         if nets.bonus > 0:
             row = (played.bonus_row or "").replace("_", " ")
-            lines.append(_won("Ante Bonus", row, nets.bonus, ante, rule))
+            lines.append(_won("Ante Bonus", "ante_bonus", row, nets.bonus, ante, rule))
         else:
             said = "not paid: the player folded" if played.folded and played.bonus_row else "no bonus hand"
-            lines.append(Line("Ante Bonus", Fraction(0), said))
+            lines.append(Line("Ante Bonus", Fraction(0), said, wager=ANTE_PLAY, piece="ante_bonus"))
     return lines
 
 
@@ -257,7 +254,7 @@ def _cards(pool: IntArray, row: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def _possible_features(family: FamilyAnalysis) -> list[str]:
     """Every feature some deal of the game shows under the optimal strategy: each option in each situation its
     deals reach (from the PAR counts), each Blind row and Ante Bonus row paid."""
-    from trey.trust.family_par import family_par
+    from trey.figures.family_par import family_par
 
     par = family_par(family)
     found = []
@@ -271,4 +268,4 @@ def _possible_features(family: FamilyAnalysis) -> list[str]:
     return found
 
 
-__all__ = ["ANTE_PLAY", "DEAL_CLASSES", "FamilyRound", "FamilyTable", "family_answer_lines", "make_family_drill"]
+__all__ = ["FamilyRound", "FamilyTable", "family_answer_lines", "make_family_drill"]

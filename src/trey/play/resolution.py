@@ -47,14 +47,6 @@ def situation_words(deal: DealClass) -> str:
     return f"{dealer}, {player}"
 
 
-def situation_slug(deal: DealClass | None) -> str:
-    """``fold``, ``qualifies_player_higher``, ``does_not_qualify_tie``: a situation as JSON names it."""
-    if deal is None:
-        return "fold"
-    player = {Showdown.WIN: "player_higher", Showdown.TIE: "tie", Showdown.LOSE: "player_lower"}[deal.showdown]
-    return f"{'qualifies' if deal.qualifies else 'does_not_qualify'}_{player}"
-
-
 def _cells(shape: RoundShape, rules: Rules, option: int, deal: DealClass) -> tuple[Cell, Cell, Cell, Cell]:
     one = settle(shape, rules, option, deal, blind_pay=Fraction(1), bonus=Fraction(1))
     two = settle(shape, rules, option, deal, blind_pay=Fraction(2), bonus=Fraction(2))

@@ -50,8 +50,8 @@ from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedK
 
 if TYPE_CHECKING:
     from trey.engine.family import FamilyAnalysis
+    from trey.figures.family_par import FamilyPar
     from trey.protect.protection import Protection
-    from trey.trust.family_par import FamilyPar
 
 REVISION = 1
 ID_DIGITS = 12
@@ -281,8 +281,8 @@ def _family_certificate(
     :func:`~trey.engine.family.analyze_family`, its PAR tables, the profile's checks of it per Ante."""
     from trey.engine.family import analyze_family
     from trey.figures.family import family_analysis_json
+    from trey.figures.family_par import family_par, family_par_json
     from trey.trust.compliance import run_family_checks
-    from trey.trust.family_par import family_par, family_par_json
 
     source = file_name
     if protection:

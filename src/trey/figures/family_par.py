@@ -20,8 +20,16 @@ from trey.core.numbers import fraction_text
 from trey.engine.decide import Expectations, hidden_counts
 from trey.engine.family import RANKS, SUITS, FamilyAnalysis
 from trey.figures.family import option_name
-from trey.play.resolution import situation_slug
 from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Showdown, settle
+
+
+def situation_slug(deal: DealClass | None) -> str:
+    """``fold``, ``qualifies_player_higher``, ``does_not_qualify_tie``: a situation as JSON names it."""
+    if deal is None:
+        return "fold"
+    player = {Showdown.WIN: "player_higher", Showdown.TIE: "tie", Showdown.LOSE: "player_lower"}[deal.showdown]
+    return f"{'qualifies' if deal.qualifies else 'does_not_qualify'}_{player}"
+
 
 BELOW_THE_TABLE = "below_the_table"  # a winning Blind whose hand no row pays: it pushes
 
