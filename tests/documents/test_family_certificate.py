@@ -208,3 +208,11 @@ def test_certify_simulate_of_a_family_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     simulation = json.loads((tmp_path / "face-up-ultimate.certificate.json").read_text())["simulation"]
     assert simulation["rounds"] == 100_000 and simulation["passed"] is True
+
+
+def test_the_docs_example_is_what_certify_prints(data: dict[str, Any]) -> None:
+    """docs/commands/certify.md shows the family certificate's ID: the content's, whether signed or not."""
+    from conftest import REPO
+
+    page = (REPO / "docs" / "commands" / "certify.md").read_text()
+    assert f"certificate {data['certificate_id']}: overall PASS (generic profile)" in page
