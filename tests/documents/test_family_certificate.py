@@ -216,3 +216,23 @@ def test_the_docs_example_is_what_certify_prints(data: dict[str, Any]) -> None:
 
     page = (REPO / "docs" / "commands" / "certify.md").read_text()
     assert f"certificate {data['certificate_id']}: overall PASS (generic profile)" in page
+
+
+def test_validate_with_a_profile_judges_a_family_game_as_certify_does() -> None:
+    """The rarest award is a mini-royal played 3x against a dealer who does not qualify (the Ante pushes: 3 + 100),
+    counted here by the brute force's hand order: 4 suits x 3 up-card positions x the dealer hands below Q-high."""
+    from itertools import combinations
+
+    royal = (48, 44, 40)  # A, K, Q of clubs
+    deck = [c for c in range(52) if c not in royal]
+    short = sum(1 for h in combinations(deck, 3) if family_brute.hand_strength(tuple(sorted(h))) < family_brute.Q_HIGH)
+    one_in = Fraction(1_221_511_200, 4 * 3 * short)
+    assert f"{float(one_in):,.2f}" == "15,147.71"
+    result = run_cli("validate", FACE_UP_ULTIMATE, "--profile", "rng-85")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:] == [
+        f"{FACE_UP_ULTIMATE}: ante_play: PASS: every row worded 'to'",
+        f"{FACE_UP_ULTIMATE}: ante_play: PASS: rarest award net win of 103 Antes: 1 in 15,147.71",
+        f"{FACE_UP_ULTIMATE}: ante_play: PASS: house edge 3.8807% per Ante",
+        f"{FACE_UP_ULTIMATE}: ante_play: PASS: RTP 96.1193% per Ante",
+    ]

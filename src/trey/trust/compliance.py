@@ -318,7 +318,11 @@ def finding_checks() -> list[str]:
 
 def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
     """Every finding of the profile for one game (``trey validate --profile``): the checks it names, its approved
-    tables and minimum RTPs, as certify runs them."""
+    tables and minimum RTPs, as certify runs them (a game of the family's per Ante, :func:`run_family_checks`)."""
+    if not spec.is_standard_game:
+        from trey.engine.family import analyze_family
+
+        return run_family_checks(profile, analyze_family(spec))
     from trey.engine import analyze
 
     return run_checks(profile, analyze(spec))
