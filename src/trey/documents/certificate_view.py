@@ -436,7 +436,7 @@ def _disclosure(cert: Certificate) -> list[str]:
     return lines
 
 
-def _simulation(cert: Certificate) -> dict[str, Any] | None:
+def simulation_rows(cert: Certificate) -> dict[str, Any] | None:
     sim = cert.simulation
     if sim is None:
         return None
@@ -463,7 +463,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
     }
 
 
-def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
+def reader_commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
     """The commands printed for the reader to paste: every file name quoted for a POSIX shell, so that a name
     such as ``$(touch x).yaml`` is text, never code."""
     data = cert.data
@@ -481,7 +481,7 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
     }
 
 
-def _signed_by(block: dict[str, str] | None) -> str:
+def signed_by_line(block: dict[str, str] | None) -> str:
     """The cover's signer line: the name the signer gives, its algorithm and key (a reader checks the PDF signature
     in its signature panel; trey verify --trust names the trusted key)."""
     if not block:
@@ -551,7 +551,7 @@ def certificate_context(
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],
-        "signed_by": _signed_by(data.get("signature")),
+        "signed_by": signed_by_line(data.get("signature")),
         "artefacts": [
             {
                 "file": data["paytable"]["file"],
@@ -560,7 +560,7 @@ def certificate_context(
             },
         ],
         "paytable_name": paytable_name,
-        **_commands(cert, json_name, paytable_name),
+        **reader_commands(cert, json_name, paytable_name),
         "notice": NOTICE,
         "wager_titles": [w["title"] for w in wagers],
         "has_progressive": any(w["progressive"] for w in wagers),
@@ -586,7 +586,7 @@ def certificate_context(
             }
             for c in cert.checks
         ],
-        "simulation": _simulation(cert),
+        "simulation": simulation_rows(cert),
         "protection": _protection(cert),
         "section": section_numbers(protection=cert.protection is not None),
         "rtp_ranges": ranges,

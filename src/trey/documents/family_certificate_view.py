@@ -11,7 +11,7 @@ from typing import Any
 
 from trey.cards.hands import describe_key
 from trey.core.numbers import decimal_text, fraction_text, one_in_text, percent_text
-from trey.documents.certificate_view import NOTICE, _commands, _signed_by, _simulation, footer_name
+from trey.documents.certificate_view import NOTICE, footer_name, reader_commands, signed_by_line, simulation_rows
 from trey.documents.environment import render
 from trey.engine.family import FamilyAnalysis
 from trey.figures.family import FAMILY_FIGURES, option_name, up_rank_name
@@ -187,7 +187,7 @@ def family_certificate_context(cert: Certificate, *, json_name: str, paytable_na
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],
-        "signed_by": _signed_by(data.get("signature")),
+        "signed_by": signed_by_line(data.get("signature")),
         "artefacts": [
             {
                 "file": data["paytable"]["file"],
@@ -196,7 +196,7 @@ def family_certificate_context(cert: Certificate, *, json_name: str, paytable_na
             }
         ],
         "paytable_name": paytable_name,
-        **_commands(cert, json_name, paytable_name),
+        **reader_commands(cert, json_name, paytable_name),
         "notice": NOTICE,
         "round": round_words(spec.game, spec.rules),
         "hand_order": HAND_ORDER,
@@ -222,7 +222,7 @@ def family_certificate_context(cert: Certificate, *, json_name: str, paytable_na
             }
             for c in cert.checks
         ],
-        "simulation": _simulation(cert),
+        "simulation": simulation_rows(cert),
         "disclosure": (
             f"Ante & Play with the optimal strategy: house edge {percent_text(edge, 2)} of the Ante, "
             f"{percent_text(family.house_edge_per_initial_bet, 2)} of the initial bet (the Ante"
