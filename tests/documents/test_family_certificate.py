@@ -194,7 +194,7 @@ def test_certify_refuses_game_protection_for_a_family_game(tmp_path: Path) -> No
     result = run_cli("certify", FACE_UP_ULTIMATE, "--out", tmp_path, "--protection")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        "face-up-ultimate.yaml: $.game: trey certify --protection is not yet supported for games other than standard "
+        f"{FACE_UP_ULTIMATE}: $.game: trey certify --protection is not yet supported for games other than standard "
         "Three Card Poker (trey certify without --protection certifies it)\n"
     )
     assert list(tmp_path.iterdir()) == []

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 from trey.paytable.load import load_spec_bytes
 from trey.paytable.model import GameSpec
 from trey.protect.protection import Protection
-from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
+from trey.trust.certificate import (
+    Certificate,
+    SimulationOptions,
+    build_certificate,
+    refuse_what_a_family_certificate_lacks,
+)
 from trey.trust.signing import Signer
 
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
@@ -56,6 +61,7 @@ def certify(
     stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
     names = {kind: f"{stem}.certificate.{kind}" for kind in ("json", "html", "pdf")}
     spec = load_spec_bytes(raw, source or file_name)
+    refuse_what_a_family_certificate_lacks(spec, protection=protection, where=source or file_name)
     with in_background(draw_charts, prepare=import_matplotlib) as charts:
         cert = build_certificate(
             spec,

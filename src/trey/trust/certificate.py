@@ -265,6 +265,19 @@ def _head(
     }
 
 
+def refuse_what_a_family_certificate_lacks(spec: GameSpec, *, protection: bool, where: str) -> None:
+    """A family game's certificate has no game protection section and no side bets yet: refused, located at
+    ``where`` (the file as the user named it), rather than certified without them."""
+    if spec.is_standard_game:
+        return
+    if protection:
+        hint = "trey certify without --protection certifies it"
+        refuse_other_games(spec, "trey certify --protection", where, hint=hint)
+    if spec.wagers.side_bets:
+        hint = "certify the side bets beside the standard game"
+        refuse_other_games(spec, "trey certify of side bets", where, hint=hint)
+
+
 def _family_certificate(
     spec: GameSpec,
     *,
@@ -284,15 +297,7 @@ def _family_certificate(
     from trey.figures.family_par import family_par, family_par_json
     from trey.trust.compliance import run_family_checks
 
-    source = file_name
-    if protection:
-        refuse_other_games(
-            spec, "trey certify --protection", source, hint="trey certify without --protection certifies it"
-        )
-    if spec.wagers.side_bets:
-        refuse_other_games(
-            spec, "trey certify of side bets", source, hint="certify the side bets beside the standard game"
-        )
+    refuse_what_a_family_certificate_lacks(spec, protection=protection, where=file_name)
     family = analyze_family(spec)
     par = family_par(family)
     checks = run_family_checks(profile, family)
