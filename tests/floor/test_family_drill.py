@@ -18,26 +18,39 @@ from trey.engine.decide import hidden_counts
 from trey.engine.family import analyze_family
 from trey.floor.drill import Drill, Level, uncovered
 from trey.floor.family import FamilyTable, make_family_drill
-from trey.paytable.load import load_spec
+from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import GameSpec
 
 FACE_UP_ULTIMATE = PAYTABLES / "family" / "face-up-ultimate.yaml"
 
 
-@cache
-def spec() -> GameSpec:
-    return load_spec(FACE_UP_ULTIMATE)
+# Two more games of the family, as tests/engine/test_family.py and tests/family_brute.py state them: no card up and
+# the Ante pushing; a card up, no raise, and an Ante Bonus.
+OTHERS = {
+    "ante_pushes_no_face_up": "game: {ante_when_dealer_does_not_qualify: pushes}\nwagers: {ante_play: {}}\n",
+    "face_up_no_raises": "game: {face_up: 1}\n"
+    "wagers: {ante_play: {ante_bonus: {straight_flush: 5, three_of_a_kind: 4, straight: 1}}}\n",
+}
 
 
 @cache
-def drill(level: Level) -> Drill:
-    return make_family_drill(spec(), analyze_family(spec()), hands=24, seed=7, level=level)
+def spec(name: str = "face_up_ultimate") -> GameSpec:
+    if name == "face_up_ultimate":
+        return load_spec(FACE_UP_ULTIMATE)
+    return load_spec_bytes(f"trey: 3\nname: {name}\n{OTHERS[name]}".encode(), f"{name}.yaml")
 
 
-def _brute_answers(player: tuple[int, ...], dealer: tuple[int, ...], ante: Fraction) -> tuple[int, Fraction]:
+@cache
+def drill(level: Level, name: str = "face_up_ultimate", hands: int = 24) -> Drill:
+    return make_family_drill(spec(name), analyze_family(spec(name)), hands=hands, seed=7, level=level)
+
+
+def _brute_answers(
+    player: tuple[int, ...], dealer: tuple[int, ...], ante: Fraction, name: str = "face_up_ultimate"
+) -> tuple[int, Fraction]:
     """The option and the round's net in money, by the brute force alone."""
-    rules = family_brute.FACE_UP_ULTIMATE
-    option = family_brute.optimal_option(rules, player, dealer[:1])
+    rules = family_brute.RULE_SETS[name]
+    option = family_brute.optimal_option(rules, player, dealer[: rules.face_up])
     mine, theirs = family_brute.hand_strength(tuple(sorted(player))), family_brute.hand_strength(tuple(sorted(dealer)))
     qualifies = rules.qualifier is None or theirs >= rules.qualifier
     result = (mine > theirs) - (mine < theirs)
@@ -61,6 +74,27 @@ def test_every_answer_is_the_settlement_at_the_optimal_decision(level: Level) ->
         parts = [line.part for line in hand.lines]
         assert parts == ["Ante", "Blind"] if option == 0 else ["Ante", f"Play ({option}x)", "Blind"]
         assert dict(hand.bets).get(f"Play ({option}x)") == (ante * option if option else None)
+
+
+@pytest.mark.parametrize("name", sorted(OTHERS))
+def test_the_answers_of_other_games_of_the_family_are_the_brute_forces(name: str) -> None:
+    practice = drill(Level.FULL, name, 6)
+    assert uncovered(practice) == []
+    bonus = name == "face_up_no_raises"
+    for hand in practice.hands:
+        player = tuple(int(c) for c in hand.player)
+        dealer = tuple(int(c) for c in hand.dealer)
+        ante = dict(hand.bets)["Ante"]
+        option, net = _brute_answers(player, dealer, ante, name)
+        assert hand.decision == ("folds" if option == 0 else f"plays {option}x"), hand.number
+        assert sum(line.amount for line in hand.lines) == net, hand.number  # whole-number pays: no rounding
+        assert [line.part for line in hand.lines] == [
+            "Ante",
+            *(["Play (1x)"] if option else []),
+            *(["Ante Bonus"] if bonus else []),
+        ]
+    if bonus:
+        assert {"bonus:straight", "bonus:three_of_a_kind", "bonus:straight_flush"} <= set(practice.needed)
 
 
 def test_a_full_drill_covers_every_option_situation_and_blind_row() -> None:
