@@ -132,14 +132,14 @@ def _worked(spec: GameSpec, played: FamilyRound, bet: int, rule: PayRule) -> dic
         "up": card_faces(cards_text(played.dealer[:face_up])),
         "dealer": card_faces(cards_text(played.dealer[face_up:])),
         "decision": option_words(played.option),
-        "lines": [
-            (
-                line.part,
-                "push" if line.amount == 0 else ("+" if line.amount > 0 else "−") + rule.money(abs(line.amount)),
-            )
-            for line in lines
-        ],
+        "lines": [(line.part, _amount(line.amount, line.piece, rule)) for line in lines],
     }
+
+
+def _amount(amount: Fraction, piece: str, rule: PayRule) -> str:
+    if amount == 0:
+        return "nothing" if piece == "ante_bonus" else "push"  # no bonus is not a push of a bet
+    return ("+" if amount > 0 else "−") + rule.money(abs(amount))
 
 
 def family_dealer_sheet_context(
