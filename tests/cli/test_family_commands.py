@@ -8,7 +8,6 @@ import csv
 import io
 import json
 from collections.abc import Callable
-from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
@@ -159,9 +158,6 @@ def test_analyze_meter_of_a_family_game_is_refused() -> None:
 
 
 REFUSALS = {
-    "certify": ["certify", FACE_UP_ULTIMATE, "--out", "out"],
-    "cheatsheet": ["cheatsheet", FACE_UP_ULTIMATE, "--out", "out"],
-    "drill": ["drill", FACE_UP_ULTIMATE, "--out", "out"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
 }
 TOOL_NAMES: dict[str, str] = {}
@@ -179,15 +175,21 @@ def test_every_other_tool_refuses_a_family_game_in_one_line_and_writes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rounds.jsonl"]
 
 
-def test_verify_refuses_a_certificate_of_a_family_game(tmp_path: Path) -> None:
-    """A certificate trey could not have issued (certify refuses the game), its paytable a family game's: verify
-    refuses it before recomputing anything."""
+def test_verify_refuses_a_standard_certificate_whose_paytable_became_a_family_game(tmp_path: Path) -> None:
+    """A family game's certificate is of format 4, its figures the family's: the standard game's certificate with a
+    family game's paytable put in differs from a fresh computation in its format, its analysis and its outcomes."""
     certificate = json.loads((Path(__file__).parents[2] / "reports" / "standard.certificate.json").read_text())
     certificate["paytable"]["canonical"] = load_spec(FACE_UP_ULTIMATE).canonical()
+    certificate["simulation"] = None
     (tmp_path / "fu.certificate.json").write_text(json.dumps(certificate))
     result = run_cli("verify", tmp_path / "fu.certificate.json")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == refusal("trey verify", f"{tmp_path / 'fu.certificate.json'}:paytable.canonical")
+    assert result.stderr.startswith(
+        f"error: {tmp_path / 'fu.certificate.json'}: the certificate does not verify; these fields differ from a "
+        "fresh computation:\n  certificate_id (it does not match the certificate's content)\n"
+    )
+    differing = result.stderr.splitlines()[2:]
+    assert {"  certificate_format", "  analysis.game", "  analysis.wagers", "  outcomes"} <= set(differing)
 
 
 def test_the_shards_of_a_family_game_merge_into_the_single_run(tmp_path: Path) -> None:
@@ -215,13 +217,10 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
     from trey.protect.protection import protect
 
     spec = load_spec(FACE_UP_ULTIMATE)
-    day = date(2026, 1, 1)
     calls: list[tuple[str, Callable[[], object]]] = [
         ("analysis", lambda: trey.analyze(spec)),
         ("decisions", lambda: player_decisions(spec)),
         ("analysis", lambda: protect(spec, two=False)),
-        ("analysis", lambda: trey.dealer_sheet(spec, "fu", effective=day)),
-        ("analysis", lambda: trey.drill(spec, "fu", effective=day)),
         ("hand values", lambda: trey.hand(spec, "Q-6-4")),
     ]
     for what, call in calls:
@@ -231,8 +230,6 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
         assert (problem.code, problem.path, problem.file) == ("game.not-yet-supported", ("game",), spec.name)
         assert problem.message == ENGINE.format(what)
         assert problem.hint == "trey.engine.family.analyze_family counts it (trey analyze)"
-    with pytest.raises(SpecError, match="trey certify is not yet supported"):
-        trey.certify(FACE_UP_ULTIMATE.read_bytes(), "fu.yaml", issue_date=day)
     assert trey.analyze_family(spec).house_edge_per_ante == Fraction(1975131, 50896300)
 
 

@@ -127,7 +127,7 @@ def test_a_certificate_issued_before_figures_were_added_verifies_and_one_that_ha
 
 def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None:
     def newer(data: dict[str, object]) -> None:
-        data["certificate_format"] = 4
+        data["certificate_format"] = 5
         data["trey_version"] = "9.0.0"
         data["something_new"] = {"the": "future"}
 
@@ -135,8 +135,8 @@ def test_a_certificate_of_a_newer_format_is_refused_first(outputs: Path) -> None
     result = run_cli("verify", path)
     assert result.exit_code == 1
     assert result.stderr == (
-        f"error: {path}: the certificate is of format 4 (written by trey 9.0.0); this trey {__version__} reads formats "
-        "2 and 3 "
+        f"error: {path}: the certificate is of format 5 (written by trey 9.0.0); this trey {__version__} reads formats "
+        "2, 3 and 4 "
         "(verify it with the trey that issued it, or a newer one)\n"
     )
 
@@ -151,7 +151,7 @@ def test_a_certificate_of_the_format_before_the_progressive_names_is_refused_wit
     assert result.exit_code == 1
     assert result.stderr == (
         f"error: {path}: the certificate is of format 1 (written by trey 0.2.0); this trey {__version__} reads formats "
-        "2 and 3 "
+        "2, 3 and 4 "
         "(format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
         "..._with_envy with the assumed bettors) and judges a floor on the RTP at the reset: verify it with the trey "
         "that issued it, or certify the paytable again)\n"

@@ -30,15 +30,15 @@ from trey.core.numbers import fraction_text, rounded_float
 from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
-from trey.floor.drill import Line, answer_lines
 from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, money_style
+from trey.play import pay_lines
+from trey.play.pay_lines import Line, answer_lines
 from trey.play.payouts import PayRule
 from trey.play.settle import SettledWager, Settler
 from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table
 
 __all__ = ["Audit", "Result", "Verdict", "audit", "audit_json"]  # Result and Verdict: stated in trey.audit.verdict
 
-ANTE_PLAY_PARTS = ("Ante", "Play", "Ante Bonus")  # the answer key's lines of Ante & Play
 BATCH = 4_096  # rounds simulated at a time (trey simulate --log)
 MAX_SEATS = 10_000  # seats whose decisions are followed (a log naming more is not followed past them)
 
@@ -594,19 +594,14 @@ def _seat_codes(rounds: Rounds, rows: IntArray, found: Audit) -> IntArray:
     return seats
 
 
-def lines_of(spec: GameSpec, lines: list[Line], wager: str) -> list[Line]:
-    """The answer key's lines of one wager: Ante, Play and Ante Bonus are Ante & Play's, a side bet's its title."""
-    title = spec.wagers.title(wager)
-    return [x for x in lines if (x.part in ANTE_PLAY_PARTS if wager == ANTE_PLAY else x.part == title)]
+def lines_of(spec: GameSpec, lines: list[Line], wager: str) -> list[Line]:  # noqa: ARG001
+    """The answer key's lines of one wager, by its id (trey.play.pay_lines)."""
+    return pay_lines.lines_of(lines, wager)
 
 
 def parts_of(lines: list[Line]) -> dict[str, Fraction]:
-    """Ante & Play's net split as a log writes it: ante, play, ante_bonus."""
-    split = {name: Fraction(0) for name in PARTS}
-    for line in lines:
-        if line.part in ANTE_PLAY_PARTS:
-            split[PARTS[ANTE_PLAY_PARTS.index(line.part)]] += line.amount
-    return split
+    """Ante & Play's net split as a log writes it: ante, play, ante_bonus, by the parts' names."""
+    return pay_lines.parts_of(lines, PARTS)
 
 
 def _due(

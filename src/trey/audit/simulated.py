@@ -20,10 +20,10 @@ from trey.cards.card import cards_of
 from trey.core.files import read_bounded
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
-from trey.floor.drill import answer_lines
 from trey.paytable.load import load_spec, load_spec_bytes
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.paytable.yamldoc import MAX_FILE_BYTES
+from trey.play.pay_lines import answer_lines
 from trey.play.payouts import PayRule, bet_columns
 from trey.play.settle import FamilyOutcome, FamilySettler, Settler
 from trey.play.shards import Shard, simulate_part

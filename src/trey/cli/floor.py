@@ -18,7 +18,6 @@ from trey.cli.app import (
     made,
     parse_date,
     say,
-    standard_game,
     user_errors,
     write_files,
 )
@@ -64,7 +63,7 @@ def cheatsheet(
     columns = _parse_bets(bets)
     when = parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.dealer-sheet.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = standard_game(load_spec(file), "trey cheatsheet", file)
+    spec = load_spec(file)
     files = made(lambda: dealer_sheet(spec, file.stem, paper=paper.value, effective=when, bets=columns))
     for path in write_files(out, files, force=force):
         say(str(path))
@@ -99,7 +98,7 @@ def drill(
 
     when = parse_date(effective) or default_issue_date()
     refuse_existing(out, [f"{file.stem}.drill.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
-    spec = standard_game(load_spec(file), "trey drill", file)
+    spec = load_spec(file)
     files = made(
         lambda: drill(spec, file.stem, hands=hands, seed=seed, level=level.value, paper=paper.value, effective=when)
     )

@@ -213,8 +213,8 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     (
         (Code.GAME_NOT_YET_SUPPORTED,),
-        "a game other than standard Three Card Poker given to a tool that cannot deal it yet (all but `validate`, "
-        "`analyze`, `solve`, `compare`, `simulate`, `merge`, `audit` and `protect`): refused, never counted as the standard game",
+        "a game other than standard Three Card Poker given to a tool or an option that cannot deal it yet (`trey "
+        "hand`, `certify --protection`): refused, never counted as the standard game",
     ),
     (
         (Code.SIDE_BET_ID, Code.SIDE_BET_ID_CLASH),

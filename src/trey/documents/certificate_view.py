@@ -187,6 +187,11 @@ class MeterChart:
     currency: str
 
 
+def footer_name(name: str) -> str:
+    """The game's name as the footer gives it, cut to one line."""
+    return name if len(name) <= FOOTER_NAME_CHARS else name[: FOOTER_NAME_CHARS - 1] + "…"
+
+
 @dataclass(frozen=True)
 class ChartInputs:
     """What a certificate's charts show, as plain data: they may be drawn in another process."""
@@ -222,6 +227,8 @@ def chart_inputs(cert: Certificate) -> ChartInputs:
 def draw_charts(inputs: ChartInputs) -> CertificateCharts:
     """The certificate's charts: the contributions to RTP drawn once for all its wagers, and each progressive's
     meter."""
+    if not inputs.contributions:  # a family game's certificate draws none (issue 31)
+        return CertificateCharts((), {})
     scale = chart_scale(inputs.contributions)
     return CertificateCharts(
         contribution=tuple(contribution_svg(group, scale) for group in chart_groups(inputs.contributions)),
@@ -429,7 +436,7 @@ def _disclosure(cert: Certificate) -> list[str]:
     return lines
 
 
-def _simulation(cert: Certificate) -> dict[str, Any] | None:
+def simulation_rows(cert: Certificate) -> dict[str, Any] | None:
     sim = cert.simulation
     if sim is None:
         return None
@@ -456,7 +463,7 @@ def _simulation(cert: Certificate) -> dict[str, Any] | None:
     }
 
 
-def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
+def reader_commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str, str]:
     """The commands printed for the reader to paste: every file name quoted for a POSIX shell, so that a name
     such as ``$(touch x).yaml`` is text, never code."""
     data = cert.data
@@ -474,7 +481,7 @@ def _commands(cert: Certificate, json_name: str, paytable_name: str) -> dict[str
     }
 
 
-def _signed_by(block: dict[str, str] | None) -> str:
+def signed_by_line(block: dict[str, str] | None) -> str:
     """The cover's signer line: the name the signer gives, its algorithm and key (a reader checks the PDF signature
     in its signature panel; trey verify --trust names the trusted key)."""
     if not block:
@@ -535,7 +542,7 @@ def certificate_context(
         "revision": data["revision"],
         "issue_date": data["issue_date"],
         "game": spec.name,
-        "footer_game": spec.name if len(spec.name) <= FOOTER_NAME_CHARS else spec.name[: FOOTER_NAME_CHARS - 1] + "…",
+        "footer_game": footer_name(spec.name),
         "operator": spec.operator or "not stated",
         "description": spec.description or "",
         "source": spec.source or "not stated",
@@ -544,7 +551,7 @@ def certificate_context(
         "profile_description": cert.profile.description,
         "trey_version": data["trey_version"],
         "overall": data["overall"],
-        "signed_by": _signed_by(data.get("signature")),
+        "signed_by": signed_by_line(data.get("signature")),
         "artefacts": [
             {
                 "file": data["paytable"]["file"],
@@ -553,7 +560,7 @@ def certificate_context(
             },
         ],
         "paytable_name": paytable_name,
-        **_commands(cert, json_name, paytable_name),
+        **reader_commands(cert, json_name, paytable_name),
         "notice": NOTICE,
         "wager_titles": [w["title"] for w in wagers],
         "has_progressive": any(w["progressive"] for w in wagers),
@@ -579,7 +586,7 @@ def certificate_context(
             }
             for c in cert.checks
         ],
-        "simulation": _simulation(cert),
+        "simulation": simulation_rows(cert),
         "protection": _protection(cert),
         "section": section_numbers(protection=cert.protection is not None),
         "rtp_ranges": ranges,
@@ -629,5 +636,9 @@ def _protection(cert: Certificate) -> dict[str, Any] | None:
 def render_certificate_html(
     cert: Certificate, *, json_name: str, paytable_name: str, charts: CertificateCharts | None = None
 ) -> str:
+    if cert.family is not None:  # a game of the family other than the standard one (issue 31)
+        from trey.documents.family_certificate_view import render_family_certificate_html
+
+        return render_family_certificate_html(cert, json_name=json_name, paytable_name=paytable_name)
     context = certificate_context(cert, json_name=json_name, paytable_name=paytable_name, charts=charts)
     return render("certificate.html.j2", **context)

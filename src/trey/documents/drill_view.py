@@ -23,12 +23,13 @@ def drill_context(drill: Drill, *, paper: str, day: date) -> dict[str, Any]:
     rule = PayRule.of(drill.spec.table)
     hands = []
     for hand in drill.hands:
-        decision = None if hand.plays is None else ("plays" if hand.plays else "folds")
+        decision = hand.decision or (None if hand.plays is None else ("plays" if hand.plays else "folds"))
         hands.append(
             {
                 "number": hand.number,
                 "player": card_faces(cards_text(hand.player)),
-                "dealer": card_faces(cards_text(hand.dealer)),
+                "up": card_faces(cards_text(hand.dealer[: hand.face_up])) if hand.face_up else [],
+                "dealer": card_faces(cards_text(hand.dealer[hand.face_up :])),
                 "decision": decision,
                 "bets": [f"{title} {rule.money(bet)}" for title, bet in hand.bets],
                 "parts": list(hand.blanks),
@@ -57,6 +58,15 @@ def drill_context(drill: Drill, *, paper: str, day: date) -> dict[str, Any]:
         f"Every amount is computed by trey's settlement of the round ({len(drill.hands)} hands, seed {drill.seed}, "
         f"level {drill.level})."
     )
+    if not drill.spec.is_standard_game:  # a family game (issue 31): the decision is the optimal strategy's
+        intro += (
+            " The dealer's first card is dealt face up before the player decides; the player's decision is the "
+            "optimal strategy's, the Play bet its multiple of the Ante."
+        )
+        key_intro = (
+            "Every amount is computed from the game's settlement (trey.rules.round) of the round and the optimal "
+            f"strategy's decision (trey's engine) ({len(drill.hands)} hands, seed {drill.seed}, level {drill.level})."
+        )
     return {
         "paper": paper,
         "game": drill.spec.name,

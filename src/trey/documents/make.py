@@ -12,9 +12,14 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from trey.paytable.load import load_spec_bytes
-from trey.paytable.model import GameSpec, refuse_other_games
+from trey.paytable.model import GameSpec
 from trey.protect.protection import Protection
-from trey.trust.certificate import Certificate, SimulationOptions, build_certificate
+from trey.trust.certificate import (
+    Certificate,
+    SimulationOptions,
+    build_certificate,
+    refuse_what_a_family_certificate_lacks,
+)
 from trey.trust.signing import Signer
 
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
@@ -56,7 +61,7 @@ def certify(
     stem = file_name.rsplit(".", 1)[0] if "." in file_name else file_name
     names = {kind: f"{stem}.certificate.{kind}" for kind in ("json", "html", "pdf")}
     spec = load_spec_bytes(raw, source or file_name)
-    refuse_other_games(spec, "trey certify", source or file_name)
+    refuse_what_a_family_certificate_lacks(spec, protection=protection, where=source or file_name)
     with in_background(draw_charts, prepare=import_matplotlib) as charts:
         cert = build_certificate(
             spec,
@@ -108,7 +113,13 @@ def dealer_sheet(
     from trey.documents.pdf import document_to_pdf
     from trey.engine import analyze
 
-    sheet = fit_dealer_sheet(spec, analyze(spec), paper=paper, effective=effective, bets=bets)
+    if spec.is_standard_game:
+        sheet = fit_dealer_sheet(spec, analyze(spec), paper=paper, effective=effective, bets=bets)
+    else:  # a game of the family (issue 31)
+        from trey.documents.family_dealer_view import fit_family_dealer_sheet
+        from trey.engine.family import analyze_family
+
+        sheet = fit_family_dealer_sheet(spec, analyze_family(spec), paper=paper, effective=effective, bets=bets)
     return {
         f"{stem}.dealer-sheet.html": sheet.html.encode(),
         f"{stem}.dealer-sheet.pdf": document_to_pdf(sheet.document, effective),
@@ -131,7 +142,13 @@ def drill(
     from trey.engine import analyze
     from trey.floor.drill import Level, make_drill
 
-    practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
+    if spec.is_standard_game:
+        practice = make_drill(spec, analyze(spec), hands=hands, seed=seed, level=Level(level))
+    else:  # a game of the family (issue 31): the engine's decision, the round's settlement
+        from trey.engine.family import analyze_family
+        from trey.floor.family import make_family_drill
+
+        practice = make_family_drill(spec, analyze_family(spec), hands=hands, seed=seed, level=Level(level))
     html = render_drill_html(practice, paper=paper, day=effective)
     return {f"{stem}.drill.html": html.encode(), f"{stem}.drill.pdf": html_to_pdf(html, effective)}
 

@@ -3,7 +3,8 @@
 A drill is a list of numbered hands: the player's and the dealer's cards, a bet on each wager of the game at table
 sizes, the player's decision; the key gives, per hand and wager, the amount paid (+) or taken (−) with a one-line
 reason. Every amount comes from :mod:`trey.play.settle` (what the round nets) and :class:`trey.play.payouts.PayRule`
-(how the dealer rounds and caps a win): nothing is restated here.
+(how the dealer rounds and caps a win), worded by :func:`trey.play.pay_lines.answer_lines` (which the audit reads
+too): nothing is restated here.
 
 Hands are chosen to teach. ``basic`` takes seeded deals, preferring ones where something is paid; ``full`` covers
 every paying row of every wager, every Ante & Play situation (fold, dealer does not qualify, win, tie, lose, Ante
@@ -14,7 +15,6 @@ up with basic hands. The same game, seed, level and number of hands give the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -27,9 +27,9 @@ from trey.cards.hand_table import hand_indexes
 from trey.cards.readings import PLAYER_HAND, READINGS
 from trey.engine.results import GameAnalysis
 from trey.engine.side_bet import LOSE
-from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold, Paytable
-from trey.paytable.odds import Odds, net_odds_text
-from trey.play.payouts import Payout, PayRule, bet_columns
+from trey.paytable.model import ANTE_PLAY, GameSpec, Paytable
+from trey.play.pay_lines import Line, answer_lines
+from trey.play.payouts import PayRule, bet_columns
 from trey.play.settle import SettledWager, Settler, ante_play_parts
 from trey.rules.ante_play import AntePlayOutcome, Situation
 
@@ -43,13 +43,6 @@ class Level(StrEnum):
 
 
 @dataclass(frozen=True)
-class Line:
-    part: str  # "Ante", "Play", "Ante Bonus", or a side bet's title
-    amount: Fraction  # paid to the player (+), taken (−), 0 for a push
-    reason: str
-
-
-@dataclass(frozen=True)
 class DrillHand:
     number: int
     player: tuple[Card, ...]
@@ -58,6 +51,8 @@ class DrillHand:
     bets: tuple[tuple[str, Fraction], ...]  # (title, amount bet) per wager, the Ante for Ante & Play
     lines: tuple[Line, ...]  # the answer key
     teaches: tuple[str, ...]  # the features this hand shows (see :func:`features`)
+    decision: str | None = None  # a family game's decision in words (``plays 3x``), else from ``plays``
+    face_up: int = 0  # the dealer's cards shown face up before the player decides (the first of ``dealer``)
 
     @property
     def blanks(self) -> tuple[str, ...]:
@@ -145,93 +140,6 @@ def features(spec: GameSpec, settled: dict[str, SettledWager], bets: dict[str, F
             won = rule.pay(bets[wager], pay, meter=meter, progressive=bet.progressive is not None)
             found |= {"capped"} if won.capped else {"rounded"} if won.rounded else set()
     return found
-
-
-# --- the answer key -----------------------------------------------------------------------------------------------
-
-
-def _win_text(label: str, odds_text: str, bet: Fraction, rule: PayRule, net: Fraction) -> tuple[Fraction, str]:
-    won = rule.pay(bet, net)
-    return won.amount, f"{label}: {odds_text} × {rule.money(bet)} = {rule.money(won.exact)}" + _paid_note(won, rule)
-
-
-def _paid_note(won: Payout, rule: PayRule) -> str:
-    """How the table's pay rule changed the exact win, if it did."""
-    if won.capped:
-        return f", capped at {rule.money(won.amount)}"
-    if won.rounded:
-        return f", rounded down to {rule.money(won.amount)} (smallest chip {rule.money(rule.chip)})"
-    return ""
-
-
-def answer_lines(
-    spec: GameSpec,
-    settled: dict[str, SettledWager],
-    bets: dict[str, Fraction],
-    rule: PayRule,
-    meters: Mapping[str, Fraction] | None = None,
-) -> list[Line]:
-    """Per wager, what the dealer pays or takes and why, from the settled round; a progressive's meter share at
-    ``meters`` (by wager id: the meter as the round was dealt), by default at its reset."""
-    lines: list[Line] = []
-    for wager, result in settled.items():
-        bet = bets[wager]
-        outcome = result.outcome
-        if isinstance(outcome, AntePlayOutcome):
-            parts = ante_play_parts(result, spec)
-            label = outcome.situation.label
-            why = label[0].lower() + label[1:]  # within a sentence: "player higher: Ante wins 1 to 1"
-            for part in ("Ante", "Play"):
-                value = parts[part]
-                if value is None:
-                    continue
-                if value > 0:
-                    amount, text = _win_text(why, f"{part} wins {net_odds_text(value)}", bet, rule, value)
-                elif value == 0:
-                    amount, text = Fraction(0), f"{why}: {part} pushes"
-                else:
-                    amount, text = -bet, f"{why}: {part} loses {rule.money(bet)}"
-                lines.append(Line(part, amount, text))
-            bonus = parts["Ante Bonus"]
-            if bonus is not None and bonus > 0 and outcome.bonus is not None:
-                label = outcome.bonus.replace("_", " ")
-                amount, text = _win_text(label, net_odds_text(bonus), bet, rule, bonus)
-                if outcome.situation in (Situation.LOSE, Situation.FOLD):
-                    text += " (paid whatever the dealer holds)"
-                lines.append(Line("Ante Bonus", amount, text))
-            elif spec.wagers.ante_play is not None and len(spec.wagers.ante_play.ante_bonus):
-                why = "not paid: the player folded" if outcome.bonus is not None else "no bonus hand"
-                lines.append(Line("Ante Bonus", Fraction(0), why))
-            continue
-        side_bet = spec.wagers.side_bet(wager)
-        row = str(outcome)
-        if row == LOSE:
-            folded = side_bet.on_fold is OnFold.LOST and ANTE_PLAY in settled
-            folded = folded and isinstance(settled[ANTE_PLAY].outcome, AntePlayOutcome)
-            folded = folded and settled[ANTE_PLAY].outcome.situation is Situation.FOLD  # type: ignore[union-attr]
-            why = f"player folds: {side_bet.title} lost with the Ante" if folded else "no paying hand"
-            lines.append(Line(side_bet.title, -bet, f"{why}: {rule.money(bet)} taken"))
-            continue
-        pay = side_bet.pays.get(row)
-        label = row.replace("_", " ")
-        if isinstance(pay, Odds):
-            amount, text = _win_text(label, pay.to_one_text, bet, rule, pay.net)
-        else:
-            assert pay is not None
-            meter = None
-            if side_bet.progressive is not None:
-                meter = (meters or {}).get(wager, side_bet.progressive.reset)
-            won = rule.pay(bet, pay, meter=meter, progressive=side_bet.progressive is not None)
-            if pay.reads_meter:
-                assert meter is not None
-                text = f"{label}: {pay} at {rule.money(meter)} = {rule.money(won.exact)} for the {rule.money(bet)} bet"
-            else:
-                text = f"{label}: {rule.money(won.exact)} for the {rule.money(bet)} bet"
-            text += _paid_note(won, rule)
-            amount = won.amount - bet  # paid for the bet: the dealer keeps the stake
-            text += f" (net {rule.money(amount)})"
-        lines.append(Line(side_bet.title, amount, text))
-    return lines
 
 
 # --- choosing the hands --------------------------------------------------------------------------------------------

@@ -49,6 +49,8 @@ from trey.trust.compliance import (
 from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedKey, check_signature, unsigned_block
 
 if TYPE_CHECKING:
+    from trey.engine.family import FamilyAnalysis
+    from trey.figures.family_par import FamilyPar
     from trey.protect.protection import Protection
 
 REVISION = 1
@@ -60,7 +62,11 @@ CERTIFICATE_FORMAT = 2
 # Format 3 is format 2 with a "protection" section (certify --protection); a certificate without one is still
 # written as format 2, so that trey 0.3 verifies it.
 PROTECTION_FORMAT = 3
-READ_FORMATS = (CERTIFICATE_FORMAT, PROTECTION_FORMAT)
+# Format 4 is the certificate of a game of the Three Card Poker family other than the standard one (issue 31): its
+# analysis is the family's (analysis.game, the figures each named for what they are per), with the PAR tables of
+# its round (outcomes). A standard game's certificate is still written as format 2 or 3.
+FAMILY_FORMAT = 4
+READ_FORMATS = (CERTIFICATE_FORMAT, PROTECTION_FORMAT, FAMILY_FORMAT)
 # What changed since each earlier format, for the message that refuses it.
 FORMAT_CHANGES = {
     1: "format 2 names every progressive figure for what it is (rtp_at_reset and long_run_rtp for a lone bettor, "
@@ -91,6 +97,9 @@ class Certificate:
     issued_by: str = __version__  # the trey that issued it (verification: the stored certificate's)
     signature: SignatureCheck | None = None  # set by verification
     protection: Protection | None = None  # certify --protection
+    family: FamilyAnalysis | None = None  # a game of the family other than the standard one (then ``analysis``
+    # holds its side bets: none yet)
+    par: FamilyPar | None = None  # its PAR tables
 
     @property
     def certificate_id(self) -> str:
@@ -160,6 +169,18 @@ def build_certificate(
     too small to test every wager is refused before it is dealt (``untestable_refused``; verification, which
     re-runs a certificate's simulation as it was issued, reports it instead)."""
     profile = profile_name if isinstance(profile_name, Profile) else load_profile(profile_name)
+    if not spec.is_standard_game:
+        return _family_certificate(
+            spec,
+            file_name=file_name,
+            file_size=file_size,
+            issue_date=issue_date,
+            profile=profile,
+            simulation=simulation,
+            paper=paper,
+            signer=signer,
+            protection=protection,
+        )
     analysis = analyze(spec)
     checks = run_checks(profile, analysis)
     simulated = None
@@ -180,9 +201,54 @@ def build_certificate(
             recheck=simulation.recheck,
         )
     verdicts = [overall(checks)]
-    data: dict[str, Any] = {
+    data = _head(
+        spec,
+        certificate_format=PROTECTION_FORMAT if protection else CERTIFICATE_FORMAT,
+        file_name=file_name,
+        file_size=file_size,
+        issue_date=issue_date,
+        paper=paper,
+        profile=profile,
+    )
+    data["analysis"] = analysis_json(analysis)
+    data["checks"] = [check_json(c) for c in checks]
+    data["simulation"] = None
+    if simulated is not None:
+        sim = simulation_json(simulated, spec)
+        data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
+        verdicts.append(Verdict.of(simulated.passed))
+    guarded = None
+    if protection:
+        from trey.protect.protection import certified_protection_json, protect
+
+        guarded = protect(spec, two=False, analysis=analysis)
+        data["protection"] = certified_protection_json(guarded)
+    _seal(data, verdicts, signer)
+    return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded)
+
+
+def _seal(data: dict[str, Any], verdicts: list[Verdict], signer: Signer | None) -> None:
+    """The overall verdict, the certificate ID and the signature, last."""
+    data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
+    data["certificate_id"] = content_id(data)
+    if signer is not None:
+        block = unsigned_block(signer)
+        data["signature"] = {**block, "value": base64.b64encode(signer.sign(signed_bytes(data, block))).decode()}
+
+
+def _head(
+    spec: GameSpec,
+    *,
+    certificate_format: int,
+    file_name: str,
+    file_size: int,
+    issue_date: date,
+    paper: str,
+    profile: Profile,
+) -> dict[str, Any]:
+    return {
         "certificate_id": "",
-        "certificate_format": PROTECTION_FORMAT if protection else CERTIFICATE_FORMAT,
+        "certificate_format": certificate_format,
         "revision": REVISION,
         "issue_date": issue_date.isoformat(),
         "trey_version": __version__,
@@ -196,26 +262,74 @@ def build_certificate(
             "sha256": spec.sha256,
             "canonical": spec.canonical(),
         },
-        "analysis": analysis_json(analysis),
-        "checks": [check_json(c) for c in checks],
-        "simulation": None,
     }
-    if simulated is not None:
+
+
+def refuse_what_a_family_certificate_lacks(spec: GameSpec, *, protection: bool, where: str) -> None:
+    """A family game's certificate has no game protection section and no side bets yet: refused, located at
+    ``where`` (the file as the user named it), rather than certified without them."""
+    if spec.is_standard_game:
+        return
+    if protection:
+        hint = "trey certify without --protection certifies it"
+        refuse_other_games(spec, "trey certify --protection", where, hint=hint)
+    if spec.wagers.side_bets:
+        hint = "certify the side bets beside the standard game"
+        refuse_other_games(spec, "trey certify of side bets", where, hint=hint)
+
+
+def _family_certificate(
+    spec: GameSpec,
+    *,
+    file_name: str,
+    file_size: int,
+    issue_date: date,
+    profile: Profile,
+    simulation: SimulationOptions | None,
+    paper: str,
+    signer: Signer | None,
+    protection: bool,
+) -> Certificate:
+    """The certificate of a game of the family other than the standard one (format 4): its round counted by
+    :func:`~trey.engine.family.analyze_family`, its PAR tables, the profile's checks of it per Ante."""
+    from trey.engine.family import analyze_family
+    from trey.figures.family import family_analysis_json
+    from trey.figures.family_par import family_par, family_par_json
+    from trey.trust.compliance import run_family_checks
+
+    refuse_what_a_family_certificate_lacks(spec, protection=protection, where=file_name)
+    family = analyze_family(spec)
+    par = family_par(family)
+    checks = run_family_checks(profile, family)
+    data = _head(
+        spec,
+        certificate_format=FAMILY_FORMAT,
+        file_name=file_name,
+        file_size=file_size,
+        issue_date=issue_date,
+        paper=paper,
+        profile=profile,
+    )
+    data["analysis"] = family_analysis_json(family)
+    data["outcomes"] = family_par_json(par)
+    data["checks"] = [check_json(c) for c in checks]
+    data["simulation"] = None
+    verdicts = [overall(checks)]
+    simulated = None
+    if simulation is not None:  # play/simulate deals the family's rounds (its analysis is its own)
+        simulated = simulate(
+            spec,
+            simulation.rounds,
+            simulation.seed,
+            workers=simulation.workers,
+            scheduler=simulation.scheduler,
+            recheck=simulation.recheck,
+        )
         sim = simulation_json(simulated, spec)
         data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
         verdicts.append(Verdict.of(simulated.passed))
-    guarded = None
-    if protection:
-        from trey.protect.protection import certified_protection_json, protect
-
-        guarded = protect(spec, two=False, analysis=analysis)
-        data["protection"] = certified_protection_json(guarded)
-    data["overall"] = str(Verdict.FAIL if Verdict.FAIL in verdicts else Verdict.PASS)
-    data["certificate_id"] = content_id(data)
-    if signer is not None:
-        block = unsigned_block(signer)
-        data["signature"] = {**block, "value": base64.b64encode(signer.sign(signed_bytes(data, block))).decode()}
-    return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded)
+    _seal(data, verdicts, signer)
+    return Certificate(data, spec, GameAnalysis(spec, {}), profile, checks, simulated, family=family, par=par)
 
 
 # Figures a wager's analysis gained without a change of format, each derived from what the certificate carried
@@ -326,10 +440,10 @@ def parse_certificate(raw: bytes, path: Path) -> dict[str, Any]:
         raise _refused(
             path,
             f"the certificate is of format {found} (written by {named}); this trey "
-            f"{__version__} reads formats {CERTIFICATE_FORMAT} and {PROTECTION_FORMAT}",
+            f"{__version__} reads formats {CERTIFICATE_FORMAT}, {PROTECTION_FORMAT} and {FAMILY_FORMAT}",
             "$.certificate_format",
             hint="verify it with the trey that issued it, or a newer one"
-            if found > PROTECTION_FORMAT
+            if found > FAMILY_FORMAT
             else FORMAT_CHANGES.get(found, "verify it with the trey that issued it"),
         )
     excess = oversized(data, values=MAX_VALUES, entries=MAX_ENTRIES, text=MAX_TEXT)
@@ -442,7 +556,6 @@ def verify_certificate_data(
     result = check_data(recorded["canonical"], f"{name}:paytable.canonical")
     if result.spec is None:
         raise SpecError(result.errors)
-    refuse_other_games(result.spec, "trey verify", f"{name}:paytable.canonical")
     sim = stored["simulation"]
     if sim is not None and id_matches and sim["rounds"] > allow_rounds:
         raise VerificationError(

@@ -15,7 +15,7 @@ from typing import Any
 
 from trey.core.numbers import decimal_text, one_in_text, percent_text
 from trey.engine.results import GameAnalysis, WagerAnalysis
-from trey.paytable.model import MAX_OTHER_BETTORS
+from trey.paytable.model import ANTE_PLAY, MAX_OTHER_BETTORS
 from trey.paytable.odds import Odds, OddsWording
 
 
@@ -42,6 +42,7 @@ class Judging:
     result: WagerAnalysis
     analysis: GameAnalysis
     basis: ProgressiveBasis
+    per: str = ""  # what the RTP and the house edge are per, said after them ("" for a standard game's wagers)
 
 
 Judge = Callable[[Any, Judging], "tuple[Verdict, str] | None"]  # None: the check does not run for this value
@@ -104,9 +105,13 @@ def named(figure: str | None) -> str:
 )
 def _odds_wording(wording: str, on: Judging) -> tuple[Verdict, str]:
     required = OddsWording(wording)
+    spec = on.analysis.spec
+    rows = list(spec.wagers.paytable(on.result.wager))
+    if on.result.wager == ANTE_PLAY and spec.game.blind is not None:  # a family game's Blind is Ante & Play's too
+        rows += [(f"Blind {name}", pay) for name, pay in spec.game.blind]
     other = [
         f"{name.replace('_', ' ')} '{pay}'"
-        for name, pay in on.analysis.spec.wagers.paytable(on.result.wager)
+        for name, pay in rows
         if isinstance(pay, Odds) and pay.wording is not required
     ]
     if other:
@@ -151,7 +156,9 @@ def _house_edge_positive(wanted: bool, on: Judging) -> tuple[Verdict, str] | Non
         key=lambda judged: judged[0],
     )
     edge = 1 - worst
-    detail = f"house edge {percent_text(edge)}{named(worst_figure)}" + ("" if edge > 0 else " (player-favourable)")
+    detail = f"house edge {percent_text(edge)}{on.per}{named(worst_figure)}" + (
+        "" if edge > 0 else " (player-favourable)"
+    )
     return Verdict.of(edge > 0), detail
 
 
@@ -164,4 +171,4 @@ def _house_edge_positive(wanted: bool, on: Judging) -> tuple[Verdict, str] | Non
 )
 def _rtp_floor(floor: int, on: Judging) -> tuple[Verdict, str]:
     rtp, figure = judged_rtp(on.result, on.basis)
-    return Verdict.of(rtp >= Fraction(int(floor), 100)), f"RTP {percent_text(rtp)}{named(figure)}"
+    return Verdict.of(rtp >= Fraction(int(floor), 100)), f"RTP {percent_text(rtp)}{on.per}{named(figure)}"

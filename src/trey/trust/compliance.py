@@ -16,8 +16,10 @@ from typing import Any
 
 from trey.core.codes import Code
 from trey.core.errors import TreyError
-from trey.core.numbers import percent_text
-from trey.engine.results import GameAnalysis
+from trey.core.numbers import fraction_text, percent_text
+from trey.engine.family import FamilyAnalysis
+from trey.engine.results import GameAnalysis, WagerAnalysis
+from trey.engine.stats import OutcomeRow
 from trey.paytable.model import ANTE_PLAY, GameSpec, money_style
 from trey.paytable.odds import Odds, net_odds_text
 from trey.paytable.pays import Pay
@@ -217,13 +219,14 @@ UNCHECKED_REQUIREMENT = "at least one of the profile's checks"
 UNCHECKED_DETAIL = "the profile checks nothing of this wager: nothing checked is not a PASS"
 
 
-def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
+def run_checks(profile: Profile, analysis: GameAnalysis, *, per: str = "") -> list[Finding]:
     """Every check the profile names (in the registry's order), then its approved tables and minimum RTPs, for
-    each wager; a wager none of them checks FAILS (:data:`UNCHECKED`)."""
+    each wager; a wager none of them checks FAILS (:data:`UNCHECKED`). ``per``: what the RTPs and house edges are
+    per, said after each (a family game's are per Ante)."""
     results: list[Finding] = []
     for wager, result in analysis.wagers.items():
         before = len(results)
-        on = Judging(result, analysis, profile.progressive_rtp)
+        on = Judging(result, analysis, profile.progressive_rtp, per)
         for key, check in CHECKS.items():
             if key not in profile.checks:
                 continue
@@ -251,12 +254,37 @@ def run_checks(profile: Profile, analysis: GameAnalysis) -> list[Finding]:
                     f"RTP at least {profile.minimum_rtp[wager]}",
                     wager,
                     Verdict.of(rtp >= floor),
-                    f"RTP {percent_text(rtp)}{named(figure)}",
+                    f"RTP {percent_text(rtp)}{per}{named(figure)}",
                 )
             )
         if len(results) == before:
             results.append(Finding(UNCHECKED, UNCHECKED_REQUIREMENT, wager, Verdict.FAIL, UNCHECKED_DETAIL))
     return results
+
+
+def family_wager(family: FamilyAnalysis) -> WagerAnalysis:
+    """A family game's Ante & Play as the checks judge a wager (issue 31): its outcomes are its net results per
+    Ante (the Ante, the Play, the Blind and the Ante Bonus together), each distinct net win an award whose rarity
+    the award check judges; its RTP and house edge are per Ante."""
+    outcomes = tuple(
+        OutcomeRow(
+            f"net {'win' if r.net > 0 else 'result'} of {fraction_text(r.net)} Antes",
+            r.net,
+            r.combinations,
+            family.cycle,
+        )
+        for r in family.net_results
+    )
+    return WagerAnalysis(ANTE_PLAY, "Ante & Play", outcomes, family.net_results, family.stats)
+
+
+FAMILY_PER = " per Ante"
+
+
+def run_family_checks(profile: Profile, family: FamilyAnalysis) -> list[Finding]:
+    """The profile's checks of a family game: Ante & Play judged on its figures per Ante (:func:`family_wager`), the
+    odds wording of its Blind's table as of its Ante Bonus's."""
+    return run_checks(profile, GameAnalysis(family.spec, {ANTE_PLAY: family_wager(family)}), per=FAMILY_PER)
 
 
 def judged_figure_sentence(basis: ProgressiveBasis) -> str:
@@ -290,7 +318,11 @@ def finding_checks() -> list[str]:
 
 def profile_findings(profile: Profile, spec: GameSpec) -> list[Finding]:
     """Every finding of the profile for one game (``trey validate --profile``): the checks it names, its approved
-    tables and minimum RTPs, as certify runs them."""
+    tables and minimum RTPs, as certify runs them (a game of the family's per Ante, :func:`run_family_checks`)."""
+    if not spec.is_standard_game:
+        from trey.engine.family import analyze_family
+
+        return run_family_checks(profile, analyze_family(spec))
     from trey.engine import analyze
 
     return run_checks(profile, analyze(spec))
