@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import family_brute as brute
+from family_games import VARIANTS
 from conftest import PAYTABLES, run_cli
 from trey.cards.hand_table import hand_indexes
 from trey.engine.decide import NO_CELL, Expectations, decision_table, hidden_counts
@@ -74,10 +75,19 @@ def test_without_a_card_up_the_rounds_take_the_plain_counts_option() -> None:
     assert chosen.tolist() == [brute.optimal_option(rules, tuple(row[:3]), ()) for row in cards.tolist()]
 
 
-@pytest.mark.parametrize("name", ["face_up_ultimate", "face_up_ultimate_k_high", "ante_pushes_no_face_up"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "face_up_ultimate",
+        "face_up_ultimate_k_high",
+        "ante_pushes_no_face_up",
+        "prime_style",  # the Play paid by a table on a win, a tie, a dealer who does not qualify; a bad beat
+        "face_up_ultimate_play_pays_bad_beat",
+    ],
+)
 def test_every_option_of_sampled_rounds_nets_what_the_plain_rules_say(name: str) -> None:
     rules = brute.RULE_SETS[name]
-    game = settler(name)
+    game = settler(name) if name in specs() else FamilySettler(VARIANTS[name])
     cards = _deals(1500, seed=5)
     player, dealer = cards[:, :3], cards[:, 3:]
     for option in game.expect.options:

@@ -25,7 +25,6 @@ from trey.cli.app import (
     progress_bar,
     say,
     say_error,
-    standard_game,
     user_errors,
     write_files,
     write_stdout,

@@ -20,7 +20,7 @@ from trey.core.numbers import fraction_text
 from trey.engine.decide import Expectations, hidden_counts
 from trey.engine.family import RANKS, SUITS, FamilyAnalysis
 from trey.figures.family import option_name
-from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Showdown, settle
+from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Showdown
 
 
 def situation_slug(deal: DealClass | None) -> str:
@@ -115,8 +115,7 @@ def family_par(family: FamilyAnalysis) -> FamilyPar:
             combinations, net = 0, Fraction(0)
             for group, n in enumerate(by_group[:, columns].sum(axis=1) if deal is None else by_group[:, columns]):
                 if n:
-                    blind_pay, bonus = expect.pays_of_group(group)
-                    nets = settle(shape, rules, option, deal or DEAL_CLASSES[0], blind_pay=blind_pay, bonus=bonus)
+                    nets = expect.nets(option, deal or DEAL_CLASSES[0], group)
                     combinations += int(n)
                     net += int(n) * nets.total
             situations.append(SituationRow(option, deal, combinations, cycle, net))

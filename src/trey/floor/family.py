@@ -26,7 +26,7 @@ from trey.paytable.odds import net_odds_text
 from trey.play.pay_lines import Line, win_text
 from trey.play.payouts import PayRule, bet_columns
 from trey.play.resolution import situation_words
-from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Nets, Showdown, settle
+from trey.rules.round import DEAL_CLASSES, FOLD, DealClass, Nets, Showdown
 
 SUITS = 4
 
@@ -102,8 +102,7 @@ class FamilyTable:
         """The round of these cards (the dealer's face-up card first)."""
         option, deal_class, group = (int(a[0]) for a in self.classify(np.array([player]), np.array([dealer])))
         deal = DEAL_CLASSES[deal_class]
-        blind_pay, bonus = self.expect.pays_of_group(group)
-        nets = settle(self.spec.game, self.spec.rules, option, deal, blind_pay=blind_pay, bonus=bonus)
+        nets = self.expect.nets(option, deal, group)
         blind_row, bonus_row = divmod(group, len(self.expect.bonus_pays))
         return FamilyRound(
             cards_of(player),

@@ -48,8 +48,20 @@ def situation_words(deal: DealClass) -> str:
 
 
 def _cells(shape: RoundShape, rules: Rules, option: int, deal: DealClass) -> tuple[Cell, Cell, Cell, Cell]:
-    one = settle(shape, rules, option, deal, blind_pay=Fraction(1), bonus=Fraction(1))
-    two = settle(shape, rules, option, deal, blind_pay=Fraction(2), bonus=Fraction(2))
+    # A cell whose net follows the pay given for a table (1, then 2) is paid by that table.
+    one, two = (
+        settle(
+            shape,
+            rules,
+            option,
+            deal,
+            blind_pay=pay,
+            bonus=pay,
+            play_pay=pay if shape.play_pays is not None else None,
+            bad_beat_pay=pay if shape.bad_beat is not None else None,
+        )
+        for pay in (Fraction(1), Fraction(2))
+    )
     cells: list[Cell] = []
     for wager in WAGERS:
         a, b = getattr(one, wager), getattr(two, wager)

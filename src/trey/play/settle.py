@@ -235,18 +235,10 @@ class FamilySettler(Settler):
         staked: list[int] = []
         self.parts: list[family_round.Nets] = []  # by outcome: what each base wager nets, per Ante
         for group in range(self.expect.groups):
-            blind_pay, bonus = self.expect.pays_of_group(group)
             for option in self.expect.options:
                 deals = (None,) if option == family_round.FOLD else family_round.DEAL_CLASSES
                 for deal in deals:
-                    settled = family_round.settle(
-                        self.shape,
-                        spec.rules,
-                        option,
-                        deal or family_round.DEAL_CLASSES[0],
-                        blind_pay=blind_pay,
-                        bonus=bonus,
-                    )
+                    settled = self.expect.nets(option, deal or family_round.DEAL_CLASSES[0], group)
                     outcomes.append(FamilyOutcome(option, deal, group))
                     self.parts.append(settled)
                     nets.append(settled.total)

@@ -37,7 +37,7 @@ from trey.engine.stats import WagerStats, net_distribution, stats_of
 from trey.paytable.model import GameSpec
 from trey.protect.colluders import CHUNK_SAMPLES, MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay
 from trey.protect.scenarios import BUILT_IN_CLASSES, CardClasses
-from trey.rules.round import DEAL_CLASSES, settle
+from trey.rules.round import DEAL_CLASSES
 
 SUITS = 4
 RANKS = 13
@@ -88,19 +88,17 @@ class _Tally:
         np.add.at(self.deals, (position * expect.groups + expect.group_of_hand)[exists], counts[exists] * weight)
         self.deviations += int(counts[exists & (choice != normal)].sum()) * weight
 
-    def result(self, scenario: str, normal: WagerStats, spec: GameSpec) -> FamilyInformed:
+    def result(self, scenario: str, normal: WagerStats) -> FamilyInformed:
         expect = self.expect
         pairs = []
         by_option = [0] * len(expect.options)
         for flat, row in enumerate(self.deals.tolist()):
             position, group = divmod(flat, expect.groups)
-            blind_pay, bonus = expect.pays_of_group(group)
             option = expect.options[position]
             by_option[position] += sum(row)
             for deal, n in zip(DEAL_CLASSES, row, strict=True):
                 if n:
-                    nets = settle(spec.game, spec.rules, option, deal, blind_pay=blind_pay, bonus=bonus)
-                    pairs.append((nets.total, n))
+                    pairs.append((expect.nets(option, deal, group).total, n))
         stats = stats_of(net_distribution(pairs))
         return FamilyInformed(
             scenario, stats, normal, stats.cycle, self.deviations, tuple(zip(expect.options, by_option, strict=True))
@@ -169,10 +167,10 @@ def protect_family(
             progress(HOLE_CARD, done + 1, len(ups))
     normal_stats = family.stats
     seen = "the hole card" if spec.game.face_up else "one dealer card"
-    scenarios = [hole.result(HOLE_CARD if spec.game.face_up else seen, normal_stats, spec)]
+    scenarios = [hole.result(HOLE_CARD if spec.game.face_up else seen, normal_stats)]
     for tally, partition in zip(by_class, partitions, strict=True):
         name = f"the rank of {seen}" if partition is rank_classes else f"the class of {seen} ({partition.name})"
-        scenarios.append(tally.result(name, normal_stats, spec))
+        scenarios.append(tally.result(name, normal_stats))
     sampled: tuple[ColluderPlay, ...] = ()
     if colluders is not None:
         sampled = (family_colluders(spec, family, colluders=colluders, samples=samples, seed=seed),)
@@ -212,17 +210,14 @@ def family_protection_json(found: FamilyProtection) -> dict[str, Any]:
     }
 
 
-def _nets(spec: GameSpec, expect: Expectations) -> np.ndarray:
+def _nets(expect: Expectations) -> np.ndarray:
     """(groups, options, 6): each option's net per Ante in each deal class, by the hand's group (floats, for the
     colluders' sampled means; the decisions stay exact)."""
     nets = np.zeros((expect.groups, len(expect.options), len(DEAL_CLASSES)))
     for group in range(expect.groups):
-        blind_pay, bonus = expect.pays_of_group(group)
         for i, option in enumerate(expect.options):
             for c, deal in enumerate(DEAL_CLASSES):
-                nets[group, i, c] = float(
-                    settle(spec.game, spec.rules, option, deal, blind_pay=blind_pay, bonus=bonus).total
-                )
+                nets[group, i, c] = float(expect.nets(option, deal, group).total)
     return nets
 
 
@@ -281,7 +276,7 @@ def family_colluders(
     assert game is not None
     expect = Expectations(spec.game, spec.rules, game.ante_bonus)
     normal = decision_table(spec.game, spec.rules, game.ante_bonus)
-    nets = _nets(spec, expect)
+    nets = _nets(expect)
     drawn = 3 + spec.game.face_up + 3 * colluders
     sums = np.zeros(7)  # informed EV and its square, optimal EV, gain squared, hits, Antes staked, E[net^2]
     for number in range(math.ceil(samples / CHUNK_SAMPLES)):
