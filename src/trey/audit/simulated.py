@@ -13,7 +13,8 @@ from fractions import Fraction
 import numpy as np
 
 from trey.audit.audit import BATCH, lines_of, parts_of
-from trey.cards.card import cards_of
+from trey.cards.card import DECK_SIZE, cards_of
+from trey.cards.shuffles import Shuffle, new_deck_order, parse_shuffle
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
 from trey.floor.drill import answer_lines
@@ -94,4 +95,74 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
                 line["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
             if progressives:
                 line["meter"] = {w: _amount(m) for w, m in logged.items()}
+            yield json.dumps(line, separators=(", ", ": "))
+
+
+def simulated_table_log(
+    spec: GameSpec, rounds: int, seed: int, *, seats: int, shuffle: Shuffle | None = None, table: str = "T1"
+) -> Iterator[str]:
+    """``rounds`` table rounds (hand-history format 2, JSON, no newline) of ``seats`` seats each, the same for the
+    same seed: each round's deck is its input (a new deck, cards in number order) shuffled by ``shuffle``
+    (:mod:`trey.cards.shuffles`; Fisher-Yates by default) and dealt as :data:`~trey.audit.tables.DEAL_RULE` says,
+    three cards at a time to seats 1 to ``seats``, then the dealer; every seat settled as the dealer pays it."""
+    from trey.audit.tables import HAND, TABLE_SEATS
+
+    if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
+        raise ValueError(f"1 to {MAX_LOGGED_ROUNDS:,} rounds are logged")
+    if not 1 <= seats <= TABLE_SEATS:
+        raise ValueError(f"a table has 1 to {TABLE_SEATS} seats")
+    if any(b.progressive is not None for b in spec.wagers.side_bets):
+        raise ValueError("table rounds are simulated for games without a progressive meter")
+    shuffle = shuffle or parse_shuffle("fisher-yates")
+    analysis = analyze(spec)
+    plays = analysis.plays
+    settler = Settler(spec, plays)
+    rule = PayRule.of(spec.table)
+    sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}
+    rng = np.random.Generator(np.random.PCG64(seed))
+    names = [str(c) for c in cards_of(range(DECK_SIZE))]
+    number = 0
+    seat_number = 0
+    per_batch = max(1, BATCH // seats)
+    while number < rounds:
+        count = min(per_batch, rounds - number)
+        inputs = new_deck_order(count)
+        decks = shuffle.shuffle(rng, inputs).astype(np.int64)
+        player = decks[:, : HAND * seats].reshape(count * seats, HAND)
+        dealer = np.repeat(decks[:, HAND * seats : HAND * seats + HAND], seats, axis=0)
+        outcomes = settler.settle(player, dealer)
+        for row in range(count):
+            number += 1
+            line: dict[str, object] = {
+                "round": f"{table}-{number:07d}",
+                "table": table,
+                "dealer": f"D{1 + (number - 1) // 500 % 4}",
+                "shuffler": "S1",
+                "shift": ("day", "night")[(number - 1) // 1000 % 2],
+                "table_seats": TABLE_SEATS,
+                "dealer_cards": [names[c] for c in decks[row, HAND * seats : HAND * seats + HAND]],
+            }
+            logged = []
+            for seat in range(seats):
+                seat_number += 1
+                index = row * seats + seat
+                bets = {
+                    w: Fraction(sizes[w][(seat_number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)
+                }
+                settled = settler.settled(outcomes, index)
+                lines = answer_lines(spec, settled, bets, rule, {})
+                net = {w: sum((x.amount for x in lines_of(spec, lines, w)), Fraction(0)) for w in spec.wagers.ids}
+                entry: dict[str, object] = {"seat": seat + 1, "player": [names[c] for c in player[index]]}
+                if plays is not None:
+                    outcome = settled[ANTE_PLAY].outcome
+                    assert isinstance(outcome, AntePlayOutcome)
+                    entry["decision"] = "fold" if outcome.situation is Situation.FOLD else "play"
+                entry["bets"] = {w: _amount(b) for w, b in bets.items()}
+                entry["net"] = {w: _amount(n) for w, n in net.items()}
+                if plays is not None:
+                    entry["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
+                logged.append(entry)
+            line["seats"] = logged
+            line["deck"] = [names[c] for c in decks[row]]
+            line["input"] = [names[c] for c in inputs[row]]
             yield json.dumps(line, separators=(", ", ": "))
