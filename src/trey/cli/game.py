@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
 from enum import StrEnum
+from functools import partial
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -341,6 +343,25 @@ def simulate(
             metavar="FILE",
         ),
     ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            min=1,
+            max=7,
+            help="With --log: write table rounds of this many seats (1 to 7), each with its deck and input order.",
+            show_default=False,
+        ),
+    ] = None,
+    shuffle: Annotated[
+        str | None,
+        typer.Option(
+            "--shuffle",
+            help="With --log --seats: the shuffle model the decks are dealt from [default: fisher-yates].",
+            show_default=False,
+            metavar="MODEL",
+        ),
+    ] = None,
     force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
@@ -350,8 +371,22 @@ def simulate(
 
     if (shard is None) != (out is None):
         raise typer.BadParameter("--shard and --out go together: --shard I/K --out PART.json")
+    if (seats is not None or shuffle is not None) and log is None:
+        raise typer.BadParameter("--seats and --shuffle write table rounds: with --log FILE")
+    if shuffle is not None and seats is None:
+        raise typer.BadParameter("--shuffle shuffles the decks of table rounds: with --seats K")
     if log is not None:
-        from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log
+        from trey.audit.simulated import MAX_LOGGED_ROUNDS, simulated_log, simulated_table_log
+
+        write: Callable[[GameSpec, int, int], Iterator[str]] = simulated_log
+        if seats is not None:
+            from trey.cards.shuffles import parse_shuffle
+
+            try:
+                model = parse_shuffle(shuffle or "fisher-yates")
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc), param_hint="--shuffle") from None
+            write = partial(simulated_table_log, seats=seats, shuffle=model)
 
         if shard is not None or scheduler is not None:
             raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
@@ -363,12 +398,12 @@ def simulate(
             if output_format is not OutputFormat.TABLE:  # the hand history is all that goes to standard output
                 raise typer.BadParameter("--log - writes the hand history to standard output: without --format json")
             spec = standard_game(load_spec(file), "trey simulate --log", file)
-            write_stdout(simulated_log(spec, rounds, seed), what="the hand history")
+            write_stdout(write(spec, rounds, seed), what="the hand history")
             return
         refuse_existing_file(Path(log), force=force, option="--log")
         spec = standard_game(load_spec(file), "trey simulate --log", file)
         say_error(
-            f"wrote {write_text_lines(Path(log), simulated_log(spec, rounds, seed), force=force, option='--log')}"
+            f"wrote {write_text_lines(Path(log), write(spec, rounds, seed), force=force, option='--log')}"
         )
         return
     if shard is not None and out is not None:
