@@ -16,6 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from pg_server import postgres_url  # noqa: F401  (the fixture)
+
 from trey.audit.audit import Audit, audit, audit_json
 from trey.audit.mapping import load_mapping
 from trey.audit.simulated import simulated_table_log
