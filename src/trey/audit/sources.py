@@ -24,9 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from trey.audit.log import MAX_LINE_BYTES, _blocks, _csv_fields, _line_ends
 from trey.audit.mapping import Mapping, ValueRefused
-from trey.audit.tables import ROUND_FIELDS, TABLE_SEATS, Record, refusal
+from trey.audit.table_columns import Long
+from trey.audit.tables import ROUND_FIELDS, TABLE_SEATS, Chunk, Record, refusal
 from trey.core.errors import TreyError
 from trey.core.files import display_name, open_regular
 from trey.core.jsonread import JsonInputError, loads_strict
@@ -94,14 +99,14 @@ def is_table_source(source: Source, mapping: Mapping | None) -> bool:
     return isinstance(data, dict) and "seats" in data
 
 
-def records_of(source: Source, spec: GameSpec, mapping: Mapping | None) -> tuple[str, Iterator[Record]]:
+def records_of(source: Source, spec: GameSpec, mapping: Mapping | None) -> tuple[str, Iterator[Record | Chunk]]:
     """The name problems are located in, and the source's table rounds as JSON (or the refusal of each record)."""
     mapping = mapping or Mapping()
     if isinstance(source, SqlSource):
-        return source.name, _rounds(_sql_rows(source, spec, mapping), mapping)
+        return source.name, _sql_rows(source, spec, mapping)
     name = display_name(source)
     if source.is_dir() or source.name.lower().endswith(".parquet"):
-        return name, _rounds(_parquet_rows(source, spec, mapping), mapping)
+        return name, _parquet_rows(source, spec, mapping)
     if source.name.lower().endswith(".csv"):
         return name, _rounds(_csv_rows(source), mapping)
     return name, _json_lines(source)
@@ -192,7 +197,7 @@ def _wanted(columns: list[str], spec: GameSpec, mapping: Mapping) -> list[str]:
     return [f for f in fields if set(mapping.source_columns([f])) <= have]
 
 
-def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping) -> Iterator[Row]:
+def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping) -> Iterator[Record | Chunk]:
     import pyarrow.dataset as ds
 
     name = display_name(path)
@@ -206,14 +211,14 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping) -> Iterator[Row]
         raise SourceError("source.column", f"{name}: the column {twice[0][:40]!r} is named twice")
     fields = _wanted(names, spec, mapping)
     columns = sorted(set(mapping.source_columns(fields)), key=names.index)
-    number = 0
-    try:
-        for batch in dataset.to_batches(columns=columns, batch_size=ROWS_AT_ONCE):
-            for row in batch.to_pylist():
-                number += 1
-                yield number, {"\0fields": fields, **row}
-    except (OSError, ValueError) as exc:
-        raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
+    def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
+        try:
+            for batch in dataset.to_batches(columns=columns, batch_size=ROWS_AT_ONCE):
+                yield pa.Table.from_batches([batch])
+        except (OSError, ValueError) as exc:
+            raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
+
+    return _chunks(batches(), fields, spec, mapping)
 
 
 def _engine(source: SqlSource) -> Any:
@@ -244,7 +249,7 @@ def _engine(source: SqlSource) -> Any:
     raise SourceError("source.unreachable", f"{source.name}: trey reads SQLite and PostgreSQL databases, not {backend}")
 
 
-def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping) -> Iterator[Row]:
+def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping) -> Iterator[Record | Chunk]:
     import sqlalchemy as sa
 
     if (source.query is None) == (source.table is None):
@@ -281,14 +286,21 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping) -> Iterator[R
             if twice:
                 raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")
             fields = _wanted(names, spec, mapping)
-            number = 0
-            try:
-                for rows in result.partitions(ROWS_AT_ONCE):
-                    for row in rows:
-                        number += 1
-                        yield number, {"\0fields": fields, **dict(zip(names, row, strict=True))}
-            except sa.exc.SQLAlchemyError as exc:
-                raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
+            wanted = set(mapping.source_columns(fields))
+            keep = [i for i, n in enumerate(names) if n in wanted]
+
+            def partitions() -> Iterator[pa.Table | list[dict[str, Any]]]:
+                try:
+                    for rows in result.partitions(ROWS_AT_ONCE):
+                        dicts = [{names[i]: row[i] for i in keep} for row in rows]
+                        try:
+                            yield pa.Table.from_pylist(dicts)
+                        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+                            yield dicts  # values a column cannot hold as one type: read strictly
+                except sa.exc.SQLAlchemyError as exc:
+                    raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
+
+            yield from _chunks(partitions(), fields, spec, mapping)
     finally:
         engine.dispose()
 
@@ -370,9 +382,9 @@ class _Row:
         return seat
 
 
-def _rounds(rows: Iterator[Row], mapping: Mapping) -> Iterator[Record]:
-    """Rows of a row-per-seat source gathered into table rounds: the consecutive rows of one round id."""
-    number = 0
+def _rounds(rows: Iterator[Row], mapping: Mapping, number: int = 0) -> Iterator[Record]:
+    """Rows of a row-per-seat source gathered into table rounds: the consecutive rows of one round id (numbered on
+    from ``number``)."""
     current: dict[str, Any] | None = None
     current_raw: dict[str, Any] = {}
     current_id: object = None
@@ -425,3 +437,184 @@ def _rounds(rows: Iterator[Row], mapping: Mapping) -> Iterator[Record]:
         current["seats"].append(seat)
     if current is not None:
         yield number, broken or current
+
+
+CARD_FIELDS = ("dealer_cards", "deck", "input", "player")
+AMOUNT_PREFIXES = ("bet_", "net_")
+
+
+def _same_as_before(values: pa.Array) -> np.ndarray:
+    """Whether each value equals the one before it (two nulls are equal, as None == None)."""
+    if len(values) < 2:
+        return np.zeros(len(values), dtype=bool)
+    a, b = values.slice(1), values.slice(0, len(values) - 1)
+    same = pc.or_(pc.equal(a, b).fill_null(False), pc.and_(a.is_null(), b.is_null()))
+    return np.concatenate([[False], same.to_numpy(zero_copy_only=False)])
+
+
+def _blank_to_null(values: pa.Array) -> pa.Array:
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        return pc.if_else(pc.equal(values, ""), pa.scalar(None, values.type), values)
+    return values
+
+
+def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Array | None:
+    """A column of hands or decks as lists of card texts, as the strict reader splits them (None: a type it does
+    not take, for the strict reader). A text it might split otherwise becomes an empty list (so its round is the
+    strict reader's)."""
+    if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
+        inner = values.type.value_type
+        return values if pa.types.is_string(inner) or pa.types.is_large_string(inner) else None
+    if pa.types.is_null(values.type):
+        return pa.nulls(len(values), pa.list_(pa.string()))
+    if not pa.types.is_string(values.type):
+        return None
+    if optional:
+        values = _blank_to_null(values)
+    sep = mapping.separator
+    if not sep.strip():
+        clean = pc.match_substring_regex(values, r"^[!-~]+( [!-~]+)*$")
+        split = pc.split_pattern(values, " ")
+    else:
+        clean = pc.and_(
+            pc.match_substring_regex(values, r"^[!-~]+$"),
+            pc.invert(
+                pc.or_(
+                    pc.or_(pc.match_substring(values, sep + sep), pc.starts_with(values, sep)), pc.ends_with(values, sep)
+                )
+            ),
+        )
+        split = pc.split_pattern(values, sep)
+    empty = pa.scalar([], pa.list_(pa.string()))
+    return pc.if_else(pc.or_(clean, values.is_null()), split, empty)
+
+
+def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarray) -> Long | None:
+    found: dict[str, pa.Array | None] = {}
+    for name in fields:
+        column = mapping.column(name)
+        if isinstance(column, tuple):
+            parts = [table.column(c).combine_chunks() for c in column]
+            if not all(pa.types.is_string(p.type) for p in parts) or any(p.null_count for p in parts):
+                return None
+            flat = pa.concat_arrays(parts).take(pa.array(np.arange(3 * len(table)).reshape(3, -1).T.ravel()))
+            found[name] = pa.ListArray.from_arrays(pa.array(np.arange(0, 3 * len(table) + 1, 3), pa.int32()), flat)
+            continue
+        values = table.column(column).combine_chunks()
+        if name in CARD_FIELDS:
+            lists = _card_lists(values, mapping, optional=name != "player")
+            if lists is None:
+                return None
+            found[name] = lists
+        elif name == "round":
+            found[name] = values
+        else:
+            found[name] = _blank_to_null(values)
+    wagers = sorted({f[4:] for f in fields if f.startswith(AMOUNT_PREFIXES)})
+    return Long(group, len(table), found, wagers)
+
+
+def _readers(mapping: Mapping) -> dict[str, Any]:
+    from trey.audit.log import _amounts, _card, _round_id, _table
+    from trey.audit.rounds import cents
+    from trey.audit.tables import _label
+
+    def card_of(text: str) -> int:
+        return int(_card(mapping.card(text)))
+
+    def amount_of(value: Any, signed: bool) -> int:
+        shown = mapping.amount(value, "x")
+        return cents(_amounts({"x": shown}, "x", ("x",), signed=signed, stranger=lambda n: ValueError(n))["x"])  # type: ignore[arg-type,return-value]
+
+    def seat_of(value: Any) -> int:
+        number = _number(value, "seat")
+        if type(number) is not int:
+            raise ValueError("not a seat")
+        return number
+
+    return {
+        "card_of": card_of,
+        "amount_of": amount_of,
+        "text_of": lambda v: _table(_text(v, "table")),
+        "round_of": lambda v: _round_id(_text(v, "round")),
+        "label_of": lambda v: _label({"x": _text(v, "label")}, "x"),
+        "seat_of": seat_of,
+        "count_of": seat_of,
+    }
+
+
+def _chunks(
+    tables: Iterator[pa.Table | list[dict[str, Any]]], fields: list[str], spec: GameSpec, mapping: Mapping
+) -> Iterator[Record | Chunk]:
+    """A row-per-seat source's batches of rows as chunks for the fast reader, a round's rows never split between
+    two (the last round of a batch waits for the next); a batch it cannot take as columns, and all after it, read
+    strictly."""
+    readers = _readers(mapping)
+    round_column = mapping.column("round")
+    assert isinstance(round_column, str)
+    carry: pa.Table | None = None
+    done = 0  # rounds numbered so far
+    for table in tables:
+        if isinstance(table, list):  # read strictly from here on
+            rest: list[dict[str, Any]] = carry.to_pylist() if carry is not None else []
+            yield from _strict_rows(rest, table, tables, fields, mapping, done)
+            return
+        if carry is not None:
+            try:
+                table = pa.concat_tables([carry, table], promote_options="permissive")
+            except (pa.ArrowException, TypeError, ValueError):
+                yield from _strict_rows(carry.to_pylist(), table.to_pylist(), tables, fields, mapping, done)
+                return
+        starts = ~_same_as_before(table.column(round_column).combine_chunks())
+        group = np.cumsum(starts) - 1
+        last = int(np.flatnonzero(starts)[-1]) if len(table) else 0
+        carry = table.slice(last)
+        table = table.slice(0, last)
+        if not len(table):
+            continue
+        yield from _chunk(table, group[:last], fields, mapping, readers, done)
+        done += int(group[last - 1]) + 1
+    if carry is not None and len(carry):
+        starts = ~_same_as_before(carry.column(round_column).combine_chunks())
+        yield from _chunk(carry, np.cumsum(starts) - 1, fields, mapping, readers, done)
+
+
+def _chunk(
+    table: pa.Table, group: np.ndarray, fields: list[str], mapping: Mapping, readers: dict[str, Any], done: int
+) -> Iterator[Record | Chunk]:
+    groups = int(group[-1]) + 1
+    numbers = done + 1 + np.arange(groups, dtype=np.int64)
+    first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    ends = np.r_[first[1:], len(group)]
+
+    def strict(good: np.ndarray) -> Iterator[Record]:
+        for g in np.flatnonzero(~good).tolist():
+            rows = table.slice(int(first[g]), int(ends[g] - first[g])).to_pylist()
+            for row in rows:
+                row["\0fields"] = fields
+            yield from _rounds(iter((0, r) for r in rows), mapping, done + g)
+
+    long = _long(table, fields, mapping, group.astype(np.int64))
+    if long is None:
+        yield from strict(np.zeros(groups, dtype=bool))
+        return
+    yield Chunk(long, numbers, readers, strict)
+
+
+def _strict_rows(
+    first: list[dict[str, Any]],
+    then: list[dict[str, Any]],
+    rest: Iterator[pa.Table | list[dict[str, Any]]],
+    fields: list[str],
+    mapping: Mapping,
+    done: int,
+) -> Iterator[Record]:
+    def rows() -> Iterator[Row]:
+        for batch in [first, then]:
+            for row in batch:
+                yield 0, {"\0fields": fields, **row}
+        for more in rest:
+            for row in more.to_pylist() if isinstance(more, pa.Table) else more:
+                yield 0, {"\0fields": fields, **row}
+
+    yield from _rounds(rows(), mapping, done)

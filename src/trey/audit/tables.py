@@ -29,10 +29,13 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+import numpy.typing as npt
+
 from trey.audit.deals import GROUPS, DealRecords
 from trey.audit.log import KEPT, MAX_ROUNDS, Batch, LoggedRound, LogProblem, _card, _Refused, _round, rounds_of
 from trey.audit.rounds import MAX_ID_CHARACTERS, Rounds, meters
 from trey.audit.seen import NEW, SeenIds
+from trey.audit.table_columns import Long, Proven, prove_rounds
 from trey.cards.card import DECK_SIZE, Card
 from trey.paytable.model import GameSpec
 
@@ -175,18 +178,73 @@ def refusal(round_id: object, code: str, message: str) -> _Refusal:
 
 
 @dataclass
-class _Gathered:
-    """Rounds read, until there are enough seats to turn into columns."""
+class Chunk:
+    """Rows a source hands over as columns (:mod:`trey.audit.table_columns`), for the fast reader to prove: the
+    rounds it cannot prove are read by ``strict`` (given which rounds were proven), as records."""
 
-    seats: list[LoggedRound] = field(default_factory=list)
-    rounds: list[TableRound] = field(default_factory=list)
-    problems: list[LogProblem] = field(default_factory=list)
-    count: int = 0
-    read: int = 0
+    long: Long
+    numbers: npt.NDArray[np.int64]  # each round's line or record number
+    readers: dict[str, Callable[..., Any]]
+    strict: Callable[[npt.NDArray[np.bool_]], Iterator[Record]]
+
+
+@dataclass
+class _Piece:
+    """Rounds accepted (proven or read strictly), with their seats and dealt cards, before they are ordered."""
+
+    numbers: npt.NDArray[np.int64]
+    ids: list[str]
+    has_deck: npt.NDArray[np.bool_]
+    has_input: npt.NDArray[np.bool_]
+    dealer: npt.NDArray[np.int8]
+    decks: npt.NDArray[np.int8]
+    inputs: npt.NDArray[np.int8]
+    labels: dict[str, npt.NDArray[np.object_]]
+    seat_round: npt.NDArray[np.int64]
+    seat_number: npt.NDArray[np.int16]
+    player: npt.NDArray[np.int8]
+    seats: Rounds
+
+
+def _strict_piece(rounds: list[TableRound], spec: GameSpec) -> _Piece:
+    n = len(rounds)
+    deals = deal_records_of(rounds)
+    zeros = np.zeros((n, DECK_SIZE), dtype=np.int8)
+    return _Piece(
+        np.array([r.line for r in rounds], dtype=np.int64),
+        [r.round for r in rounds],
+        np.array([r.deck is not None for r in rounds], dtype=bool),
+        np.array([r.input is not None for r in rounds], dtype=bool),
+        deals.dealer,
+        np.array([r.deck or [0] * DECK_SIZE for r in rounds], dtype=np.int8).reshape(n, DECK_SIZE) if n else zeros,
+        np.array([r.input or [0] * DECK_SIZE for r in rounds], dtype=np.int8).reshape(n, DECK_SIZE) if n else zeros,
+        deals.labels,
+        deals.seat_round,
+        deals.seat_number,
+        deals.seats,
+        rounds_of([s for r in rounds for s in r.seats], spec),
+    )
+
+
+def _proven_piece(proven: Proven) -> _Piece:
+    return _Piece(
+        proven.seats.lines[np.r_[0, np.flatnonzero(np.diff(proven.seat_round)) + 1]] if len(proven.seats) else np.zeros(0, dtype=np.int64),
+        proven.ids,
+        proven.has_deck,
+        proven.has_input,
+        proven.dealer,
+        proven.decks,
+        proven.inputs,
+        proven.labels,
+        proven.seat_round,
+        proven.seat_number,
+        proven.player,
+        proven.seats,
+    )
 
 
 def read_table_rounds(
-    records: Iterator[Record],
+    records: Iterator[Record | Chunk],
     name: str,
     spec: GameSpec,
     *,
@@ -195,81 +253,139 @@ def read_table_rounds(
 ) -> Iterator[Batch]:
     """The table rounds of one source, batch by batch: every seat as a round the audit re-settles, with the batch's
     :class:`DealRecords` (``Batch.deals``); the problems of records refused, a round id met before included (its
-    seats are audited all the same)."""
+    seats are audited all the same). ``records``: each a round as JSON (or the refusal of one), or a
+    :class:`Chunk` of rows as columns."""
     metered = meters(spec)
     log_number = seen.log(name)
-    with_deck: bool | None = None
-    gathered = _Gathered()
+    state = _State(name, spec, seen, log_number, room)
+    strict: list[TableRound] = []
 
-    def add(line: int, round_id: str | None, code: str, message: str) -> None:
-        gathered.count += 1
-        if len(gathered.problems) < max(0, room()):
-            gathered.problems.append(LogProblem(name, line, round_id, code, message))
-
-    for line, data in records:
-        if gathered.read >= MAX_ROUNDS:
-            add(line, None, "log.too-many", f"more than {MAX_ROUNDS:,} rounds: the rest is not read")
-            break
-        gathered.read += 1
+    def read(line: int, data: Any) -> None:
         if isinstance(data, _Refusal):
-            add(line, data.round, data.code, data.message)
-            continue
+            state.add(line, data.round, data.code, data.message)
+            return
         try:
             found = table_round(data, spec, metered)
-            if with_deck is None:
-                with_deck = found.deck is not None
-            elif with_deck != (found.deck is not None):
-                had = "a deck" if with_deck else "no deck"
-                raise _Refused("round.deck-mixed", f"the log's first round has {had}: every round of it has {had}")
         except _Refused as exc:
             round_id = data.get("round") if isinstance(data, dict) else None
             shown = refusal(round_id, exc.code, str(exc))
-            add(line, shown.round, shown.code, shown.message)
-            continue
-        found = replace(found, line=line, seats=tuple(replace(s, line=line) for s in found.seats))
-        gathered.rounds.append(found)
-        gathered.seats.extend(found.seats)
-        if len(gathered.seats) >= SEATS_AT_ONCE:
-            yield _batch(gathered, spec, seen, log_number, name, room)
-            gathered = _Gathered()
-    if gathered.read or gathered.count:
-        yield _batch(gathered, spec, seen, log_number, name, room)
+            state.add(line, shown.round, shown.code, shown.message)
+            return
+        strict.append(replace(found, line=line, seats=tuple(replace(s, line=line) for s in found.seats)))
+
+    for item in records:
+        if state.read >= MAX_ROUNDS:
+            state.add(MAX_ROUNDS + 1, None, "log.too-many", f"more than {MAX_ROUNDS:,} rounds: the rest is not read")
+            break
+        if isinstance(item, Chunk):
+            proven = prove_rounds(item.long, spec, numbers=item.numbers, **item.readers)
+            state.read += len(proven.good)
+            state.pieces.append(_proven_piece(proven))
+            for line, data in item.strict(proven.good):
+                read(line, data)
+        else:
+            state.read += 1
+            read(*item)
+        if strict and (len(strict) * 2 >= SEATS_AT_ONCE or isinstance(item, Chunk)):
+            state.pieces.append(_strict_piece(strict, spec))
+            strict = []
+        if state.seats() >= SEATS_AT_ONCE or isinstance(item, Chunk):
+            yield state.batch()
+    if strict:
+        state.pieces.append(_strict_piece(strict, spec))
+    if state.pieces or state.count or state.read:
+        yield state.batch()
 
 
-def _batch(gathered: _Gathered, spec: GameSpec, seen: SeenIds, log_number: int, name: str, room: Callable[[], int]) -> Batch:
-    rounds = gathered.rounds
-    duplicates = 0
-    problems = gathered.problems
-    if rounds:
-        ids = pa.array([r.round for r in rounds], type=pa.string())
-        wheres = (np.uint64(log_number) << np.uint64(32)) | np.array([r.line for r in rounds], dtype=np.uint64)
-        earlier = seen.earlier(seen.digests(ids), wheres)
+@dataclass
+class _State:
+    name: str
+    spec: GameSpec
+    seen: SeenIds
+    log_number: int
+    room: Callable[[], int]
+    pieces: list[_Piece] = field(default_factory=list)
+    problems: list[LogProblem] = field(default_factory=list)
+    count: int = 0
+    read: int = 0
+    read_before: int = 0
+    with_deck: bool | None = None
+
+    def add(self, line: int, round_id: str | None, code: str, message: str) -> None:
+        self.count += 1
+        if len(self.problems) < max(0, self.room()):
+            self.problems.append(LogProblem(self.name, line, round_id, code, message))
+
+    def seats(self) -> int:
+        return sum(len(p.seats) for p in self.pieces)
+
+    def batch(self) -> Batch:
+        """The pieces gathered, in the order of their rounds, as one batch (the log's deck rule applied)."""
+        pieces = [p for p in self.pieces if len(p.ids)] or [_strict_piece([], self.spec)]
+        numbers = np.concatenate([p.numbers for p in pieces])
+        offsets = np.cumsum([0] + [len(p.ids) for p in pieces[:-1]])
+        seat_round = np.concatenate([p.seat_round + o for p, o in zip(pieces, offsets, strict=True)])
+        order = np.argsort(numbers, kind="stable")
+        has_deck = np.concatenate([p.has_deck for p in pieces])[order]
+        if self.with_deck is None and len(order):
+            self.with_deck = bool(has_deck[0])
+        ids = [i for p in pieces for i in p.ids]
+        keep = has_deck == self.with_deck if len(order) else np.zeros(0, dtype=bool)
+        had = "a deck" if self.with_deck else "no deck"
+        for row in np.flatnonzero(~keep).tolist():
+            self.add(int(numbers[order[row]]), ids[order[row]], "round.deck-mixed", f"the log's first round has {had}: every round of it has {had}")
+        order = order[keep]
+        rank = np.full(len(numbers), -1, dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        seat_rank = rank[seat_round]
+        seat_order = np.argsort(np.where(seat_rank < 0, len(order), seat_rank), kind="stable")[: int((seat_rank >= 0).sum())]
+        seats = Rounds.joined([p.seats for p in pieces]) if len(pieces) > 1 else pieces[0].seats
+        # Rounds.joined orders by line, as ``order`` does; the seats of rounds kept out are dropped.
+        if len(pieces) > 1:
+            seat_lines_order = np.argsort(np.concatenate([p.numbers[p.seat_round] for p in pieces]), kind="stable")
+            kept_seats = (seat_rank >= 0)[seat_lines_order]
+        else:
+            kept_seats = seat_rank >= 0
+        seats = seats.take(kept_seats)
+        kept_ids = [ids[i] for i in order.tolist()]
+        duplicates = self._duplicates(kept_ids, numbers[order])
+        def cat(name: str) -> npt.NDArray[Any]:
+            return np.concatenate([getattr(p, name) for p in pieces])
+        with_input = bool(len(order)) and bool(cat("has_input")[order].all())
+        deals = DealRecords(
+            dealer=cat("dealer")[order],
+            seat_round=seat_rank[seat_order],
+            seat_number=cat("seat_number")[seat_order],
+            seats=cat("player")[seat_order],
+            decks=cat("decks")[order] if self.with_deck else None,
+            inputs=cat("inputs")[order] if self.with_deck and with_input else None,
+            labels={g: np.concatenate([p.labels[g] for p in pieces])[order] for g in GROUPS},
+        )
+        self.problems.sort(key=lambda p: p.line)
+        batch = Batch(seats, self.problems, self.count + duplicates, duplicates, self.read - self.read_before, deals=deals)
+        self.pieces, self.problems, self.count, self.read_before = [], [], 0, self.read
+        return batch
+
+    def _duplicates(self, ids: list[str], numbers: npt.NDArray[np.int64]) -> int:
+        if not ids:
+            return 0
+        wheres = (np.uint64(self.log_number) << np.uint64(32)) | numbers.astype(np.uint64)
+        earlier = self.seen.earlier(self.seen.digests(pa.array(ids, type=pa.string())), wheres)
         again = np.flatnonzero(earlier != NEW)
-        duplicates = len(again)
-        left = max(0, room() - len(problems))
-        for row in again[:left].tolist():
-            log, first = seen.where(int(earlier[row]))
-            at = f"line {first}" if log == name else f"{log}:{first}"
-            problems.append(
-                LogProblem(name, rounds[row].line, rounds[row].round, "log.duplicate-round", f"the round id is logged twice: first at {at}")
-            )
-        problems.sort(key=lambda p: p.line)
-    seats_rounds: Rounds = rounds_of(gathered.seats, spec)
-    return Batch(
-        seats_rounds,
-        problems,
-        gathered.count + duplicates,
-        duplicates,
-        gathered.read,
-        deals=deal_records(rounds),
-    )
+        for row in again.tolist():
+            log, first = self.seen.where(int(earlier[row]))
+            at = f"line {first}" if log == self.name else f"{log}:{first}"
+            self.count += 0
+            if len(self.problems) < max(0, self.room()):
+                self.problems.append(LogProblem(self.name, int(numbers[row]), ids[row], "log.duplicate-round", f"the round id is logged twice: first at {at}"))
+        return len(again)
 
 
-def deal_records(rounds: list[TableRound]) -> DealRecords:
+def deal_records_of(rounds: list[TableRound]) -> DealRecords:
     """The dealt cards of ``rounds`` as the battery reads them."""
     n = len(rounds)
     seats = [s for r in rounds for s in r.seats]
-    with_deck = n > 0 and rounds[0].deck is not None
+    with_deck = n > 0 and all(r.deck is not None for r in rounds)
     with_input = with_deck and all(r.input is not None for r in rounds)
     return DealRecords(
         dealer=np.array([r.dealer for r in rounds], dtype=np.int8).reshape(n, HAND),

@@ -1,0 +1,304 @@
+"""The fast reader of table rounds: a batch of rows (a row per seat, the round's fields repeated) checked as arrays.
+
+Like the seat lines' columnar reader (:mod:`trey.audit.columnar`) it proves rounds clean; it never refuses one. Every
+distinct value of a column (a card's text, an amount, a round id, a label, a seat's number) goes through the very
+function the strict reader (:mod:`trey.audit.tables`) reads it with, once; what is checked row by row and round by
+round — nulls, list lengths, the bets and nets a seat names, the table's limits, the decision, the parts, seats
+rising within the table's count, every card distinct, the deck's order — is checked on arrays. A round it cannot
+prove (anything unusual: seats out of order, a value refused, rows that disagree) is handed to the strict reader,
+which refuses it, when it must, in its words. So an audit is the same with it and without it; it is only faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trey.audit.deals import GROUPS
+from trey.audit.rounds import PARTS, Rounds, meters
+from trey.cards.card import DECK_SIZE
+from trey.paytable.model import ANTE_PLAY, GameSpec
+
+HAND = 3
+TABLE_SEATS = 7
+BAD = -1
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass
+class Long:
+    """A batch's rows in the format's terms, each field a pyarrow array a row long (None: the source has no such
+    column); cards as list arrays of the cards' texts. ``group``: the round of each row (0, 1, ... in order)."""
+
+    group: IntArray
+    rows: int
+    fields: dict[str, pa.Array | None]
+    wagers: list[str]  # bet_/net_ names the source gives (the paytable's and any other)
+
+
+@dataclass
+class Proven:
+    """The rounds proven clean: their seats as columns, their dealt cards; ``good``: by round of the batch."""
+
+    good: BoolArray
+    seats: Rounds
+    dealer: npt.NDArray[np.int8]
+    seat_round: IntArray  # the proven round (0, 1, ... among the good) of each seat
+    seat_number: npt.NDArray[np.int16]
+    player: npt.NDArray[np.int8]
+    decks: npt.NDArray[np.int8]  # (good rounds, 52), zeros where has_deck is False
+    inputs: npt.NDArray[np.int8]
+    has_deck: BoolArray
+    has_input: BoolArray
+    labels: dict[str, npt.NDArray[np.object_]]
+    ids: list[str]
+
+
+def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntArray]:
+    """``read`` of every distinct value of ``values`` (None where it raises), and each row's index into them."""
+    encoded = pc.dictionary_encode(values)
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks()
+    found = []
+    for value in encoded.dictionary.to_pylist():
+        try:
+            found.append(read(value))
+        except (ValueError, TypeError, ArithmeticError, Exception):  # noqa: BLE001 - any refusal: the strict reader's
+            found.append(None)
+    indices = encoded.indices.fill_null(len(found)).to_numpy(zero_copy_only=False).astype(np.int64)
+    return [*found, None], indices  # a null row: index len(found), read as None
+
+
+def _cards(values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int) -> tuple[IntArray, BoolArray, BoolArray]:
+    """Each row's cards (rows, width) as numbers, whether the row gives them, and whether they read (given rows)."""
+    codes = np.full((rows, width), BAD, dtype=np.int64)
+    if values is None:
+        return codes, np.zeros(rows, dtype=bool), np.zeros(rows, dtype=bool)
+    given = ~values.is_null().to_numpy(zero_copy_only=False)
+    lengths = pc.list_value_length(values).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    ok = given & (lengths == width)
+    flat = pc.list_flatten(values)
+    parents = pc.list_parent_indices(values).to_numpy(zero_copy_only=False).astype(np.int64)
+    if len(flat):
+        read, index = _each(flat, card_of)
+        numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        keep = ok[parents]
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        position = np.arange(len(flat)) - starts[parents]
+        codes[parents[keep], position[keep]] = numbers[keep]
+    ok &= (codes >= 0).all(axis=1)
+    return codes, given, ok
+
+
+def prove_rounds(
+    long: Long,
+    spec: GameSpec,
+    *,
+    card_of: Callable[[str], int],
+    amount_of: Callable[[Any, bool], int],
+    text_of: Callable[[Any], str | None],
+    round_of: Callable[[Any], str],
+    label_of: Callable[[Any], str],
+    seat_of: Callable[[Any], int],
+    count_of: Callable[[Any], int],
+    numbers: IntArray,
+) -> Proven:
+    """The rounds of ``long`` it proves clean. The callables are the strict reader's, for one value each: a card's
+    number, an amount's cents (signed or not), a table's name (None: not given), a round id, a label, a seat's
+    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number."""
+    n, group = long.rows, long.group
+    groups = int(group[-1]) + 1 if n else 0
+    first_row = np.ones(n, dtype=bool)
+    first_row[1:] = group[1:] != group[:-1]
+    row_ok = np.ones(n, dtype=bool)
+    f = long.fields
+
+    def group_all(mask: BoolArray) -> BoolArray:
+        bad = np.zeros(groups, dtype=bool)
+        bad[group[~mask]] = True
+        return ~bad
+
+    def constant(values: pa.Array | None) -> BoolArray:
+        """Rows whose value is their round's first row's (the round's fields, repeated on each of its rows)."""
+        if values is None or n == 0:
+            return np.ones(n, dtype=bool)
+        first = np.flatnonzero(first_row)[group]
+        same = pc.equal(values, values.take(pa.array(first)))
+        both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
+        return pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
+
+    def read_each(values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None) -> list[Any]:
+        """Each row's value read (``default`` without the column, ``null`` for a null, None where refused)."""
+        if values is None:
+            return [default] * n
+        found, index = _each(values, read)
+        found[-1] = null
+        return [found[i] for i in index.tolist()]
+
+    # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
+    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats"):
+        row_ok &= constant(f.get(name))
+    ids = read_each(f.get("round"), round_of, None)
+    row_ok &= np.array([i is not None for i in ids], dtype=bool)
+    missing = object()
+    tables = read_each(f.get("table"), text_of, None)
+    if f.get("table") is not None:
+        raw_tables = f["table"].is_null().to_numpy(zero_copy_only=False)
+        row_ok &= np.array([t is not None for t in tables], dtype=bool) | raw_tables
+    labels: dict[str, list[Any]] = {}
+    for name in ("time", "dealer", "shuffler", "shift"):
+        values = f.get(name)
+        if values is None:
+            labels[name] = [""] * n
+            continue
+        read = read_each(values, label_of, missing, "")
+        row_ok &= np.array([r is not missing and r is not None for r in read], dtype=bool)
+        labels[name] = read
+    counts_read = read_each(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
+    counts = np.array([c if isinstance(c, int) else 0 for c in counts_read], dtype=np.int64)
+    row_ok &= counts >= 1
+    dealer, dealer_given, dealer_ok = _cards(f.get("dealer_cards"), HAND, card_of, n)
+    row_ok &= dealer_ok
+    deck, deck_given, deck_ok = _cards(f.get("deck"), DECK_SIZE, card_of, n)
+    fed, fed_given, fed_ok = _cards(f.get("input"), DECK_SIZE, card_of, n)
+    row_ok &= ~deck_given | deck_ok
+    head = np.flatnonzero(first_row)[group] if n else np.zeros(0, dtype=np.int64)
+    for codes, given in ((dealer, dealer_given), (deck, deck_given), (fed, fed_given)):
+        row_ok &= (given == given[head]) & (codes == codes[head]).all(axis=1)
+    row_ok &= ~fed_given | (fed_ok & deck_given)
+    # The seat's own fields.
+    seats_read = read_each(f.get("seat"), seat_of, None)
+    seat = np.array([s if isinstance(s, int) else 0 for s in seats_read], dtype=np.int64)
+    row_ok &= (seat >= 1) & (seat <= counts)
+    player, _, player_ok = _cards(f.get("player"), HAND, card_of, n)
+    row_ok &= player_ok
+    wagers = spec.wagers.ids
+    bet_on, bets, net = {}, {}, {}
+    for name in long.wagers:
+        if name not in wagers:  # a wager the paytable does not offer, named in a row: the strict reader's
+            for prefix in ("bet_", "net_"):
+                values = f.get(prefix + name)
+                if values is not None:
+                    row_ok &= values.is_null().to_numpy(zero_copy_only=False)
+    any_bet = np.zeros(n, dtype=bool)
+    for w in wagers:
+        b, t = f.get("bet_" + w), f.get("net_" + w)
+        b_on = ~b.is_null().to_numpy(zero_copy_only=False) if b is not None else np.zeros(n, dtype=bool)
+        t_on = ~t.is_null().to_numpy(zero_copy_only=False) if t is not None else np.zeros(n, dtype=bool)
+        row_ok &= b_on == t_on
+        any_bet |= b_on
+        b_cents = np.array(read_each(b, lambda v: amount_of(v, False), None) if b is not None else [0] * n, dtype=object)
+        t_cents = np.array(read_each(t, lambda v: amount_of(v, True), None) if t is not None else [0] * n, dtype=object)
+        row_ok &= ~b_on | np.array([c is not None for c in b_cents], dtype=bool)
+        row_ok &= ~t_on | np.array([c is not None for c in t_cents], dtype=bool)
+        bet_on[w] = b_on
+        bets[w] = np.where(b_on, np.array([c or 0 for c in b_cents], dtype=object), 0).astype(np.int64)
+        net[w] = np.where(t_on, np.array([c or 0 for c in t_cents], dtype=object), 0).astype(np.int64)
+        table = spec.table
+        if table is not None:
+            low = None if table.minimum is None else Fraction(table.minimum) * 100
+            high = None if table.maximum is None else Fraction(table.maximum) * 100
+            if low is not None:
+                row_ok &= ~b_on | (bets[w] >= low)
+            if high is not None:
+                row_ok &= ~b_on | (bets[w] <= high)
+    row_ok &= any_bet
+    ante = bet_on.get(ANTE_PLAY, np.zeros(n, dtype=bool))
+    decision = f.get("decision")
+    if decision is not None:
+        is_text = pa.types.is_string(decision.type) or pa.types.is_large_string(decision.type) or pa.types.is_null(decision.type)
+        if not is_text:
+            row_ok[:] = False
+        plays = pc.equal(decision, "play").fill_null(False).to_numpy(zero_copy_only=False)
+        folds = pc.equal(decision, "fold").fill_null(False).to_numpy(zero_copy_only=False)
+    else:
+        plays = folds = np.zeros(n, dtype=bool)
+    row_ok &= ~ante | plays | folds
+    part_cols = [f.get(p) for p in PARTS]
+    part_on = [~c.is_null().to_numpy(zero_copy_only=False) if c is not None else np.zeros(n, dtype=bool) for c in part_cols]
+    has_parts = part_on[0] | part_on[1] | part_on[2]
+    row_ok &= ~has_parts | (part_on[0] & part_on[1] & part_on[2] & ante)
+    parts = np.zeros((n, len(PARTS)), dtype=np.int64)
+    for k, c in enumerate(part_cols):
+        if c is None:
+            continue
+        read = np.array(read_each(c, lambda v: amount_of(v, True), None), dtype=object)
+        row_ok &= ~part_on[k] | np.array([r is not None for r in read], dtype=bool)
+        parts[:, k] = np.where(part_on[k], np.array([r or 0 for r in read], dtype=object), 0).astype(np.int64)
+    # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.
+    good = group_all(row_ok) if n else np.zeros(0, dtype=bool)
+    sizes = np.bincount(group, minlength=groups)
+    first = np.flatnonzero(first_row)
+    good &= sizes <= counts[first]
+    rising = np.ones(n, dtype=bool)
+    rising[1:] = first_row[1:] | (seat[1:] > seat[:-1])
+    good &= group_all(rising)
+    rank = np.arange(n) - first[group]
+    # Player cards: each once in the round; the dealer's (repeated on each row) distinct from every player's.
+    everyone = np.concatenate([group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer[first]], axis=None)
+    everyone.sort()
+    twice = everyone[1:][everyone[1:] == everyone[:-1]] // DECK_SIZE
+    good[twice] = False
+    with_deck = deck_given[first]
+    dealt = np.sort(deck, axis=1)
+    good &= ~with_deck | (dealt == np.arange(DECK_SIZE)).all(axis=1)[first]
+    fed_sorted = np.sort(fed, axis=1)
+    with_input = fed_given[first]
+    good &= ~with_input | (fed_sorted == np.arange(DECK_SIZE)).all(axis=1)[first]
+    at = HAND * rank
+    rows_deck = deck[first[group]]
+    player_from = np.stack([rows_deck[np.arange(n), np.minimum(at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
+    good &= group_all(~with_deck[group] | (player_from == player).all(axis=1))
+    dealer_at = HAND * sizes
+    first_deck = deck[first]
+    dealer_from = np.stack([first_deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
+    good &= ~with_deck | (dealer_from == dealer[first]).all(axis=1)
+    # The proven rounds' seats as columns and their dealt cards.
+    picked = np.flatnonzero(good[group])
+    id_rows = pa.array([ids[i] for i in picked.tolist()], type=pa.string())
+    seat_text = pa.array(seat[picked]).cast(pa.string())
+    metered = meters(spec)
+    proven_round = np.cumsum(good) - 1
+    seats = Rounds(
+        numbers[group[picked]],
+        pc.binary_join_element_wise(id_rows, seat_text, "/"),
+        pa.array([tables[i] for i in picked.tolist()], type=pa.string()),
+        pa.array(seat[picked], type=pa.int64()),
+        player[picked],
+        dealer[first][group][picked],
+        ~(ante & folds)[picked],
+        {w: a[picked] for w, a in bet_on.items()},
+        {w: a[picked] for w, a in bets.items()},
+        {w: a[picked] for w, a in net.items()},
+        has_parts[picked],
+        parts[picked],
+        {w: np.zeros(len(picked), dtype=bool) for w in metered},
+        {w: np.zeros(len(picked), dtype=np.int64) for w in metered},
+    )
+    rounds_kept = first[good]
+    return Proven(
+        good,
+        seats,
+        dealer[rounds_kept].astype(np.int8),
+        proven_round[group[picked]].astype(np.int64),
+        seat[picked].astype(np.int16),
+        player[picked].astype(np.int8),
+        np.where(deck_given[rounds_kept][:, None], deck[rounds_kept], 0).astype(np.int8),
+        np.where(fed_given[rounds_kept][:, None], fed[rounds_kept], 0).astype(np.int8),
+        deck_given[rounds_kept],
+        fed_given[rounds_kept],
+        {
+            "table": np.array([tables[i] or "" for i in rounds_kept.tolist()], dtype=object),
+            **{g: np.array([labels[g][i] for i in rounds_kept.tolist()], dtype=object) for g in GROUPS if g != "table"},
+        },
+        [ids[i] for i in rounds_kept.tolist()],
+    )
+
