@@ -509,7 +509,7 @@ def _audit_log(
     room = lambda: KEPT - len(found.problems)  # noqa: E731
     batches: Iterator[Batch]
     if is_table_source(path, mapping):
-        name, records = records_of(path, found.spec, mapping)
+        name, records = records_of(path, found.spec, mapping, columnar=columnar)
         batches = read_table_rounds(records, name, found.spec, seen=seen, room=room)
     else:
         assert isinstance(path, Path)

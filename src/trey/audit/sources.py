@@ -37,7 +37,7 @@ from trey.core.files import display_name, open_regular
 from trey.core.jsonread import JsonInputError, loads_strict
 from trey.paytable.model import GameSpec
 
-ROWS_AT_ONCE = 4_096
+ROWS_AT_ONCE = 16_384  # rows read at a time (a round of 7 seats with its deck and input: about 3 KB of text)
 MAX_VALUE_CHARACTERS = 1_024  # a deck of 52 cards is about 200
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 60
@@ -99,17 +99,21 @@ def is_table_source(source: Source, mapping: Mapping | None) -> bool:
     return isinstance(data, dict) and "seats" in data
 
 
-def records_of(source: Source, spec: GameSpec, mapping: Mapping | None) -> tuple[str, Iterator[Record | Chunk]]:
-    """The name problems are located in, and the source's table rounds as JSON (or the refusal of each record)."""
+def records_of(
+    source: Source, spec: GameSpec, mapping: Mapping | None, *, columnar: bool = True
+) -> tuple[str, Iterator[Record | Chunk]]:
+    """The name problems are located in, and the source's table rounds: as JSON (or the refusal of each record),
+    or as chunks of columns for the fast reader. ``columnar``: let the fast reader prove what it can (without it,
+    every round is read strictly; the audit is the same)."""
     mapping = mapping or Mapping()
     if isinstance(source, SqlSource):
-        return source.name, _sql_rows(source, spec, mapping)
+        return source.name, _sql_rows(source, spec, mapping, columnar=columnar)
     name = display_name(source)
     if source.is_dir() or source.name.lower().endswith(".parquet"):
-        return name, _parquet_rows(source, spec, mapping)
+        return name, _parquet_rows(source, spec, mapping, columnar=columnar)
     if source.name.lower().endswith(".csv"):
         return name, _rounds(_csv_rows(source), mapping)
-    return name, _json_lines(source)
+    return name, _json_rounds(source, spec) if columnar else _json_lines(source)
 
 
 def _json_lines(path: Path) -> Iterator[Record]:
@@ -197,7 +201,7 @@ def _wanted(columns: list[str], spec: GameSpec, mapping: Mapping) -> list[str]:
     return [f for f in fields if set(mapping.source_columns([f])) <= have]
 
 
-def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping) -> Iterator[Record | Chunk]:
+def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
     import pyarrow.dataset as ds
 
     name = display_name(path)
@@ -218,7 +222,7 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping) -> Iterator[Reco
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
-    return _chunks(batches(), fields, spec, mapping)
+    return _chunks(batches(), fields, spec, mapping, columnar=columnar)
 
 
 def _engine(source: SqlSource) -> Any:
@@ -249,7 +253,7 @@ def _engine(source: SqlSource) -> Any:
     raise SourceError("source.unreachable", f"{source.name}: trey reads SQLite and PostgreSQL databases, not {backend}")
 
 
-def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping) -> Iterator[Record | Chunk]:
+def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
     import sqlalchemy as sa
 
     if (source.query is None) == (source.table is None):
@@ -300,7 +304,7 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping) -> Iterator[R
                 except sa.exc.SQLAlchemyError as exc:
                     raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
 
-            yield from _chunks(partitions(), fields, spec, mapping)
+            yield from _chunks(partitions(), fields, spec, mapping, columnar=columnar)
     finally:
         engine.dispose()
 
@@ -502,16 +506,13 @@ def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarra
             continue
         values = table.column(column).combine_chunks()
         if name in CARD_FIELDS:
-            lists = _card_lists(values, mapping, optional=name != "player")
-            if lists is None:
-                return None
-            found[name] = lists
+            found[name] = values
         elif name == "round":
             found[name] = values
         else:
             found[name] = _blank_to_null(values)
     wagers = sorted({f[4:] for f in fields if f.startswith(AMOUNT_PREFIXES)})
-    return Long(group, len(table), found, wagers)
+    return Long(group, len(table), found, wagers, lambda values, optional: _card_lists(values, mapping, optional=optional))
 
 
 def _readers(mapping: Mapping) -> dict[str, Any]:
@@ -544,11 +545,19 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
 
 
 def _chunks(
-    tables: Iterator[pa.Table | list[dict[str, Any]]], fields: list[str], spec: GameSpec, mapping: Mapping
+    tables: Iterator[pa.Table | list[dict[str, Any]]],
+    fields: list[str],
+    spec: GameSpec,
+    mapping: Mapping,
+    *,
+    columnar: bool = True,
 ) -> Iterator[Record | Chunk]:
     """A row-per-seat source's batches of rows as chunks for the fast reader, a round's rows never split between
     two (the last round of a batch waits for the next); a batch it cannot take as columns, and all after it, read
-    strictly."""
+    strictly (all of them without ``columnar``)."""
+    if not columnar:
+        yield from _strict_rows([], [], tables, fields, mapping, 0)
+        return
     readers = _readers(mapping)
     round_column = mapping.column("round")
     assert isinstance(round_column, str)
@@ -618,3 +627,167 @@ def _strict_rows(
                 yield 0, {"\0fields": fields, **row}
 
     yield from _rounds(rows(), mapping, done)
+
+
+PRINTABLE = bytes(range(0x20, 0x7F)) + b"\n"
+
+
+def _json_schema(spec: GameSpec, amount: pa.DataType) -> pa.Schema:
+    """The columns of a block of table rounds, every field typed (a key they do not name is an error)."""
+    cards = pa.list_(pa.string())
+    wagers = pa.struct([(w, amount) for w in spec.wagers.ids])
+    seat = pa.struct(
+        [
+            ("seat", pa.int64()),
+            ("player", cards),
+            ("decision", pa.string()),
+            ("bets", wagers),
+            ("net", wagers),
+            ("parts", pa.struct([(p, amount) for p in PARTS])),
+        ]
+    )
+    text = [(k, pa.string()) for k in ("round", "table", "time", "dealer", "shuffler", "shift")]
+    return pa.schema(
+        [*text, ("table_seats", pa.int64()), ("dealer_cards", cards), ("deck", cards), ("input", cards), ("seats", pa.list_(seat))]
+    )
+
+
+def _json_readers() -> dict[str, Any]:
+    from trey.audit.log import _amounts, _card, _round_id, _table
+    from trey.audit.rounds import cents
+    from trey.audit.tables import _label
+
+    def card_of(text: str) -> int:
+        if len(text) > 3:
+            raise ValueError("not a card")
+        return int(_card(text))
+
+    def amount_of(value: Any, signed: bool) -> int:
+        return cents(_amounts({"x": value}, "x", ("x",), signed=signed, stranger=lambda n: ValueError(n))["x"])  # type: ignore[arg-type,return-value]
+
+    def whole(value: Any) -> int:
+        if type(value) is not int:
+            raise ValueError("not a whole number")
+        return value
+
+    return {
+        "card_of": card_of,
+        "amount_of": amount_of,
+        "text_of": _table,
+        "round_of": _round_id,
+        "label_of": lambda v: _label({"x": v}, "x"),
+        "seat_of": whole,
+        "count_of": whole,
+    }
+
+
+def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
+    """A JSON Lines log of table rounds: each block of lines parsed at once by pyarrow's reader (C++, into typed
+    columns; a key given twice, a key the columns do not name, a value of another type: the block is read line by
+    line) and proven on arrays; every line it cannot prove read strictly."""
+    import pyarrow.json as pj
+
+    readers = _json_readers()
+    schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
+    with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
+        for item in _blocks(stream):
+            if isinstance(item, int):
+                yield item, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
+                continue
+            first, block, count = item
+            table = None
+            if (
+                b"\r" not in block
+                and b"\\" not in block
+                and b"null" not in block
+                and not block.translate(None, PRINTABLE)
+                and block.startswith(b"{")
+                and b"\n\n" not in block
+                and b"\n{" * 0 == b""
+            ):
+                text = np.frombuffer(block, dtype=np.uint8)
+                ends = np.flatnonzero(text == ord("\n"))
+                starts = np.concatenate([[0], ends[:-1] + 1])
+                if (text[starts] == ord("{")).all() and int((ends - starts).max()) <= MAX_LINE_BYTES:
+                    for schema in schemas:
+                        options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+                        try:
+                            table = pj.read_json(io.BytesIO(block), parse_options=options)
+                            break
+                        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                            continue
+            if table is None or table.num_rows != count:
+                yield from _json_block_strictly(first, block)
+                continue
+            yield _json_chunk(table, first, block, readers)
+
+
+def _json_block_strictly(first: int, block: bytes) -> Iterator[Record]:
+    start = 0
+    for index, end in enumerate(_line_ends(block).tolist()):
+        raw = block[start:end]
+        start = end + 1
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if not raw.strip():
+            continue
+        if len(raw) > MAX_LINE_BYTES:
+            yield first + index, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
+            continue
+        try:
+            yield first + index, loads_strict(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            yield first + index, refusal(None, "log.not-json", f"not UTF-8 at byte {exc.start}")
+        except JsonInputError as exc:
+            yield first + index, refusal(None, "log.not-json", f"not a JSON round: {exc}")
+
+
+def _json_chunk(table: pa.Table, first: int, block: bytes, readers: dict[str, Any]) -> Chunk:
+    rounds = table.num_rows
+    seats = table.column("seats").combine_chunks()
+    lengths = pc.list_value_length(seats).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    has = lengths > 0
+    parent = pc.list_parent_indices(seats).to_numpy(zero_copy_only=False).astype(np.int64)
+    compact = np.cumsum(has) - 1
+    group = compact[parent]
+    with_seats = np.flatnonzero(has)
+    flat = pc.list_flatten(seats)
+    own = dict(zip([f.name for f in flat.type], flat.flatten(), strict=True))
+    taken = pa.array(parent, type=pa.int64())
+    fields: dict[str, pa.Array | None] = {}
+    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats"):
+        fields[name] = table.column(name).combine_chunks().take(taken)
+    fields["seat"], fields["player"], fields["decision"] = own["seat"], own["player"], own["decision"]
+    bad = np.zeros(len(parent), dtype=bool)
+    for key, prefix in (("bets", "bet_"), ("net", "net_")):
+        for name, values in zip([f.name for f in own[key].type], own[key].flatten(), strict=True):
+            fields[prefix + name] = values
+    parts = own["parts"]
+    part_values = parts.flatten()
+    for name, values in zip(PARTS, part_values, strict=True):
+        fields[name] = values
+    present = ~parts.is_null().to_numpy(zero_copy_only=False)
+    empty = np.ones(len(parent), dtype=bool)
+    for values in part_values:
+        empty &= values.is_null().to_numpy(zero_copy_only=False)
+    bad |= present & empty  # "parts": {} — refused by the strict reader
+    per_round = {
+        name: table.column(name).combine_chunks().take(pa.array(with_seats, type=pa.int64()))
+        for name in ("dealer_cards", "deck", "input")
+    }
+    wagers = sorted({k[4:] for k in fields if k.startswith(AMOUNT_PREFIXES)})
+    long = Long(group, len(parent), fields, wagers, grouped=True, per_round=per_round, bad_rows=bad)
+    numbers = first + with_seats.astype(np.int64)  # a round a line, no blank line in a block read so
+    lines = block.split(b"\n")
+
+    def strict(good: np.ndarray) -> Iterator[Record]:
+        again = np.ones(rounds, dtype=bool)
+        again[with_seats[good]] = False
+        for row in np.flatnonzero(again).tolist():
+            raw = lines[row]
+            try:
+                yield first + row, loads_strict(raw.decode("utf-8"))
+            except JsonInputError as exc:
+                yield first + row, refusal(None, "log.not-json", f"not a JSON round: {exc}")
+
+    return Chunk(long, numbers, readers, strict, rounds)

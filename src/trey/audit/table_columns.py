@@ -12,7 +12,8 @@ which refuses it, when it must, in its words. So an audit is the same with it an
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +43,12 @@ class Long:
     rows: int
     fields: dict[str, pa.Array | None]
     wagers: list[str]  # bet_/net_ names the source gives (the paytable's and any other)
+    # A card column as lists of card texts, as the strict reader splits it (``optional``: a blank is no value);
+    # None: a column of a type the fast reader does not take.
+    lists: Callable[[pa.Array, bool], pa.Array | None] = lambda values, _: values
+    grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
+    per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's cards given once a round
+    bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
 
 
 @dataclass
@@ -118,7 +125,7 @@ def prove_rounds(
     groups = int(group[-1]) + 1 if n else 0
     first_row = np.ones(n, dtype=bool)
     first_row[1:] = group[1:] != group[:-1]
-    row_ok = np.ones(n, dtype=bool)
+    row_ok = np.ones(n, dtype=bool) if long.bad_rows is None else ~long.bad_rows
     f = long.fields
 
     def group_all(mask: BoolArray) -> BoolArray:
@@ -135,50 +142,83 @@ def prove_rounds(
         both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
         return pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
 
-    def read_each(values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None) -> list[Any]:
-        """Each row's value read (``default`` without the column, ``null`` for a null, None where refused)."""
+    def read_each(values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None) -> npt.NDArray[Any]:
+        """Each row's value read, as an object array (``default`` without the column, ``null`` for a null, None
+        where refused)."""
         if values is None:
-            return [default] * n
+            return np.full(n, default, dtype=object)
         found, index = _each(values, read)
         found[-1] = null
-        return [found[i] for i in index.tolist()]
+        table = np.empty(len(found), dtype=object)
+        table[:] = found
+        return table[index]
+
+    def read_ints(values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None) -> tuple[IntArray, BoolArray]:
+        """Each row's whole number read, and whether it read (a refused value: False)."""
+        if values is None:
+            return np.full(n, default, dtype=np.int64), np.ones(n, dtype=bool)
+        found, index = _each(values, read)
+        found[-1] = null
+        ok = np.array([isinstance(v, int) for v in found], dtype=bool)
+        numbers = np.array([v if isinstance(v, int) else 0 for v in found], dtype=np.int64)
+        return numbers[index], ok[index]
 
     # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
-    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats"):
-        row_ok &= constant(f.get(name))
+    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats", "dealer_cards", "deck", "input"):
+        values = f.get(name)
+        if long.grouped or values is None:
+            continue
+        if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
+            row_ok[:] = False  # lists compared row by row: the strict reader's
+        else:
+            row_ok &= constant(values)
     ids = read_each(f.get("round"), round_of, None)
-    row_ok &= np.array([i is not None for i in ids], dtype=bool)
+    row_ok &= ids != None  # noqa: E711 - elementwise
     missing = object()
     tables = read_each(f.get("table"), text_of, None)
     if f.get("table") is not None:
         raw_tables = f["table"].is_null().to_numpy(zero_copy_only=False)
-        row_ok &= np.array([t is not None for t in tables], dtype=bool) | raw_tables
-    labels: dict[str, list[Any]] = {}
+        row_ok &= (tables != None) | raw_tables  # noqa: E711
+    labels: dict[str, npt.NDArray[Any]] = {}
     for name in ("time", "dealer", "shuffler", "shift"):
         values = f.get(name)
         if values is None:
             labels[name] = [""] * n
             continue
         read = read_each(values, label_of, missing, "")
-        row_ok &= np.array([r is not missing and r is not None for r in read], dtype=bool)
+        row_ok &= (read != None) & np.not_equal(read, missing)  # noqa: E711
         labels[name] = read
-    counts_read = read_each(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
-    counts = np.array([c if isinstance(c, int) else 0 for c in counts_read], dtype=np.int64)
-    row_ok &= counts >= 1
-    dealer, dealer_given, dealer_ok = _cards(f.get("dealer_cards"), HAND, card_of, n)
+    counts, counts_ok = read_ints(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
+    row_ok &= counts_ok & (counts >= 1)
+    first = np.flatnonzero(first_row)
+    taken = pa.array(first, type=pa.int64())
+
+    def round_cards(name: str, width: int) -> tuple[IntArray, BoolArray, BoolArray]:
+        """A round's cards, read on its first row (the others are the same): by row."""
+        values = long.per_round.get(name)
+        if values is None:
+            values = f.get(name)
+            values = values.take(taken) if values is not None else None
+        lists = long.lists(values, name != "dealer_cards") if values is not None else None
+        if values is not None and lists is None:
+            row_ok[:] = False
+        codes, given, ok = _cards(lists, width, card_of, groups)
+        return codes[group], given[group], ok[group]
+
+    dealer, dealer_given, dealer_ok = round_cards("dealer_cards", HAND)
     row_ok &= dealer_ok
-    deck, deck_given, deck_ok = _cards(f.get("deck"), DECK_SIZE, card_of, n)
-    fed, fed_given, fed_ok = _cards(f.get("input"), DECK_SIZE, card_of, n)
+    deck, deck_given, deck_ok = round_cards("deck", DECK_SIZE)
+    fed, fed_given, fed_ok = round_cards("input", DECK_SIZE)
     row_ok &= ~deck_given | deck_ok
-    head = np.flatnonzero(first_row)[group] if n else np.zeros(0, dtype=np.int64)
-    for codes, given in ((dealer, dealer_given), (deck, deck_given), (fed, fed_given)):
-        row_ok &= (given == given[head]) & (codes == codes[head]).all(axis=1)
     row_ok &= ~fed_given | (fed_ok & deck_given)
     # The seat's own fields.
-    seats_read = read_each(f.get("seat"), seat_of, None)
-    seat = np.array([s if isinstance(s, int) else 0 for s in seats_read], dtype=np.int64)
-    row_ok &= (seat >= 1) & (seat <= counts)
-    player, _, player_ok = _cards(f.get("player"), HAND, card_of, n)
+    seat, seat_ok = read_ints(f.get("seat"), seat_of, 0)
+    row_ok &= seat_ok & (seat >= 1) & (seat <= counts)
+    hands = f.get("player")
+    player_lists = long.lists(hands, False) if hands is not None else None
+    if hands is not None and player_lists is None:
+        row_ok[:] = False
+    player, _, player_ok = _cards(player_lists, HAND, card_of, n)
     row_ok &= player_ok
     wagers = spec.wagers.ids
     bet_on, bets, net = {}, {}, {}
@@ -195,21 +235,18 @@ def prove_rounds(
         t_on = ~t.is_null().to_numpy(zero_copy_only=False) if t is not None else np.zeros(n, dtype=bool)
         row_ok &= b_on == t_on
         any_bet |= b_on
-        b_cents = np.array(read_each(b, lambda v: amount_of(v, False), None) if b is not None else [0] * n, dtype=object)
-        t_cents = np.array(read_each(t, lambda v: amount_of(v, True), None) if t is not None else [0] * n, dtype=object)
-        row_ok &= ~b_on | np.array([c is not None for c in b_cents], dtype=bool)
-        row_ok &= ~t_on | np.array([c is not None for c in t_cents], dtype=bool)
+        b_cents, b_ok = read_ints(b, lambda v: amount_of(v, False), 0, 0)
+        t_cents, t_ok = read_ints(t, lambda v: amount_of(v, True), 0, 0)
+        row_ok &= (~b_on | b_ok) & (~t_on | t_ok)
         bet_on[w] = b_on
-        bets[w] = np.where(b_on, np.array([c or 0 for c in b_cents], dtype=object), 0).astype(np.int64)
-        net[w] = np.where(t_on, np.array([c or 0 for c in t_cents], dtype=object), 0).astype(np.int64)
+        bets[w] = np.where(b_on, b_cents, 0)
+        net[w] = np.where(t_on, t_cents, 0)
         table = spec.table
         if table is not None:
-            low = None if table.minimum is None else Fraction(table.minimum) * 100
-            high = None if table.maximum is None else Fraction(table.maximum) * 100
-            if low is not None:
-                row_ok &= ~b_on | (bets[w] >= low)
-            if high is not None:
-                row_ok &= ~b_on | (bets[w] <= high)
+            if table.minimum is not None:
+                row_ok &= ~b_on | (bets[w] >= math.ceil(Fraction(table.minimum) * 100))
+            if table.maximum is not None:
+                row_ok &= ~b_on | (bets[w] <= math.floor(Fraction(table.maximum) * 100))
     row_ok &= any_bet
     ante = bet_on.get(ANTE_PLAY, np.zeros(n, dtype=bool))
     decision = f.get("decision")
@@ -230,13 +267,12 @@ def prove_rounds(
     for k, c in enumerate(part_cols):
         if c is None:
             continue
-        read = np.array(read_each(c, lambda v: amount_of(v, True), None), dtype=object)
-        row_ok &= ~part_on[k] | np.array([r is not None for r in read], dtype=bool)
-        parts[:, k] = np.where(part_on[k], np.array([r or 0 for r in read], dtype=object), 0).astype(np.int64)
+        read, read_ok = read_ints(c, lambda v: amount_of(v, True), 0, 0)
+        row_ok &= ~part_on[k] | read_ok
+        parts[:, k] = np.where(part_on[k], read, 0)
     # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.
     good = group_all(row_ok) if n else np.zeros(0, dtype=bool)
     sizes = np.bincount(group, minlength=groups)
-    first = np.flatnonzero(first_row)
     good &= sizes <= counts[first]
     rising = np.ones(n, dtype=bool)
     rising[1:] = first_row[1:] | (seat[1:] > seat[:-1])
@@ -263,14 +299,14 @@ def prove_rounds(
     good &= ~with_deck | (dealer_from == dealer[first]).all(axis=1)
     # The proven rounds' seats as columns and their dealt cards.
     picked = np.flatnonzero(good[group])
-    id_rows = pa.array([ids[i] for i in picked.tolist()], type=pa.string())
+    id_rows = pa.array(ids[picked], type=pa.string())
     seat_text = pa.array(seat[picked]).cast(pa.string())
     metered = meters(spec)
     proven_round = np.cumsum(good) - 1
     seats = Rounds(
         numbers[group[picked]],
         pc.binary_join_element_wise(id_rows, seat_text, "/"),
-        pa.array([tables[i] for i in picked.tolist()], type=pa.string()),
+        pa.array(tables[picked], type=pa.string()),
         pa.array(seat[picked], type=pa.int64()),
         player[picked],
         dealer[first][group][picked],
@@ -296,9 +332,9 @@ def prove_rounds(
         deck_given[rounds_kept],
         fed_given[rounds_kept],
         {
-            "table": np.array([tables[i] or "" for i in rounds_kept.tolist()], dtype=object),
-            **{g: np.array([labels[g][i] for i in rounds_kept.tolist()], dtype=object) for g in GROUPS if g != "table"},
+            "table": np.where(tables[rounds_kept] == None, "", tables[rounds_kept]).astype(object),  # noqa: E711
+            **{g: labels[g][rounds_kept] for g in GROUPS if g != "table"},
         },
-        [ids[i] for i in rounds_kept.tolist()],
+        ids[rounds_kept].tolist(),
     )
 
