@@ -124,6 +124,7 @@ def simulated_table_log(
     number = 0
     seat_number = 0
     per_batch = max(1, BATCH // seats)
+    settled_as: dict[tuple[tuple[int, ...], tuple[Fraction, ...]], dict[str, object]] = {}
     while number < rounds:
         count = min(per_batch, rounds - number)
         inputs = new_deck_order(count)
@@ -149,19 +150,24 @@ def simulated_table_log(
                 bets = {
                     w: Fraction(sizes[w][(seat_number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)
                 }
-                settled = settler.settled(outcomes, index)
-                lines = answer_lines(spec, settled, bets, rule, {})
-                net = {w: sum((x.amount for x in lines_of(spec, lines, w)), Fraction(0)) for w in spec.wagers.ids}
-                entry: dict[str, object] = {"seat": seat + 1, "player": [names[c] for c in player[index]]}
-                if plays is not None:
-                    outcome = settled[ANTE_PLAY].outcome
-                    assert isinstance(outcome, AntePlayOutcome)
-                    entry["decision"] = "fold" if outcome.situation is Situation.FOLD else "play"
-                entry["bets"] = {w: _amount(b) for w, b in bets.items()}
-                entry["net"] = {w: _amount(n) for w, n in net.items()}
-                if plays is not None:
-                    entry["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
-                logged.append(entry)
+                key = (tuple(int(outcomes[w][index]) for w in spec.wagers.ids), tuple(bets.values()))
+                said = settled_as.get(key)
+                if said is None:  # what the dealer pays depends on the outcomes and the bets alone: said once
+                    settled = settler.settled(outcomes, index)
+                    lines = answer_lines(spec, settled, bets, rule, {})
+                    net = {w: sum((x.amount for x in lines_of(spec, lines, w)), Fraction(0)) for w in spec.wagers.ids}
+                    said = {}
+                    if plays is not None:
+                        outcome = settled[ANTE_PLAY].outcome
+                        assert isinstance(outcome, AntePlayOutcome)
+                        said["decision"] = "fold" if outcome.situation is Situation.FOLD else "play"
+                    said["bets"] = {w: _amount(b) for w, b in bets.items()}
+                    said["net"] = {w: _amount(n) for w, n in net.items()}
+                    if plays is not None:
+                        said["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
+                    if len(settled_as) < 100_000:
+                        settled_as[key] = said
+                logged.append({"seat": seat + 1, "player": [names[c] for c in player[index]], **said})
             line["seats"] = logged
             line["deck"] = [names[c] for c in decks[row]]
             line["input"] = [names[c] for c in inputs[row]]
