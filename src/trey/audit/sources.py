@@ -112,7 +112,7 @@ def records_of(
     if source.is_dir() or source.name.lower().endswith(".parquet"):
         return name, _parquet_rows(source, spec, mapping, columnar=columnar)
     if source.name.lower().endswith(".csv"):
-        return name, _rounds(_csv_rows(source), mapping)
+        return name, _csv_rounds(source, spec, mapping, columnar=columnar)
     return name, _json_rounds(source, spec) if columnar else _json_lines(source)
 
 
@@ -178,6 +178,7 @@ def _csv_rows(path: Path) -> Iterator[Row]:
                     if twice:
                         raise SourceError("log.csv-header", f"{display_name(path)}: the header names the column {twice[0][:40]!r} twice")
                     header = values
+                    yield 0, dict.fromkeys(header)
                     continue
                 number += 1
                 if len(values) != len(header):
@@ -610,6 +611,41 @@ def _chunk(
     yield Chunk(long, numbers, readers, strict)
 
 
+def _csv_rounds(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
+    """A CSV of table rounds: its rows (text, a blank field no value) in batches of columns for the fast reader; a
+    line that is not a row of the header's fields, and all after it, read strictly."""
+    rows = _csv_rows(path)
+    header = next(rows, None)
+    if header is None:
+        return
+    fields = _wanted(list(header[1]), spec, mapping)
+
+    def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
+        batch: list[dict[str, Any]] = []
+        for _, row in rows:
+            batch.append(row)
+            if not isinstance(row, dict):
+                yield batch
+                batch = []
+                for _, more in rows:
+                    batch.append(more)
+                    if len(batch) >= ROWS_AT_ONCE:
+                        yield batch
+                        batch = []
+                break
+            if len(batch) >= ROWS_AT_ONCE:
+                yield _csv_table(batch, header[1])
+                batch = []
+        if batch:
+            yield _csv_table(batch, header[1]) if all(isinstance(r, dict) for r in batch) else batch
+
+    yield from _chunks(batches(), fields, spec, mapping, columnar=columnar)
+
+
+def _csv_table(rows: list[dict[str, Any]], header: dict[str, Any]) -> pa.Table:
+    return pa.Table.from_pydict({k: pa.array([r[k] for r in rows], type=pa.string()) for k in header})
+
+
 def _strict_rows(
     first: list[dict[str, Any]],
     then: list[dict[str, Any]],
@@ -621,10 +657,10 @@ def _strict_rows(
     def rows() -> Iterator[Row]:
         for batch in [first, then]:
             for row in batch:
-                yield 0, {"\0fields": fields, **row}
+                yield 0, {"\0fields": fields, **row} if isinstance(row, dict) else row
         for more in rest:
             for row in more.to_pylist() if isinstance(more, pa.Table) else more:
-                yield 0, {"\0fields": fields, **row}
+                yield 0, {"\0fields": fields, **row} if isinstance(row, dict) else row
 
     yield from _rounds(rows(), mapping, done)
 
