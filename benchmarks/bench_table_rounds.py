@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from common import REPO
 
+from common import REPO
 from trey.audit.audit import audit
 from trey.audit.simulated import simulated_table_log
 from trey.engine import analyze

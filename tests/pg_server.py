@@ -37,7 +37,10 @@ def postgres_url() -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "check": True}
-    subprocess.run(_as_postgres(str(BIN / "initdb"), "-D", str(data), "-U", "trey", "-A", "trust", "-N", "--no-instructions"), **quiet)  # type: ignore[call-overload]
+    subprocess.run(
+        _as_postgres(str(BIN / "initdb"), "-D", str(data), "-U", "trey", "-A", "trust", "-N", "--no-instructions"),
+        **quiet,
+    )  # type: ignore[call-overload]
     options = (
         f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
         "-c full_page_writes=off -c shared_buffers=16MB -c max_connections=10"
@@ -45,7 +48,9 @@ def postgres_url() -> Iterator[str]:
     start = [str(BIN / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]
     subprocess.run(_as_postgres(*start), **quiet)  # type: ignore[call-overload]
     try:
-        subprocess.run(_as_postgres(str(BIN / "createdb"), "-h", str(folder), "-p", str(port), "-U", "trey", "trey"), **quiet)  # type: ignore[call-overload]
+        subprocess.run(
+            _as_postgres(str(BIN / "createdb"), "-h", str(folder), "-p", str(port), "-U", "trey", "trey"), **quiet
+        )  # type: ignore[call-overload]
         yield f"postgresql+psycopg://trey@127.0.0.1:{port}/trey"
     finally:
         # The server this fixture started, by the process id it wrote: stopped at once (SIGQUIT, an immediate

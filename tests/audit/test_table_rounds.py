@@ -16,8 +16,6 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pg_server import postgres_url  # noqa: F401  (the fixture)
-
 from trey.audit.audit import Audit, audit, audit_json
 from trey.audit.mapping import load_mapping
 from trey.audit.simulated import simulated_table_log
@@ -133,7 +131,9 @@ def test_csv_parquet_and_sqlite_give_the_same_audit_to_the_byte(
         names = list(rows[0])
         quoted = ", ".join(f'"{n}"' for n in names)
         connection.execute(f"CREATE TABLE seats ({quoted})")
-        connection.executemany(f"INSERT INTO seats VALUES ({', '.join('?' * len(names))})", [list(r.values()) for r in rows])
+        connection.executemany(
+            f"INSERT INTO seats VALUES ({', '.join('?' * len(names))})", [list(r.values()) for r in rows]
+        )
     sqlite = f"sqlite:///{database}"
     for source in (
         folder / "rounds.csv",
@@ -167,7 +167,9 @@ def test_postgresql_gives_the_same_audit_to_the_byte(
     assert as_text(found) == reference[0]
     # Read-only: a query that writes is refused by the server, and nothing is written.
     writes = "SELECT * FROM seats, LATERAL (SELECT nextval('seats_n_seq')) AS x ORDER BY n"
-    with pytest.raises(SourceError, match=r"the query is refused \(cannot execute nextval\(\) in a read-only transaction\)"):
+    with pytest.raises(
+        SourceError, match=r"the query is refused \(cannot execute nextval\(\) in a read-only transaction\)"
+    ):
         audited([SqlSource(postgres_url, query=writes)])
 
 
@@ -189,20 +191,45 @@ def test_a_mapping_reads_a_systems_own_names_cards_and_money(
         p = r["player"].split()
         own.append(
             {
-                "HAND_ID": r["round"], "TBL": r["table"], "DEALER_ID": r["dealer"], "SHOE": r["shuffler"],
-                "SHIFT": r["shift"], "SEATS": r["table_seats"], "DLR": suit_rank(r["dealer_cards"]),
-                "DECK": suit_rank(r["deck"]), "FED": suit_rank(r["input"]), "SEAT_NO": r["seat"],
-                "P1": code[p[0]], "P2": code[p[1]], "P3": code[p[2]], "ACTION": r["decision"],
+                "HAND_ID": r["round"],
+                "TBL": r["table"],
+                "DEALER_ID": r["dealer"],
+                "SHOE": r["shuffler"],
+                "SHIFT": r["shift"],
+                "SEATS": r["table_seats"],
+                "DLR": suit_rank(r["dealer_cards"]),
+                "DECK": suit_rank(r["deck"]),
+                "FED": suit_rank(r["input"]),
+                "SEAT_NO": r["seat"],
+                "P1": code[p[0]],
+                "P2": code[p[1]],
+                "P3": code[p[2]],
+                "ACTION": r["decision"],
                 **{f"B_{w}": cents(r[f"bet_{w}"]) for w in spec().wagers.ids},
                 **{f"N_{w}": cents(r[f"net_{w}"]) for w in spec().wagers.ids},
-                "PA": cents(r["ante"]), "PP": cents(r["play"]), "PB": cents(r["ante_bonus"]),
+                "PA": cents(r["ante"]),
+                "PP": cents(r["play"]),
+                "PB": cents(r["ante_bonus"]),
             }
         )
     columns = {
-        "round": "HAND_ID", "table": "TBL", "dealer": "DEALER_ID", "shuffler": "SHOE", "shift": "SHIFT",
-        "table_seats": "SEATS", "dealer_cards": "DLR", "deck": "DECK", "input": "FED", "seat": "SEAT_NO",
-        "player": ["P1", "P2", "P3"], "decision": "ACTION", "ante": "PA", "play": "PP", "ante_bonus": "PB",
-        **{f"bet_{w}": f"B_{w}" for w in spec().wagers.ids}, **{f"net_{w}": f"N_{w}" for w in spec().wagers.ids},
+        "round": "HAND_ID",
+        "table": "TBL",
+        "dealer": "DEALER_ID",
+        "shuffler": "SHOE",
+        "shift": "SHIFT",
+        "table_seats": "SEATS",
+        "dealer_cards": "DLR",
+        "deck": "DECK",
+        "input": "FED",
+        "seat": "SEAT_NO",
+        "player": ["P1", "P2", "P3"],
+        "decision": "ACTION",
+        "ante": "PA",
+        "play": "PP",
+        "ante_bonus": "PB",
+        **{f"bet_{w}": f"B_{w}" for w in spec().wagers.ids},
+        **{f"net_{w}": f"N_{w}" for w in spec().wagers.ids},
     }
     mapping_file = tmp_path / "mapping.yaml"
     mapping_file.write_text(
@@ -218,9 +245,15 @@ def test_a_mapping_reads_a_systems_own_names_cards_and_money(
     )
     with pytest.raises(SpecError, match="As has two codes"):
         load_mapping(twice)
-    own_suit_first = [dict(o, DLR=",".join(code[c] for c in r["dealer_cards"].split()),
-                           DECK=",".join(code[c] for c in r["deck"].split()),
-                           FED=",".join(code[c] for c in r["input"].split())) for o, r in zip(own, rows, strict=True)]
+    own_suit_first = [
+        dict(
+            o,
+            DLR=",".join(code[c] for c in r["dealer_cards"].split()),
+            DECK=",".join(code[c] for c in r["deck"].split()),
+            FED=",".join(code[c] for c in r["input"].split()),
+        )
+        for o, r in zip(own, rows, strict=True)
+    ]
     pq.write_table(pa.Table.from_pylist(own_suit_first), tmp_path / "export.parquet")
     assert as_text(audited([tmp_path / "export.parquet"], load_mapping(mapping_file))) == reference[0]
     suit_first = tmp_path / "suit-first.yaml"
@@ -273,21 +306,31 @@ def _swap_first_cards(r: list[dict[str, Any]]) -> None:
 
 
 REFUSALS = [
-        (lambda r: r[1]["seats"][1].update(player=r[1]["dealer_cards"][:1] + r[1]["seats"][1]["player"][1:]),
-         "log.card-twice", "seat 2: a card is dealt twice in the round"),
-        (lambda r: r[1]["seats"][1].update(player=r[1]["seats"][0]["player"][:1] + r[1]["seats"][1]["player"][1:]),
-         "round.card-twice", "a card is dealt twice in the round"),
-        (lambda r: r[1]["seats"][1].update(seat=1), "round.seat-number", "seat 1 is given twice"),
-        (lambda r: r[1].update(table_seats=1), "round.seats", "2 seats at a table of 1"),
-        (lambda r: r[1]["seats"][1].update(seat=8), "round.seat-number", "seat 2 of the list: its seat is a whole number 1 to 7"),
-        (lambda r: r[1].update(seats=[]), "round.seats", "a table round has seats: a list of one seat or more"),
-        (lambda r: r[1]["deck"].__setitem__(51, r[1]["deck"][50]), "round.deck", "deck holds a card twice"),
-        (_swap_first_cards, "round.deal-order", "seat 1 holds"),
-        (lambda r: r[1].pop("deck"), "round.deck", "a round with its input gives its deck too"),
-        (lambda r: (r[1].pop("deck"), r[1].pop("input")), "round.deck-mixed", "the log's first round has a deck"),
-        (lambda r: r[1].update(shift=""), "round.label", "a round's shift is text of 1 to 64 characters"),
-        (lambda r: r[1]["seats"][0].update(round="x"), "log.field", "seat 1: 'round' is the round's, not a seat's"),
-        (lambda r: r[1].update(dealer_cards=["Ah"]), "log.card", "dealer_cards must be 3 cards"),
+    (
+        lambda r: r[1]["seats"][1].update(player=r[1]["dealer_cards"][:1] + r[1]["seats"][1]["player"][1:]),
+        "log.card-twice",
+        "seat 2: a card is dealt twice in the round",
+    ),
+    (
+        lambda r: r[1]["seats"][1].update(player=r[1]["seats"][0]["player"][:1] + r[1]["seats"][1]["player"][1:]),
+        "round.card-twice",
+        "a card is dealt twice in the round",
+    ),
+    (lambda r: r[1]["seats"][1].update(seat=1), "round.seat-number", "seat 1 is given twice"),
+    (lambda r: r[1].update(table_seats=1), "round.seats", "2 seats at a table of 1"),
+    (
+        lambda r: r[1]["seats"][1].update(seat=8),
+        "round.seat-number",
+        "seat 2 of the list: its seat is a whole number 1 to 7",
+    ),
+    (lambda r: r[1].update(seats=[]), "round.seats", "a table round has seats: a list of one seat or more"),
+    (lambda r: r[1]["deck"].__setitem__(51, r[1]["deck"][50]), "round.deck", "deck holds a card twice"),
+    (_swap_first_cards, "round.deal-order", "seat 1 holds"),
+    (lambda r: r[1].pop("deck"), "round.deck", "a round with its input gives its deck too"),
+    (lambda r: (r[1].pop("deck"), r[1].pop("input")), "round.deck-mixed", "the log's first round has a deck"),
+    (lambda r: r[1].update(shift=""), "round.label", "a round's shift is text of 1 to 64 characters"),
+    (lambda r: r[1]["seats"][0].update(round="x"), "log.field", "seat 1: 'round' is the round's, not a seat's"),
+    (lambda r: r[1].update(dealer_cards=["Ah"]), "log.card", "dealer_cards must be 3 cards"),
 ]
 
 
@@ -300,26 +343,26 @@ def test_each_refusal_of_a_round_has_its_code(tmp_path: Path) -> None:
 
 
 HOSTILE = [
-        lambda r: r[1].update(round=" x"),
-        lambda r: r[1].update(table="T\u200b1"),
-        lambda r: r[1]["seats"].reverse(),
-        lambda r: r[1]["seats"][0].update(seat=True),
-        lambda r: r[1]["seats"][0]["bets"].update(ante_play="10"),
-        lambda r: r[1]["seats"][0]["bets"].update(ante_play=10**20),
-        lambda r: r[1]["seats"][0]["net"].update(ante_play="-7.505"),
-        lambda r: r[1]["seats"][0].update(parts={}),
-        lambda r: r[1]["seats"][0].update(bets={}, net={}),
-        lambda r: r[1]["seats"][0].pop("parts"),
-        lambda r: r[1]["seats"][0].update(decision="raise"),
-        lambda r: r[1]["seats"][0].update(decision=None),
-        lambda r: r[1]["seats"][0].update(meter={"pair_plus": 5}),
-        lambda r: r[1]["seats"][0]["net"].pop("prime"),
-        lambda r: r[1]["seats"][0]["player"].__setitem__(0, "1h"),
-        lambda r: r[1]["seats"][0]["player"].__setitem__(0, " " + r[1]["seats"][0]["player"][0]),
-        lambda r: r[1].update(table_seats=2.0),
-        lambda r: r[1].update(seats=None),
-        lambda r: r[1].update(extra=1),
-        lambda r: r[0]["seats"][0]["player"].__setitem__(0, r[0]["seats"][0]["player"][0].replace("T", "10")),
+    lambda r: r[1].update(round=" x"),
+    lambda r: r[1].update(table="T\u200b1"),
+    lambda r: r[1]["seats"].reverse(),
+    lambda r: r[1]["seats"][0].update(seat=True),
+    lambda r: r[1]["seats"][0]["bets"].update(ante_play="10"),
+    lambda r: r[1]["seats"][0]["bets"].update(ante_play=10**20),
+    lambda r: r[1]["seats"][0]["net"].update(ante_play="-7.505"),
+    lambda r: r[1]["seats"][0].update(parts={}),
+    lambda r: r[1]["seats"][0].update(bets={}, net={}),
+    lambda r: r[1]["seats"][0].pop("parts"),
+    lambda r: r[1]["seats"][0].update(decision="raise"),
+    lambda r: r[1]["seats"][0].update(decision=None),
+    lambda r: r[1]["seats"][0].update(meter={"pair_plus": 5}),
+    lambda r: r[1]["seats"][0]["net"].pop("prime"),
+    lambda r: r[1]["seats"][0]["player"].__setitem__(0, "1h"),
+    lambda r: r[1]["seats"][0]["player"].__setitem__(0, " " + r[1]["seats"][0]["player"][0]),
+    lambda r: r[1].update(table_seats=2.0),
+    lambda r: r[1].update(seats=None),
+    lambda r: r[1].update(extra=1),
+    lambda r: r[0]["seats"][0]["player"].__setitem__(0, r[0]["seats"][0]["player"][0].replace("T", "10")),
 ]
 
 
@@ -358,7 +401,9 @@ def test_the_fast_reader_proves_every_clean_round(tmp_path: Path, tabular: tuple
         assert sum(len(g) for g in proven) == ROUNDS and all(g.all() for g in proven)
 
 
-def test_rows_of_one_round_that_disagree_are_refused(tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]) -> None:
+def test_rows_of_one_round_that_disagree_are_refused(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
     _, rows = tabular
     rows = copy.deepcopy(rows[:6])
     rows[3]["shift"] = "night"
@@ -370,10 +415,16 @@ def test_rows_of_one_round_that_disagree_are_refused(tmp_path: Path, tabular: tu
     assert found.table_rounds == 2
 
 
-def test_a_source_without_a_needed_column_is_one_error(tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]) -> None:
+def test_a_source_without_a_needed_column_is_one_error(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
     _, rows = tabular
-    pq.write_table(pa.Table.from_pylist([{k: v for k, v in r.items() if k != "player"} for r in rows[:4]]), tmp_path / "p.parquet")
-    with pytest.raises(SourceError, match=r"^the source has no column for player \(column 'player'\) \[source.column\]"):
+    pq.write_table(
+        pa.Table.from_pylist([{k: v for k, v in r.items() if k != "player"} for r in rows[:4]]), tmp_path / "p.parquet"
+    )
+    with pytest.raises(
+        SourceError, match=r"^the source has no column for player \(column 'player'\) \[source.column\]"
+    ):
         audited([tmp_path / "p.parquet"])
 
 
@@ -385,8 +436,12 @@ def test_a_database_that_does_not_answer_is_one_error() -> None:
         port = probe.getsockname()[1]  # closed once the probe is: nothing listens there
     with pytest.raises(SourceError, match=r"the database does not answer .*\[source.unreachable\]"):
         audited([SqlSource(f"postgresql+psycopg://trey@127.0.0.1:{port}/trey", table="seats")])
-    result = CliRunner().invoke(app, ["audit", str(PAYTABLE), f"postgresql+psycopg://trey@127.0.0.1:{port}/x", "--table", "t"])
-    assert result.exit_code == 1 and "the database does not answer" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(
+        app, ["audit", str(PAYTABLE), f"postgresql+psycopg://trey@127.0.0.1:{port}/x", "--table", "t"]
+    )
+    assert (
+        result.exit_code == 1 and "the database does not answer" in result.output and "Traceback" not in result.output
+    )
 
 
 def test_simulate_writes_table_rounds_that_audit_reads(tmp_path: Path) -> None:
@@ -398,5 +453,21 @@ def test_simulate_writes_table_rounds_that_audit_reads(tmp_path: Path) -> None:
     assert first["input"][:3] == ["2c", "2d", "2h"]
     found = audited([log])
     assert (found.problem_count, found.mispaid_count, found.rounds) == (0, 0, 12)
-    wrong = CliRunner().invoke(app, ["simulate", str(PAYTABLE), "--log", str(tmp_path / "u.jsonl"), "--seats", "2", "--shuffle", "bogus"])
+    wrong = CliRunner().invoke(
+        app, ["simulate", str(PAYTABLE), "--log", str(tmp_path / "u.jsonl"), "--seats", "2", "--shuffle", "bogus"]
+    )
     assert wrong.exit_code == 2 and "no shuffle model named 'bogus'" in wrong.output
+
+
+def test_a_source_without_the_optional_fields_reads_as_it_is(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    _, rows = tabular
+    optional = ("table", "dealer", "shuffler", "shift", "table_seats", "deck", "input")
+    bare = [{k: v for k, v in r.items() if k not in optional} for r in rows[:40]]
+    pq.write_table(pa.Table.from_pylist(bare), tmp_path / "bare.parquet")
+    found = audit(spec(), [tmp_path / "bare.parquet"], keep_deals=True)
+    assert (found.table_rounds, found.rounds, found.problem_count, found.mispaid_count) == (20, 40, 0, 1)
+    assert found.deals is not None and found.deals.decks is None
+    assert set(found.deals.labels["dealer"].tolist()) == {""} and set(found.deals.labels["table"].tolist()) == {""}
+    assert as_text(found) == as_text(audit(spec(), [tmp_path / "bare.parquet"], columnar=False))

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +19,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
-from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
 from trey.audit.deals import DealRecords
+from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
 from trey.audit.log import KEPT, Batch, LogProblem, read_log
+from trey.audit.mapping import Mapping
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
-from trey.audit.mapping import Mapping
 from trey.audit.seen import SeenIds
 from trey.audit.sources import Source, is_table_source, records_of
 from trey.audit.tables import joined_deals, read_table_rounds
@@ -442,7 +442,15 @@ def audit(
     with SeenIds() as seen:
         for path in logs:
             _audit_log(
-                found, path, settler, rule, expectations, seen, columnar=columnar, mapping=mapping, deals=deals,
+                found,
+                path,
+                settler,
+                rule,
+                expectations,
+                seen,
+                columnar=columnar,
+                mapping=mapping,
+                deals=deals,
                 keep_deals=keep_deals,
             )
     return found
@@ -674,9 +682,7 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
         found.cards.add(np.concatenate([rounds.player, rounds.dealer], axis=1), rounds.tables)
     else:
         taken = pa.array(np.flatnonzero(first), type=pa.int64())
-        found.cards.add(
-            np.concatenate([rounds.player[first], rounds.dealer[first]], axis=1), rounds.tables.take(taken)
-        )
+        found.cards.add(np.concatenate([rounds.player[first], rounds.dealer[first]], axis=1), rounds.tables.take(taken))
     found.rounds += len(rounds)
     ante_on = rounds.ante_rows
     cache = found.due_cache

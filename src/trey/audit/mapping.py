@@ -90,7 +90,7 @@ class Mapping:
 
     def amount(self, value: object, what: str) -> str | int:
         """An amount as the format writes it (a whole number, or text with its cents)."""
-        if isinstance(value, bool) or isinstance(value, float):
+        if isinstance(value, bool | float):
             raise ValueRefused("log.amount", f"{what}: {value!r} is a float, not an exact amount")
         if isinstance(value, Decimal):
             if not value.is_finite():
@@ -143,7 +143,11 @@ def load_mapping(path: Path) -> Mapping:
     bad: list[Problem] = []
     for code, card in codes.items():
         if card in seen:
-            bad.append(doc.problem("mapping.card-codes", ("cards", "codes", code), f"{card} has two codes: {seen[card]!r} and {code!r}"))
+            bad.append(
+                doc.problem(
+                    "mapping.card-codes", ("cards", "codes", code), f"{card} has two codes: {seen[card]!r} and {code!r}"
+                )
+            )
         seen[card] = code
     if bad:
         raise SpecError(bad)
@@ -152,7 +156,7 @@ def load_mapping(path: Path) -> Mapping:
         if isinstance(columns.get(hand), tuple):
             raise SpecError([doc.problem("schema.type", ("columns", hand), f"{hand} is one column of 52 cards")])
     return Mapping(
-        columns,  # type: ignore[arg-type]
+        columns,
         notation,
         cards.get("separator", " "),
         codes,

@@ -147,9 +147,7 @@ def simulated_table_log(
             for seat in range(seats):
                 seat_number += 1
                 index = row * seats + seat
-                bets = {
-                    w: Fraction(sizes[w][(seat_number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)
-                }
+                bets = {w: Fraction(sizes[w][(seat_number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)}
                 key = (tuple(int(outcomes[w][index]) for w in spec.wagers.ids), tuple(bets.values()))
                 said = settled_as.get(key)
                 if said is None:  # what the dealer pays depends on the outcomes and the bets alone: said once

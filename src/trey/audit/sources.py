@@ -133,7 +133,10 @@ def _json_lines(path: Path) -> Iterator[Record]:
                 if not raw.strip():
                     continue
                 if len(raw) > MAX_LINE_BYTES:
-                    yield first + index, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
+                    yield (
+                        first + index,
+                        refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes"),
+                    )
                     continue
                 try:
                     yield first + index, loads_strict(raw.decode("utf-8"))
@@ -169,20 +172,28 @@ def _csv_rows(path: Path) -> Iterator[Row]:
                     values = _csv_fields(raw.decode("utf-8"))
                 except (UnicodeDecodeError, csv.Error) as exc:
                     if header is None:
-                        raise SourceError("log.csv-header", f"{display_name(path)}: the header cannot be read ({exc})") from None
+                        raise SourceError(
+                            "log.csv-header", f"{display_name(path)}: the header cannot be read ({exc})"
+                        ) from None
                     number += 1
                     yield number, refusal(None, "log.field", f"not a CSV line: {exc}")
                     continue
                 if header is None:
                     twice = sorted({n for n in values if values.count(n) > 1})
                     if twice:
-                        raise SourceError("log.csv-header", f"{display_name(path)}: the header names the column {twice[0][:40]!r} twice")
+                        raise SourceError(
+                            "log.csv-header",
+                            f"{display_name(path)}: the header names the column {twice[0][:40]!r} twice",
+                        )
                     header = values
                     yield 0, dict.fromkeys(header)
                     continue
                 number += 1
                 if len(values) != len(header):
-                    yield number, refusal(None, "log.field", f"{len(values)} fields where the header names {len(header)}")
+                    yield (
+                        number,
+                        refusal(None, "log.field", f"{len(values)} fields where the header names {len(header)}"),
+                    )
                     continue
                 yield number, {k: (v if v != "" else None) for k, v in zip(header, values, strict=True)}
 
@@ -216,6 +227,7 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
         raise SourceError("source.column", f"{name}: the column {twice[0][:40]!r} is named twice")
     fields = _wanted(names, spec, mapping)
     columns = sorted(set(mapping.source_columns(fields)), key=names.index)
+
     def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
         try:
             for batch in dataset.to_batches(columns=columns, batch_size=ROWS_AT_ONCE):
@@ -223,7 +235,7 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
-    return _chunks(batches(), fields, spec, mapping, columnar=columnar)
+    return _chunks(batches(), fields, mapping, columnar=columnar)
 
 
 def _engine(source: SqlSource) -> Any:
@@ -278,8 +290,10 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: 
                     names = list(probe.keys())
                     probe.close()
                     order = list(mapping.order_by) or [_one(mapping.column("round")), _one(mapping.column("seat"))]
-                    statement: Any = sa.select(*[sa.column(n) for n in names]).select_from(table).order_by(
-                        *[sa.column(c) for c in order]
+                    statement: Any = (
+                        sa.select(*[sa.column(n) for n in names])
+                        .select_from(table)
+                        .order_by(*[sa.column(c) for c in order])
                     )
                 else:
                     statement = sa.text(source.query or "")
@@ -305,7 +319,7 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: 
                 except sa.exc.SQLAlchemyError as exc:
                     raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
 
-            yield from _chunks(partitions(), fields, spec, mapping, columnar=columnar)
+            yield from _chunks(partitions(), fields, mapping, columnar=columnar)
     finally:
         engine.dispose()
 
@@ -331,7 +345,7 @@ def _text(value: object, what: str) -> str | None:
     raise ValueRefused("log.field", f"{what} is text, not {type(value).__name__}")
 
 
-def _number(value: object, what: str) -> object:
+def _number(value: object) -> object:
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
         return int(value)
     return value
@@ -361,13 +375,13 @@ class _Row:
             if name in ("dealer_cards", "deck", "input"):
                 found[name] = self.mapping.cards(value, name)
             elif name == "table_seats":
-                found[name] = _number(value, name)
+                found[name] = _number(value)
             else:
                 found[name] = _text(value, name)
         return found
 
-    def seat(self, wagers: list[str]) -> dict[str, Any]:
-        seat: dict[str, Any] = {"seat": _number(self.raw("seat"), "seat")}
+    def seat(self) -> dict[str, Any]:
+        seat: dict[str, Any] = {"seat": _number(self.raw("seat"))}
         player = self.raw("player")
         seat["player"] = self.mapping.cards(player, "player") if player is not None else None
         decision = self.raw("decision") if "decision" in self.fields else None
@@ -417,10 +431,12 @@ def _rounds(rows: Iterator[Row], mapping: Mapping, number: int = 0) -> Iterator[
                 (k for k, v in values.items() if isinstance(v, str) and len(v) > MAX_VALUE_CHARACTERS), None
             )
             if too_long is not None:
-                raise ValueRefused("log.field", f"the column {too_long[:40]!r} holds more than {MAX_VALUE_CHARACTERS:,} characters")
+                raise ValueRefused(
+                    "log.field", f"the column {too_long[:40]!r} holds more than {MAX_VALUE_CHARACTERS:,} characters"
+                )
             shown = _text(round_id, "round")
             own = row.round_fields()
-            seat = row.seat([])
+            seat = row.seat()
         except ValueRefused as exc:
             if broken is None:
                 broken = refusal(round_id if isinstance(round_id, str) else None, exc.code, str(exc))
@@ -485,7 +501,8 @@ def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Arr
             pc.match_substring_regex(values, r"^[!-~]+$"),
             pc.invert(
                 pc.or_(
-                    pc.or_(pc.match_substring(values, sep + sep), pc.starts_with(values, sep)), pc.ends_with(values, sep)
+                    pc.or_(pc.match_substring(values, sep + sep), pc.starts_with(values, sep)),
+                    pc.ends_with(values, sep),
                 )
             ),
         )
@@ -506,14 +523,14 @@ def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarra
             found[name] = pa.ListArray.from_arrays(pa.array(np.arange(0, 3 * len(table) + 1, 3), pa.int32()), flat)
             continue
         values = table.column(column).combine_chunks()
-        if name in CARD_FIELDS:
-            found[name] = values
-        elif name == "round":
+        if name in CARD_FIELDS or name == "round":
             found[name] = values
         else:
             found[name] = _blank_to_null(values)
     wagers = sorted({f[4:] for f in fields if f.startswith(AMOUNT_PREFIXES)})
-    return Long(group, len(table), found, wagers, lambda values, optional: _card_lists(values, mapping, optional=optional))
+    return Long(
+        group, len(table), found, wagers, lambda values, optional: _card_lists(values, mapping, optional=optional)
+    )
 
 
 def _readers(mapping: Mapping) -> dict[str, Any]:
@@ -529,7 +546,7 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
         return cents(_amounts({"x": shown}, "x", ("x",), signed=signed, stranger=lambda n: ValueError(n))["x"])  # type: ignore[arg-type,return-value]
 
     def seat_of(value: Any) -> int:
-        number = _number(value, "seat")
+        number = _number(value)
         if type(number) is not int:
             raise ValueError("not a seat")
         return number
@@ -548,7 +565,6 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
 def _chunks(
     tables: Iterator[pa.Table | list[dict[str, Any]]],
     fields: list[str],
-    spec: GameSpec,
     mapping: Mapping,
     *,
     columnar: bool = True,
@@ -639,7 +655,7 @@ def _csv_rounds(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: bool)
         if batch:
             yield _csv_table(batch, header[1]) if all(isinstance(r, dict) for r in batch) else batch
 
-    yield from _chunks(batches(), fields, spec, mapping, columnar=columnar)
+    yield from _chunks(batches(), fields, mapping, columnar=columnar)
 
 
 def _csv_table(rows: list[dict[str, Any]], header: dict[str, Any]) -> pa.Table:
@@ -684,7 +700,14 @@ def _json_schema(spec: GameSpec, amount: pa.DataType) -> pa.Schema:
     )
     text = [(k, pa.string()) for k in ("round", "table", "time", "dealer", "shuffler", "shift")]
     return pa.schema(
-        [*text, ("table_seats", pa.int64()), ("dealer_cards", cards), ("deck", cards), ("input", cards), ("seats", pa.list_(seat))]
+        [
+            *text,
+            ("table_seats", pa.int64()),
+            ("dealer_cards", cards),
+            ("deck", cards),
+            ("input", cards),
+            ("seats", pa.list_(seat)),
+        ]
     )
 
 

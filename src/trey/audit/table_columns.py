@@ -11,8 +11,8 @@ which refuses it, when it must, in its words. So an audit is the same with it an
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -78,13 +78,15 @@ def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntA
     for value in encoded.dictionary.to_pylist():
         try:
             found.append(read(value))
-        except (ValueError, TypeError, ArithmeticError, Exception):  # noqa: BLE001 - any refusal: the strict reader's
+        except (ValueError, TypeError, ArithmeticError, Exception):
             found.append(None)
     indices = encoded.indices.fill_null(len(found)).to_numpy(zero_copy_only=False).astype(np.int64)
     return [*found, None], indices  # a null row: index len(found), read as None
 
 
-def _cards(values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int) -> tuple[IntArray, BoolArray, BoolArray]:
+def _cards(
+    values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int
+) -> tuple[IntArray, BoolArray, BoolArray]:
     """Each row's cards (rows, width) as numbers, whether the row gives them, and whether they read (given rows)."""
     codes = np.full((rows, width), BAD, dtype=np.int64)
     if values is None:
@@ -140,9 +142,12 @@ def prove_rounds(
         first = np.flatnonzero(first_row)[group]
         same = pc.equal(values, values.take(pa.array(first)))
         both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
-        return pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
+        result: BoolArray = pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
+        return result
 
-    def read_each(values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None) -> npt.NDArray[Any]:
+    def read_each(
+        values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None
+    ) -> npt.NDArray[Any]:
         """Each row's value read, as an object array (``default`` without the column, ``null`` for a null, None
         where refused)."""
         if values is None:
@@ -153,7 +158,9 @@ def prove_rounds(
         table[:] = found
         return table[index]
 
-    def read_ints(values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None) -> tuple[IntArray, BoolArray]:
+    def read_ints(
+        values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None
+    ) -> tuple[IntArray, BoolArray]:
         """Each row's whole number read, and whether it read (a refused value: False)."""
         if values is None:
             return np.full(n, default, dtype=np.int64), np.ones(n, dtype=bool)
@@ -164,7 +171,18 @@ def prove_rounds(
         return numbers[index], ok[index]
 
     # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
-    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats", "dealer_cards", "deck", "input"):
+    for name in (
+        "round",
+        "table",
+        "time",
+        "dealer",
+        "shuffler",
+        "shift",
+        "table_seats",
+        "dealer_cards",
+        "deck",
+        "input",
+    ):
         values = f.get(name)
         if long.grouped or values is None:
             continue
@@ -174,19 +192,19 @@ def prove_rounds(
             row_ok &= constant(values)
     ids = read_each(f.get("round"), round_of, None)
     row_ok &= ids != None  # noqa: E711 - elementwise
-    missing = object()
     tables = read_each(f.get("table"), text_of, None)
-    if f.get("table") is not None:
-        raw_tables = f["table"].is_null().to_numpy(zero_copy_only=False)
+    table_values = f.get("table")
+    if table_values is not None:
+        raw_tables = table_values.is_null().to_numpy(zero_copy_only=False)
         row_ok &= (tables != None) | raw_tables  # noqa: E711
     labels: dict[str, npt.NDArray[Any]] = {}
     for name in ("time", "dealer", "shuffler", "shift"):
         values = f.get(name)
         if values is None:
-            labels[name] = [""] * n
+            labels[name] = np.full(n, "", dtype=object)
             continue
-        read = read_each(values, label_of, missing, "")
-        row_ok &= (read != None) & np.not_equal(read, missing)  # noqa: E711
+        read = read_each(values, label_of, None, "")
+        row_ok &= read != None  # noqa: E711 - elementwise
         labels[name] = read
     counts, counts_ok = read_ints(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
     row_ok &= counts_ok & (counts >= 1)
@@ -205,7 +223,7 @@ def prove_rounds(
         codes, given, ok = _cards(lists, width, card_of, groups)
         return codes[group], given[group], ok[group]
 
-    dealer, dealer_given, dealer_ok = round_cards("dealer_cards", HAND)
+    dealer, _, dealer_ok = round_cards("dealer_cards", HAND)
     row_ok &= dealer_ok
     deck, deck_given, deck_ok = round_cards("deck", DECK_SIZE)
     fed, fed_given, fed_ok = round_cards("input", DECK_SIZE)
@@ -251,7 +269,11 @@ def prove_rounds(
     ante = bet_on.get(ANTE_PLAY, np.zeros(n, dtype=bool))
     decision = f.get("decision")
     if decision is not None:
-        is_text = pa.types.is_string(decision.type) or pa.types.is_large_string(decision.type) or pa.types.is_null(decision.type)
+        is_text = (
+            pa.types.is_string(decision.type)
+            or pa.types.is_large_string(decision.type)
+            or pa.types.is_null(decision.type)
+        )
         if not is_text:
             row_ok[:] = False
         plays = pc.equal(decision, "play").fill_null(False).to_numpy(zero_copy_only=False)
@@ -260,7 +282,9 @@ def prove_rounds(
         plays = folds = np.zeros(n, dtype=bool)
     row_ok &= ~ante | plays | folds
     part_cols = [f.get(p) for p in PARTS]
-    part_on = [~c.is_null().to_numpy(zero_copy_only=False) if c is not None else np.zeros(n, dtype=bool) for c in part_cols]
+    part_on = [
+        ~c.is_null().to_numpy(zero_copy_only=False) if c is not None else np.zeros(n, dtype=bool) for c in part_cols
+    ]
     has_parts = part_on[0] | part_on[1] | part_on[2]
     row_ok &= ~has_parts | (part_on[0] & part_on[1] & part_on[2] & ante)
     parts = np.zeros((n, len(PARTS)), dtype=np.int64)
@@ -279,7 +303,9 @@ def prove_rounds(
     good &= group_all(rising)
     rank = np.arange(n) - first[group]
     # Player cards: each once in the round; the dealer's (repeated on each row) distinct from every player's.
-    everyone = np.concatenate([group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer[first]], axis=None)
+    everyone = np.concatenate(
+        [group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer[first]], axis=None
+    )
     everyone.sort()
     twice = everyone[1:][everyone[1:] == everyone[:-1]] // DECK_SIZE
     good[twice] = False
@@ -295,7 +321,9 @@ def prove_rounds(
     good &= group_all(~with_deck[group] | (player_from == player).all(axis=1))
     dealer_at = HAND * sizes
     first_deck = deck[first]
-    dealer_from = np.stack([first_deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
+    dealer_from = np.stack(
+        [first_deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1
+    )
     good &= ~with_deck | (dealer_from == dealer[first]).all(axis=1)
     # The proven rounds' seats as columns and their dealt cards.
     picked = np.flatnonzero(good[group])
@@ -337,4 +365,3 @@ def prove_rounds(
         },
         ids[rounds_kept].tolist(),
     )
-

@@ -27,9 +27,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-
 import numpy.typing as npt
+import pyarrow as pa
 
 from trey.audit.deals import GROUPS, DealRecords
 from trey.audit.log import KEPT, MAX_ROUNDS, Batch, LoggedRound, LogProblem, _card, _Refused, _round, rounds_of
@@ -67,7 +66,9 @@ class TableRound:
 def _cards(value: object, what: str, count: int, code: str) -> tuple[Card, ...]:
     if not isinstance(value, list) or len(value) != count or not all(isinstance(c, str) and len(c) <= 3 for c in value):
         example = '["Qd", "3s", "2d"]' if count == HAND else "every card of the deck, once each"
-        raise _Refused(code, f"{what} must be {count} cards such as {example}" if count == HAND else f"{what}: {example}")
+        raise _Refused(
+            code, f"{what} must be {count} cards such as {example}" if count == HAND else f"{what}: {example}"
+        )
     try:
         return tuple(_card(c) for c in value)
     except ValueError as exc:
@@ -104,7 +105,9 @@ def table_round(data: Any, spec: GameSpec, metered: dict[str, Fraction]) -> Tabl
     labels = (data.get("table"), _label(data, "dealer"), _label(data, "shuffler"), _label(data, "shift"))
     count = data.get("table_seats", TABLE_SEATS)
     if type(count) is not int or not 1 <= count <= TABLE_SEATS:
-        raise _Refused("round.label", f"a round's table_seats (the seats at its table) is a whole number 1 to {TABLE_SEATS}")
+        raise _Refused(
+            "round.label", f"a round's table_seats (the seats at its table) is a whole number 1 to {TABLE_SEATS}"
+        )
     dealer = _cards(data.get("dealer_cards"), "dealer_cards", HAND, "log.card")
     seats = data.get("seats")
     if not isinstance(seats, list) or not seats:
@@ -173,7 +176,9 @@ class _Refusal:
 
 def refusal(round_id: object, code: str, message: str) -> _Refusal:
     """A record a source could not make a table round of (a line that is not JSON, a row of a wrong type)."""
-    shown = round_id[:MAX_ID_CHARACTERS].encode("ascii", "backslashreplace").decode() if isinstance(round_id, str) else None
+    shown = (
+        round_id[:MAX_ID_CHARACTERS].encode("ascii", "backslashreplace").decode() if isinstance(round_id, str) else None
+    )
     return _Refusal(shown, code, message)
 
 
@@ -229,7 +234,9 @@ def _strict_piece(rounds: list[TableRound], spec: GameSpec) -> _Piece:
 
 def _proven_piece(proven: Proven) -> _Piece:
     return _Piece(
-        proven.seats.lines[np.r_[0, np.flatnonzero(np.diff(proven.seat_round)) + 1]] if len(proven.seats) else np.zeros(0, dtype=np.int64),
+        proven.seats.lines[np.r_[0, np.flatnonzero(np.diff(proven.seat_round)) + 1]]
+        if len(proven.seats)
+        else np.zeros(0, dtype=np.int64),
         proven.ids,
         proven.has_deck,
         proven.has_input,
@@ -334,12 +341,19 @@ class _State:
         keep = has_deck == self.with_deck if len(order) else np.zeros(0, dtype=bool)
         had = "a deck" if self.with_deck else "no deck"
         for row in np.flatnonzero(~keep).tolist():
-            self.add(int(numbers[order[row]]), ids[order[row]], "round.deck-mixed", f"the log's first round has {had}: every round of it has {had}")
+            self.add(
+                int(numbers[order[row]]),
+                ids[order[row]],
+                "round.deck-mixed",
+                f"the log's first round has {had}: every round of it has {had}",
+            )
         order = order[keep]
         rank = np.full(len(numbers), -1, dtype=np.int64)
         rank[order] = np.arange(len(order))
         seat_rank = rank[seat_round]
-        seat_order = np.argsort(np.where(seat_rank < 0, len(order), seat_rank), kind="stable")[: int((seat_rank >= 0).sum())]
+        seat_order = np.argsort(np.where(seat_rank < 0, len(order), seat_rank), kind="stable")[
+            : int((seat_rank >= 0).sum())
+        ]
         seats = Rounds.joined([p.seats for p in pieces]) if len(pieces) > 1 else pieces[0].seats
         # Rounds.joined orders by line, as ``order`` does; the seats of rounds kept out are dropped.
         if len(pieces) > 1:
@@ -350,8 +364,10 @@ class _State:
         seats = seats.take(kept_seats)
         kept_ids = [ids[i] for i in order.tolist()]
         duplicates = self._duplicates(kept_ids, numbers[order])
+
         def cat(name: str) -> npt.NDArray[Any]:
             return np.concatenate([getattr(p, name) for p in pieces])
+
         with_input = bool(len(order)) and bool(cat("has_input")[order].all())
         deals = DealRecords(
             dealer=cat("dealer")[order],
@@ -363,7 +379,9 @@ class _State:
             labels={g: np.concatenate([p.labels[g] for p in pieces])[order] for g in GROUPS},
         )
         self.problems.sort(key=lambda p: p.line)
-        batch = Batch(seats, self.problems, self.count + duplicates, duplicates, self.read - self.read_before, deals=deals)
+        batch = Batch(
+            seats, self.problems, self.count + duplicates, duplicates, self.read - self.read_before, deals=deals
+        )
         self.pieces, self.problems, self.count, self.read_before = [], [], 0, self.read
         return batch
 
@@ -378,7 +396,15 @@ class _State:
             at = f"line {first}" if log == self.name else f"{log}:{first}"
             self.count += 0
             if len(self.problems) < max(0, self.room()):
-                self.problems.append(LogProblem(self.name, int(numbers[row]), ids[row], "log.duplicate-round", f"the round id is logged twice: first at {at}"))
+                self.problems.append(
+                    LogProblem(
+                        self.name,
+                        int(numbers[row]),
+                        ids[row],
+                        "log.duplicate-round",
+                        f"the round id is logged twice: first at {at}",
+                    )
+                )
         return len(again)
 
 

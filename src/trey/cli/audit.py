@@ -56,7 +56,8 @@ def audit(
     mapping: Annotated[
         Path | None,
         typer.Option(
-            "--mapping", help="A source's own column names, cards and money (YAML, trey's source-mapping schema).",
+            "--mapping",
+            help="A source's own column names, cards and money (YAML, trey's source-mapping schema).",
             show_default=False,
         ),
     ] = None,
@@ -65,7 +66,9 @@ def audit(
     ] = None,
     table: Annotated[
         str | None,
-        typer.Option("--table", help="With a database URL: the table of its rounds (a row per seat).", show_default=False),
+        typer.Option(
+            "--table", help="With a database URL: the table of its rounds (a row per seat).", show_default=False
+        ),
     ] = None,
     effective: DateOption = None,
     force: Force = False,

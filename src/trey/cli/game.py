@@ -7,8 +7,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from enum import StrEnum
-from functools import partial
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -402,9 +402,7 @@ def simulate(
             return
         refuse_existing_file(Path(log), force=force, option="--log")
         spec = standard_game(load_spec(file), "trey simulate --log", file)
-        say_error(
-            f"wrote {write_text_lines(Path(log), write(spec, rounds, seed), force=force, option='--log')}"
-        )
+        say_error(f"wrote {write_text_lines(Path(log), write(spec, rounds, seed), force=force, option='--log')}")
         return
     if shard is not None and out is not None:
         from trey.core.files import read_bounded
