@@ -5,7 +5,9 @@ and statistics, from JSON Lines and from Parquet, and the peak memory of two log
 
 `simulated_table_log` writes 5,000 table rounds of 5 seats with their deck and input; copies of them under other
 round ids make logs of ROUNDS (default 40,000 rounds, 200,000 seats). The library's audit of each is timed after a
-first audit of a short log (the paytable's analysis, imports): seats a second = seats / time. Target: 200,000.
+first audit of a short log (the paytable's analysis, imports): seats a second = seats / time. Target: 200,000. For
+comparison on the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the
+rounds `trey simulate --log` writes), whose whole-process figure is in docs/speed.md.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pyarrow.parquet as pq
 
 from common import REPO
 from trey.audit.audit import audit
-from trey.audit.simulated import simulated_table_log
+from trey.audit.simulated import simulated_log, simulated_table_log
 from trey.engine import analyze
 from trey.paytable.load import load_spec
 
@@ -57,12 +59,19 @@ def main() -> None:
         short = Path(folder) / "short.jsonl"
         short.write_text(json.dumps(base[0]) + "\n")
         audit(spec, [short], analysis)
-        for name, source in (("JSON Lines", log), ("Parquet", parquet)):
+        seat_lines = Path(folder) / "seats.jsonl"
+        base_lines = list(simulated_log(spec, 20_000, 3))
+        with seat_lines.open("w") as out:
+            for copy in range(-(-seats // len(base_lines))):
+                for line in base_lines[: seats - copy * len(base_lines)]:
+                    out.write(line.replace('"T1-', f'"T{copy}-', 1) + "\n")
+        for name, source in (("seat lines (JSON Lines)", seat_lines), ("JSON Lines", log), ("Parquet", parquet)):
             start = time.perf_counter()
             found = audit(spec, [source], analysis)
             took = time.perf_counter() - start
             assert found.rounds == seats and found.problem_count == 0, found.problems[:3]
-            print(f"{name}: {seats:,} seats ({rounds:,} table rounds) in {took:.2f} s: {seats / took:,.0f} seats/s")
+            kind = "seats" if source != seat_lines else "seat lines"
+            print(f"{name}: {seats:,} {kind} in {took:.2f} s: {seats / took:,.0f} {kind} a second")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of the process: {peak:,.0f} MB")
 

@@ -227,6 +227,15 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
         raise SourceError("source.column", f"{name}: the column {twice[0][:40]!r} is named twice")
     fields = _wanted(names, spec, mapping)
     columns = sorted(set(mapping.source_columns(fields)), key=names.index)
+    # A round's cards and deck repeat on each of its rows: read as dictionaries (each text once a batch).
+    repeated = [
+        c
+        for f in ("dealer_cards", "deck", "input")
+        if f in fields and isinstance(c := mapping.column(f), str) and pa.types.is_string(dataset.schema.field(c).type)
+    ]
+    if repeated:
+        options = ds.ParquetReadOptions(dictionary_columns=repeated)
+        dataset = ds.dataset(str(path), format=ds.ParquetFileFormat(read_options=options), partitioning="hive")
 
     def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
         try:
@@ -483,6 +492,8 @@ def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Arr
     """A column of hands or decks as lists of card texts, as the strict reader splits them (None: a type it does
     not take, for the strict reader). A text it might split otherwise becomes an empty list (so its round is the
     strict reader's)."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary_decode()
     if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
         inner = values.type.value_type
         return values if pa.types.is_string(inner) or pa.types.is_large_string(inner) else None
