@@ -123,3 +123,7 @@ def _piped_width(monkeypatch: pytest.MonkeyPatch) -> None:
 def pytest_collection_finish() -> None:
     """What collecting made (the test modules, their tables) lives to the end: frozen, the collector skips it."""
     gc.freeze()
+
+
+# The PostgreSQL server of the SQL source's tests (tests/audit/test_table_rounds.py), started once when first asked.
+from pg_server import postgres_url  # noqa: E402, F401

@@ -250,3 +250,22 @@ def test_the_workbench_lists_a_family_game_as_not_yet_supported_and_opens_none(t
     )
     assert posted.status_code == 400
     assert posted.json()["error"] == f"the posted paytable: $.game: the workbench (trey serve) {NOT_YET} {HINT}"
+
+
+def test_table_rounds_of_a_family_game_are_refused_in_one_line_and_write_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """simulate --seats deals table rounds of standard Three Card Poker only; the audit reads a family game's rounds
+    from seat lines in files, never a database or a mapping's columns it would read as the standard game's."""
+    monkeypatch.chdir(tmp_path)
+    made = run_cli("simulate", FACE_UP_ULTIMATE, "--rounds", "10", "--log", "rounds.jsonl", "--seats", "3")
+    assert (made.exit_code, made.stdout) == (1, "")
+    assert made.stderr == f"{FACE_UP_ULTIMATE}: $.game: trey simulate --seats {NOT_YET} ({HINT[1:-1]})\n"
+    assert list(tmp_path.iterdir()) == []
+    read = run_cli("audit", FACE_UP_ULTIMATE, "sqlite:///rounds.db", "--table", "rounds")
+    assert (read.exit_code, read.stdout) == (1, "")
+    assert read.stderr == (
+        "error: Face Up Ultimate Three Card Poker: a game of the family is audited from seat lines in JSON Lines or "
+        "CSV files (table rounds, databases and mappings are read for standard Three Card Poker)\n"
+    )
+    assert list(tmp_path.iterdir()) == []

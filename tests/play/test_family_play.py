@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import family_brute as brute
-from family_games import VARIANTS
 from conftest import PAYTABLES, run_cli
+from family_games import VARIANTS
 from trey.cards.hand_table import hand_indexes
 from trey.engine.decide import NO_CELL, Expectations, decision_table, hidden_counts
 from trey.paytable.load import load_spec, load_spec_bytes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
@@ -18,14 +19,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
+from trey.audit.deals import DealRecords
 from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
-from trey.audit.log import KEPT, LogProblem, read_log
+from trey.audit.log import KEPT, Batch, LogProblem, read_log
+from trey.audit.mapping import Mapping
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
 from trey.audit.seen import SeenIds
+from trey.audit.sources import Source, is_table_source, records_of
+from trey.audit.tables import joined_deals, read_table_rounds
 from trey.audit.verdict import DEFAULT_ALPHA, MAX_ALPHA, Family, Result, StatisticalTest, Verdict, p_text, z_p_value
 from trey.cards.hand_table import DEALER_HANDS, hand_indexes
 from trey.cards.readings.player_hand import class_of_hand
+from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float
 from trey.core.version import __version__
 from trey.engine import analyze
@@ -256,6 +262,10 @@ class Audit:
     trail: Trail = field(default_factory=Trail)
     decided: int = 0  # Ante & Play rounds counted in the trail
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
+    table_rounds: int = 0  # table rounds read (hand-history format 2), each of whose seats is one of ``rounds``
+    # The dealt cards of every table round, for the deal-integrity battery: kept only when the audit is asked to
+    # (``keep_deals``); each batch is handed to ``audit(deals=...)`` as it is read, whatever the log's length.
+    deals: DealRecords | None = None
 
     @property
     def family(self) -> Family:
@@ -399,21 +409,35 @@ def hand_expectations(spec: GameSpec) -> HandExpectations:
 
 def audit(
     spec: GameSpec,
-    logs: list[Path],
+    logs: list[Path] | list[Source],
     analysis: GameAnalysis | None = None,
     *,
     columnar: bool = True,
     alpha: Fraction = DEFAULT_ALPHA,
+    mapping: Mapping | None = None,
+    deals: Callable[[DealRecords], None] | None = None,
+    keep_deals: bool = False,
 ) -> Audit:
     """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled.
     ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it); ``alpha``: the
-    family-wise level of the statistical tests (:mod:`trey.audit.verdict`)."""
+    family-wise level of the statistical tests (:mod:`trey.audit.verdict`).
+
+    ``logs``: seat lines (JSON Lines, CSV) or table rounds (:mod:`trey.audit.tables`: JSON Lines, CSV, Parquet, a
+    :class:`~trey.audit.sources.SqlSource`), read through ``mapping`` (:mod:`trey.audit.mapping`) when given.
+    ``deals``: called with each batch's :class:`~trey.audit.deals.DealRecords` as it is read (memory bounded);
+    ``keep_deals``: keep them all in ``Audit.deals`` as well."""
     if not 0 < alpha <= MAX_ALPHA:
         raise ValueError(f"alpha must be above 0 and at most {MAX_ALPHA}")
     if not spec.game.is_standard:  # a game of the family with another round: its own reading of the rounds
         from trey.audit.family import audit_family
 
-        return audit_family(spec, logs, alpha=alpha)
+        files = [log for log in logs if isinstance(log, Path)]
+        if mapping is not None or len(files) < len(logs):
+            raise TreyError(
+                f"{spec.name}: a game of the family is audited from seat lines in JSON Lines or CSV files",
+                hint="table rounds, databases and mappings are read for standard Three Card Poker",
+            )
+        return audit_family(spec, files, alpha=alpha)
     analysis = analysis or analyze(spec)
     settler = Settler(spec, analysis.plays)
     rule = PayRule.of(spec.table)
@@ -428,7 +452,18 @@ def audit(
     # however the audit ends: an error, Ctrl-C, SIGTERM or SIGHUP.
     with SeenIds() as seen:
         for path in logs:
-            _audit_log(found, path, settler, rule, expectations, seen, columnar=columnar)
+            _audit_log(
+                found,
+                path,
+                settler,
+                rule,
+                expectations,
+                seen,
+                columnar=columnar,
+                mapping=mapping,
+                deals=deals,
+                keep_deals=keep_deals,
+            )
     return found
 
 
@@ -478,16 +513,34 @@ def _hand_dues(found: Audit, settler: Settler, rule: PayRule, size: int) -> Hand
 
 def _audit_log(
     found: Audit,
-    path: Path,
+    path: Source,
     settler: Settler,
     rule: PayRule,
     expectations: HandExpectations | None,
     seen: SeenIds,
     *,
     columnar: bool,
+    mapping: Mapping | None = None,
+    deals: Callable[[DealRecords], None] | None = None,
+    keep_deals: bool = False,
 ) -> None:
     """One log's rounds, block by block, added to ``found``."""
-    for batch in read_log(path, found.spec, columnar=columnar, seen=seen, room=lambda: KEPT - len(found.problems)):
+    room = lambda: KEPT - len(found.problems)  # noqa: E731
+    batches: Iterator[Batch]
+    if is_table_source(path, mapping):
+        name, records = records_of(path, found.spec, mapping, columnar=columnar)
+        batches = read_table_rounds(records, name, found.spec, seen=seen, room=room)
+    else:
+        assert isinstance(path, Path)
+        batches = read_log(path, found.spec, columnar=columnar, seen=seen, room=room)
+    kept: list[DealRecords] = [found.deals] if found.deals is not None else []
+    for batch in batches:
+        if batch.deals is not None:
+            found.table_rounds += batch.deals.rounds
+            if deals is not None and batch.deals.rounds:
+                deals(batch.deals)
+            if keep_deals:
+                kept.append(batch.deals)
         rounds = batch.rounds
         found.lines += batch.lines
         found.problem_count += batch.problem_count
@@ -498,6 +551,8 @@ def _audit_log(
         due = _settle(rounds, settler, rule, found)
         if expectations is not None and ANTE_PLAY in due:
             _decisions(rounds, due[ANTE_PLAY], settler, rule, expectations, found)
+    if keep_deals:
+        found.deals = joined_deals(kept)
 
 
 def _decisions(
@@ -625,7 +680,15 @@ def _settle(rounds: Rounds, settler: Settler, rule: PayRule, found: Audit) -> di
     what 64 bits hold)."""
     spec = found.spec
     outcomes = settler.settle(rounds.player, rounds.dealer, rounds.plays if spec.wagers.ante_play else None)
-    found.cards.add(np.concatenate([rounds.player, rounds.dealer], axis=1), rounds.tables)
+    # One deal of six cards a line: a table round's seats share its line and its dealer's cards, so its first seat
+    # and the dealer are what these tests read (their nulls are those of one deal; the battery reads every seat).
+    first = np.ones(len(rounds), dtype=bool)
+    first[1:] = rounds.lines[1:] != rounds.lines[:-1]
+    if first.all():
+        found.cards.add(np.concatenate([rounds.player, rounds.dealer], axis=1), rounds.tables)
+    else:
+        taken = pa.array(np.flatnonzero(first), type=pa.int64())
+        found.cards.add(np.concatenate([rounds.player[first], rounds.dealer[first]], axis=1), rounds.tables.take(taken))
     found.rounds += len(rounds)
     ante_on = rounds.ante_rows
     cache = found.due_cache

@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from trey.audit.columnar import Proven, prove
+from trey.audit.deals import DealRecords
 from trey.audit.rounds import AMOUNT_LIMIT, MAX_ID_CHARACTERS, MAX_SEAT, PARTS, Rounds, cents, meters
 from trey.audit.seen import NEW, SeenIds
 from trey.cards.card import Card
@@ -86,6 +87,7 @@ class Batch:
     problem_count: int  # all of them: lines refused and round ids met before
     duplicates: int  # of which round ids met before (their rounds are in ``rounds``)
     lines: int  # lines read (blank lines aside)
+    deals: DealRecords | None = None  # table rounds' dealt cards (trey.audit.tables); None for seat lines
 
 
 class _Refusal(NamedTuple):

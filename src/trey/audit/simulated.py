@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 
 from trey.audit.audit import BATCH, lines_of, parts_of
-from trey.cards.card import cards_of
+from trey.cards.card import DECK_SIZE, cards_of
+from trey.cards.shuffles import Shuffle, new_deck_order, parse_shuffle
 from trey.core.files import read_bounded
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
 from trey.paytable.load import load_spec, load_spec_bytes
-from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec, refuse_other_games
 from trey.paytable.yamldoc import MAX_FILE_BYTES
 from trey.play.pay_lines import answer_lines
 from trey.play.payouts import PayRule, bet_columns
@@ -143,6 +144,80 @@ def _family_log(spec: GameSpec, rounds: int, seed: int, table: str) -> Iterator[
             yield json.dumps(line, separators=(", ", ": "))
 
 
+def simulated_table_log(
+    spec: GameSpec, rounds: int, seed: int, *, seats: int, shuffle: Shuffle | None = None, table: str = "T1"
+) -> Iterator[str]:
+    """``rounds`` table rounds (hand-history format 2, JSON, no newline) of ``seats`` seats each, the same for the
+    same seed: each round's deck is its input (a new deck, cards in number order) shuffled by ``shuffle``
+    (:mod:`trey.cards.shuffles`; Fisher-Yates by default) and dealt as :data:`~trey.audit.tables.DEAL_RULE` says,
+    three cards at a time to seats 1 to ``seats``, then the dealer; every seat settled as the dealer pays it."""
+    from trey.audit.tables import HAND, TABLE_SEATS
+
+    if not 1 <= rounds <= MAX_LOGGED_ROUNDS:
+        raise ValueError(f"1 to {MAX_LOGGED_ROUNDS:,} rounds are logged")
+    if not 1 <= seats <= TABLE_SEATS:
+        raise ValueError(f"a table has 1 to {TABLE_SEATS} seats")
+    if any(b.progressive is not None for b in spec.wagers.side_bets):
+        raise ValueError("table rounds are simulated for games without a progressive meter")
+    shuffle = shuffle or parse_shuffle("fisher-yates")
+    analysis = analyze(spec)
+    plays = analysis.plays
+    settler = Settler(spec, plays)
+    rule = PayRule.of(spec.table)
+    sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}
+    rng = np.random.Generator(np.random.PCG64(seed))
+    names = [str(c) for c in cards_of(range(DECK_SIZE))]
+    number = 0
+    seat_number = 0
+    per_batch = max(1, BATCH // seats)
+    settled_as: dict[tuple[tuple[int, ...], tuple[Fraction, ...]], dict[str, object]] = {}
+    while number < rounds:
+        count = min(per_batch, rounds - number)
+        inputs = new_deck_order(count)
+        decks = shuffle.shuffle(rng, inputs).astype(np.int64)
+        player = decks[:, : HAND * seats].reshape(count * seats, HAND)
+        dealer = np.repeat(decks[:, HAND * seats : HAND * seats + HAND], seats, axis=0)
+        outcomes = settler.settle(player, dealer)
+        for row in range(count):
+            number += 1
+            line: dict[str, object] = {
+                "round": f"{table}-{number:07d}",
+                "table": table,
+                "dealer": f"D{1 + (number - 1) // 500 % 4}",
+                "shuffler": "S1",
+                "shift": ("day", "night")[(number - 1) // 1000 % 2],
+                "table_seats": TABLE_SEATS,
+                "dealer_cards": [names[c] for c in decks[row, HAND * seats : HAND * seats + HAND]],
+            }
+            logged = []
+            for seat in range(seats):
+                seat_number += 1
+                index = row * seats + seat
+                bets = {w: Fraction(sizes[w][(seat_number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)}
+                key = (tuple(int(outcomes[w][index]) for w in spec.wagers.ids), tuple(bets.values()))
+                said = settled_as.get(key)
+                if said is None:  # what the dealer pays depends on the outcomes and the bets alone: said once
+                    settled = settler.settled(outcomes, index)
+                    lines = answer_lines(spec, settled, bets, rule, {})
+                    net = {w: sum((x.amount for x in lines_of(spec, lines, w)), Fraction(0)) for w in spec.wagers.ids}
+                    said = {}
+                    if plays is not None:
+                        outcome = settled[ANTE_PLAY].outcome
+                        assert isinstance(outcome, AntePlayOutcome)
+                        said["decision"] = "fold" if outcome.situation is Situation.FOLD else "play"
+                    said["bets"] = {w: _amount(b) for w, b in bets.items()}
+                    said["net"] = {w: _amount(n) for w, n in net.items()}
+                    if plays is not None:
+                        said["parts"] = {k: _amount(v) for k, v in parts_of(lines).items()}
+                    if len(settled_as) < 100_000:
+                        settled_as[key] = said
+                logged.append({"seat": seat + 1, "player": [names[c] for c in player[index]], **said})
+            line["seats"] = logged
+            line["deck"] = [names[c] for c in decks[row]]
+            line["input"] = [names[c] for c in inputs[row]]
+            yield json.dumps(line, separators=(", ", ": "))
+
+
 @dataclass(frozen=True)
 class SimulationJob:
     """What ``trey simulate`` was asked to do, its paytable read: a run (``shard`` None and ``log`` False), one shard
@@ -157,6 +232,8 @@ class SimulationJob:
     scheduler: str | None = None
     shard: Shard | None = None
     log: bool = False
+    seats: int | None = None  # with ``log``: table rounds of this many seats
+    shuffle: Shuffle | None = None  # their decks' shuffle model (Fisher-Yates when None)
 
     @property
     def rounds_dealt(self) -> int:
@@ -165,6 +242,9 @@ class SimulationJob:
     def run(self, progress: Progress | None = None) -> SimulationOutput:
         """Deal the rounds: a simulation's result, a shard's part, or the hand history's lines (made as they are
         read, so that a million rounds never sit in memory)."""
+        if self.log and self.seats is not None:
+            lines = simulated_table_log(self.spec, self.rounds, self.seed, seats=self.seats, shuffle=self.shuffle)
+            return SimulationOutput(self.spec, lines=lines)
         if self.log:
             return SimulationOutput(self.spec, lines=simulated_log(self.spec, self.rounds, self.seed))
         if self.shard is not None:
@@ -204,14 +284,22 @@ def simulation_job(
     scheduler: str | None = None,
     shard: str | None = None,
     log: bool = False,
+    seats: int | None = None,
+    shuffle: Shuffle | None = None,
 ) -> SimulationJob:
     """``trey simulate`` as a library call: the paytable ``file`` read (its bytes kept for a shard's part, ``shard``
     ``I/K``) and what to deal, every game of the family alike. A hand history (``log``) is dealt on this machine, at
-    most :data:`MAX_LOGGED_ROUNDS` rounds."""
+    most :data:`MAX_LOGGED_ROUNDS` rounds; with ``seats``, table rounds of that many seats (standard Three Card Poker)
+    whose decks ``shuffle`` shuffles."""
     if log and (shard is not None or scheduler is not None or rounds > MAX_LOGGED_ROUNDS):
         raise ValueError(f"a hand history is dealt here, without a shard or a scheduler, {MAX_LOGGED_ROUNDS:,} at most")
+    if (seats is not None or shuffle is not None) and not log:
+        raise ValueError("table rounds (seats, a shuffle model) are a hand history's")
     if shard is None:
-        return SimulationJob(load_spec(file), b"", rounds, seed, workers, scheduler, None, log)
+        spec = load_spec(file)
+        if seats is not None:
+            refuse_other_games(spec, "trey simulate --seats", str(file))
+        return SimulationJob(spec, b"", rounds, seed, workers, scheduler, None, log, seats, shuffle)
     part_shard = Shard.parse(shard)
     raw = read_bounded(file, limit=MAX_FILE_BYTES)
     return SimulationJob(load_spec_bytes(raw, str(file)), raw, rounds, seed, workers, scheduler, part_shard)

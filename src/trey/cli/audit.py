@@ -30,7 +30,13 @@ from trey.core.numbers import fraction_text
 def audit(
     file: PaytableFile,
     logs: Annotated[
-        list[Path], typer.Argument(help="Hand histories (JSON Lines or CSV).", show_default=False, metavar="LOG")
+        list[str],
+        typer.Argument(
+            help="Hand histories: JSON Lines, CSV, Parquet (a file or a partitioned folder), or a database URL "
+            "(sqlite:///rounds.db, postgresql+psycopg://...) with --query or --table.",
+            show_default=False,
+            metavar="LOG",
+        ),
     ],
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
     out: Annotated[
@@ -44,6 +50,23 @@ def audit(
             help="Family-wise significance level of the statistical tests, Holm-corrected: 1e-6, 0.001 or 1/1000 "
             f"[default: {fraction_text(DEFAULT_ALPHA)}].",
             show_default=False,
+        ),
+    ] = None,
+    mapping: Annotated[
+        Path | None,
+        typer.Option(
+            "--mapping",
+            help="A source's own column names, cards and money (YAML, trey's source-mapping schema).",
+            show_default=False,
+        ),
+    ] = None,
+    query: Annotated[
+        str | None, typer.Option("--query", help="With a database URL: the query of its rounds.", show_default=False)
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            "--table", help="With a database URL: the table of its rounds (a row per seat).", show_default=False
         ),
     ] = None,
     effective: DateOption = None,
@@ -68,9 +91,23 @@ def audit(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
+    from trey.audit.mapping import load_mapping
+    from trey.audit.sources import Source, SqlSource
+
+    sources: list[Source] = []
+    for log in logs:
+        if "://" in log:
+            if (query is None) == (table is None):
+                raise typer.BadParameter("a database URL is read with --query or --table, one of the two")
+            sources.append(SqlSource(log, query=query, table=table))
+        else:
+            sources.append(Path(log))
+    if (query is not None or table is not None) and not any(isinstance(s, SqlSource) for s in sources):
+        raise typer.BadParameter("--query and --table read a database: give its URL as LOG")
+    chosen = load_mapping(mapping) if mapping is not None else None
     spec = load_spec(file)
     try:
-        found = run_audit(spec, logs, alpha=level)
+        found = run_audit(spec, sources, alpha=level, mapping=chosen)
     except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already
         raise SystemExit(128 + exc.signum) from None
     if out is not None:
@@ -79,7 +116,7 @@ def audit(
         from trey.trust.certificate import default_issue_date
 
         when = parse_date(effective) or default_issue_date()
-        names = [display_name(path.name) for path in logs]
+        names = [display_name(s.name) if isinstance(s, Path) else s.name for s in sources]
         files = made(lambda: audit_report(found, file.stem, logs=names, paper=paper.value, effective=when))
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")

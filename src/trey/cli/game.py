@@ -346,6 +346,25 @@ def simulate(
             metavar="FILE",
         ),
     ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            min=1,
+            max=7,
+            help="With --log: write table rounds of this many seats (1 to 7), each with its deck and input order.",
+            show_default=False,
+        ),
+    ] = None,
+    shuffle: Annotated[
+        str | None,
+        typer.Option(
+            "--shuffle",
+            help="With --log --seats: the shuffle model the decks are dealt from [default: fisher-yates].",
+            show_default=False,
+            metavar="MODEL",
+        ),
+    ] = None,
     force: Force = False,
 ) -> None:
     """Deal seeded rounds and check them against the exact figures. Exit 1 if they disagree."""
@@ -354,7 +373,19 @@ def simulate(
 
     if (shard is None) != (out is None):
         raise typer.BadParameter("--shard and --out go together: --shard I/K --out PART.json")
+    if (seats is not None or shuffle is not None) and log is None:
+        raise typer.BadParameter("--seats and --shuffle write table rounds: with --log FILE")
+    if shuffle is not None and seats is None:
+        raise typer.BadParameter("--shuffle shuffles the decks of table rounds: with --seats K")
+    model = None
     if log is not None:
+        if seats is not None:
+            from trey.cards.shuffles import parse_shuffle
+
+            try:
+                model = parse_shuffle(shuffle or "fisher-yates")
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc), param_hint="--shuffle") from None
         if shard is not None or scheduler is not None:
             raise typer.BadParameter("--log writes a hand history on this machine: without --shard or --scheduler")
         if rounds > MAX_LOGGED_ROUNDS:
@@ -366,7 +397,17 @@ def simulate(
     target = out if out is not None else Path(log) if log not in (None, STANDARD_OUTPUT) else None
     if target is not None:
         refuse_existing_file(target, force=force, option="--out" if out is not None else "--log")
-    job = simulation_job(file, rounds, seed, workers=workers, scheduler=scheduler, shard=shard, log=log is not None)
+    job = simulation_job(
+        file,
+        rounds,
+        seed,
+        workers=workers,
+        scheduler=scheduler,
+        shard=shard,
+        log=log is not None,
+        seats=seats,
+        shuffle=model,
+    )
     with progress_bar(job.rounds_dealt, enabled=output_format is OutputFormat.TABLE or shard is not None) as advance:
         made = job.run(advance)
     if made.lines is not None and target is None:

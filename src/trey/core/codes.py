@@ -109,6 +109,19 @@ class Code(StrEnum):
     LOG_CSV_HEADER = "log.csv-header"
     LOG_PLAY_SIZE = "log.play-size"
     LOG_RAISE_NOT_ALLOWED = "log.raise-not-allowed"
+    ROUND_SEATS = "round.seats"
+    ROUND_SEAT_NUMBER = "round.seat-number"
+    ROUND_CARD_TWICE = "round.card-twice"
+    ROUND_DECK = "round.deck"
+    ROUND_DEAL_ORDER = "round.deal-order"
+    ROUND_DECK_MIXED = "round.deck-mixed"
+    ROUND_LABEL = "round.label"
+    ROUND_ROWS = "round.rows"
+    SOURCE_UNREACHABLE = "source.unreachable"
+    SOURCE_QUERY = "source.query"
+    SOURCE_COLUMN = "source.column"
+    SOURCE_UNREADABLE = "source.unreadable"
+    MAPPING_CARD_CODES = "mapping.card-codes"
     PROFILE_SHIPPED_NAME = "profile.shipped-name"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
@@ -280,6 +293,33 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
         "better)",
     ),
     ((Code.LOG_CSV_HEADER,), "a CSV log's header that cannot be read or names a column twice: nothing of it is read"),
+    (
+        (Code.ROUND_SEATS, Code.ROUND_SEAT_NUMBER, Code.ROUND_CARD_TWICE, Code.ROUND_LABEL),
+        "a table round without seats or with more than its table's count, a seat number outside the table or given "
+        "twice, a card dealt twice in the round (one dealer hand and every seat's: 3 x seats + 3 distinct cards), a "
+        "label (dealer, shuffler, shift, time) that is not text or a table's count that is not 1 to 7",
+    ),
+    (
+        (Code.ROUND_DECK, Code.ROUND_DEAL_ORDER, Code.ROUND_DECK_MIXED),
+        "a round's deck or input that is not the 52 cards once each, hands that are not the deck's cards in the "
+        "order it deals them (three at a time, seats in rising order, the dealer last), a round with a deck in a "
+        "log whose first round has none (or without one where the first has one)",
+    ),
+    (
+        (Code.ROUND_ROWS,),
+        "rows of one table round (a row per seat: CSV, Parquet, SQL) that disagree on the round's own fields, or "
+        "more rows than a table has seats",
+    ),
+    (
+        (Code.SOURCE_UNREACHABLE, Code.SOURCE_QUERY, Code.SOURCE_COLUMN, Code.SOURCE_UNREADABLE),
+        "a source of table rounds that cannot be read: a database that does not answer within its deadline, a "
+        "query it refuses, a column the format needs (by its mapped name) that the source lacks or names twice, a "
+        "Parquet file that is not one",
+    ),
+    (
+        (Code.MAPPING_CARD_CODES,),
+        "a mapping's table of card codes (RFID) naming a card that does not exist, or a card twice",
+    ),
     (
         (Code.PROFILE_SHIPPED_NAME,),
         "a profile file that takes the name of a profile trey ships (`generic`) without being that profile",

@@ -1,0 +1,80 @@
+"""Speed of audits of table rounds (issue 32): seats a second through reading, the whole-round checks, settlement
+and statistics, from JSON Lines and from Parquet, and the peak memory of two log sizes.
+
+    .venv/bin/python benchmarks/bench_table_rounds.py [ROUNDS]
+
+`simulated_table_log` writes 5,000 table rounds of 5 seats with their deck and input; copies of them under other
+round ids make logs of ROUNDS (default 40,000 rounds, 200,000 seats). The library's audit of each is timed after a
+first audit of a short log (the paytable's analysis, imports): seats a second = seats / time. Target: 200,000. For
+comparison on the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the
+rounds `trey simulate --log` writes), whose whole-process figure is in docs/speed.md.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from common import REPO
+from trey.audit.audit import audit
+from trey.audit.simulated import simulated_log, simulated_table_log
+from trey.engine import analyze
+from trey.paytable.load import load_spec
+
+BASE = 5_000
+SEATS = 5
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
+    spec = load_spec(REPO / "paytables" / "standard.yaml")
+    analysis = analyze(spec)
+    base = [json.loads(line) for line in simulated_table_log(spec, BASE, 3, seats=SEATS)]
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "rounds.jsonl"
+        rows = []
+        with log.open("w") as out:
+            for copy in range(-(-rounds // BASE)):
+                for r in base[: rounds - copy * BASE]:
+                    r = dict(r, round=f"{r['round']}-{copy}")
+                    out.write(json.dumps(r) + "\n")
+                    for s in r["seats"]:
+                        row = {k: r[k] for k in ("round", "table", "dealer", "shuffler", "shift", "table_seats")}
+                        row |= {"dealer_cards": " ".join(r["dealer_cards"]), "deck": " ".join(r["deck"])}
+                        row |= {"input": " ".join(r["input"]), "seat": s["seat"], "player": " ".join(s["player"])}
+                        row |= {"decision": s["decision"], **{f"bet_{w}": v for w, v in s["bets"].items()}}
+                        row |= {f"net_{w}": v for w, v in s["net"].items()} | s["parts"]
+                        rows.append(row)
+        parquet = Path(folder) / "rounds.parquet"
+        pq.write_table(pa.Table.from_pylist(rows), parquet)
+        seats = len(rows)
+        del rows
+        short = Path(folder) / "short.jsonl"
+        short.write_text(json.dumps(base[0]) + "\n")
+        audit(spec, [short], analysis)
+        seat_lines = Path(folder) / "seats.jsonl"
+        base_lines = list(simulated_log(spec, 20_000, 3))
+        with seat_lines.open("w") as out:
+            for copy in range(-(-seats // len(base_lines))):
+                for line in base_lines[: seats - copy * len(base_lines)]:
+                    out.write(line.replace('"T1-', f'"T{copy}-', 1) + "\n")
+        for name, source in (("seat lines (JSON Lines)", seat_lines), ("JSON Lines", log), ("Parquet", parquet)):
+            start = time.perf_counter()
+            found = audit(spec, [source], analysis)
+            took = time.perf_counter() - start
+            assert found.rounds == seats and found.problem_count == 0, found.problems[:3]
+            kind = "seats" if source != seat_lines else "seat lines"
+            print(f"{name}: {seats:,} {kind} in {took:.2f} s: {seats / took:,.0f} {kind} a second")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of the process: {peak:,.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,367 @@
+"""The fast reader of table rounds: a batch of rows (a row per seat, the round's fields repeated) checked as arrays.
+
+Like the seat lines' columnar reader (:mod:`trey.audit.columnar`) it proves rounds clean; it never refuses one. Every
+distinct value of a column (a card's text, an amount, a round id, a label, a seat's number) goes through the very
+function the strict reader (:mod:`trey.audit.tables`) reads it with, once; what is checked row by row and round by
+round — nulls, list lengths, the bets and nets a seat names, the table's limits, the decision, the parts, seats
+rising within the table's count, every card distinct, the deck's order — is checked on arrays. A round it cannot
+prove (anything unusual: seats out of order, a value refused, rows that disagree) is handed to the strict reader,
+which refuses it, when it must, in its words. So an audit is the same with it and without it; it is only faster.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trey.audit.deals import GROUPS
+from trey.audit.rounds import PARTS, Rounds, meters
+from trey.cards.card import DECK_SIZE
+from trey.paytable.model import ANTE_PLAY, GameSpec
+
+HAND = 3
+TABLE_SEATS = 7
+BAD = -1
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass
+class Long:
+    """A batch's rows in the format's terms, each field a pyarrow array a row long (None: the source has no such
+    column); cards as list arrays of the cards' texts. ``group``: the round of each row (0, 1, ... in order)."""
+
+    group: IntArray
+    rows: int
+    fields: dict[str, pa.Array | None]
+    wagers: list[str]  # bet_/net_ names the source gives (the paytable's and any other)
+    # A card column as lists of card texts, as the strict reader splits it (``optional``: a blank is no value);
+    # None: a column of a type the fast reader does not take.
+    lists: Callable[[pa.Array, bool], pa.Array | None] = lambda values, _: values
+    grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
+    per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's cards given once a round
+    bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
+
+
+@dataclass
+class Proven:
+    """The rounds proven clean: their seats as columns, their dealt cards; ``good``: by round of the batch."""
+
+    good: BoolArray
+    seats: Rounds
+    dealer: npt.NDArray[np.int8]
+    seat_round: IntArray  # the proven round (0, 1, ... among the good) of each seat
+    seat_number: npt.NDArray[np.int16]
+    player: npt.NDArray[np.int8]
+    decks: npt.NDArray[np.int8]  # (good rounds, 52), zeros where has_deck is False
+    inputs: npt.NDArray[np.int8]
+    has_deck: BoolArray
+    has_input: BoolArray
+    labels: dict[str, npt.NDArray[np.object_]]
+    ids: list[str]
+
+
+def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntArray]:
+    """``read`` of every distinct value of ``values`` (None where it raises), and each row's index into them."""
+    encoded = pc.dictionary_encode(values)
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks()
+    found = []
+    for value in encoded.dictionary.to_pylist():
+        try:
+            found.append(read(value))
+        except (ValueError, TypeError, ArithmeticError, Exception):
+            found.append(None)
+    indices = encoded.indices.fill_null(len(found)).to_numpy(zero_copy_only=False).astype(np.int64)
+    return [*found, None], indices  # a null row: index len(found), read as None
+
+
+def _cards(
+    values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int
+) -> tuple[IntArray, BoolArray, BoolArray]:
+    """Each row's cards (rows, width) as numbers, whether the row gives them, and whether they read (given rows)."""
+    codes = np.full((rows, width), BAD, dtype=np.int64)
+    if values is None:
+        return codes, np.zeros(rows, dtype=bool), np.zeros(rows, dtype=bool)
+    given = ~values.is_null().to_numpy(zero_copy_only=False)
+    lengths = pc.list_value_length(values).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    ok = given & (lengths == width)
+    flat = pc.list_flatten(values)
+    parents = pc.list_parent_indices(values).to_numpy(zero_copy_only=False).astype(np.int64)
+    if len(flat):
+        read, index = _each(flat, card_of)
+        numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        keep = ok[parents]
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        position = np.arange(len(flat)) - starts[parents]
+        codes[parents[keep], position[keep]] = numbers[keep]
+    ok &= (codes >= 0).all(axis=1)
+    return codes, given, ok
+
+
+def prove_rounds(
+    long: Long,
+    spec: GameSpec,
+    *,
+    card_of: Callable[[str], int],
+    amount_of: Callable[[Any, bool], int],
+    text_of: Callable[[Any], str | None],
+    round_of: Callable[[Any], str],
+    label_of: Callable[[Any], str],
+    seat_of: Callable[[Any], int],
+    count_of: Callable[[Any], int],
+    numbers: IntArray,
+) -> Proven:
+    """The rounds of ``long`` it proves clean. The callables are the strict reader's, for one value each: a card's
+    number, an amount's cents (signed or not), a table's name (None: not given), a round id, a label, a seat's
+    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number."""
+    n, group = long.rows, long.group
+    groups = int(group[-1]) + 1 if n else 0
+    first_row = np.ones(n, dtype=bool)
+    first_row[1:] = group[1:] != group[:-1]
+    row_ok = np.ones(n, dtype=bool) if long.bad_rows is None else ~long.bad_rows
+    f = long.fields
+
+    def group_all(mask: BoolArray) -> BoolArray:
+        bad = np.zeros(groups, dtype=bool)
+        bad[group[~mask]] = True
+        return ~bad
+
+    def constant(values: pa.Array | None) -> BoolArray:
+        """Rows whose value is their round's first row's (the round's fields, repeated on each of its rows)."""
+        if values is None or n == 0:
+            return np.ones(n, dtype=bool)
+        first = np.flatnonzero(first_row)[group]
+        same = pc.equal(values, values.take(pa.array(first)))
+        both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
+        result: BoolArray = pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
+        return result
+
+    def read_each(
+        values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None
+    ) -> npt.NDArray[Any]:
+        """Each row's value read, as an object array (``default`` without the column, ``null`` for a null, None
+        where refused)."""
+        if values is None:
+            return np.full(n, default, dtype=object)
+        found, index = _each(values, read)
+        found[-1] = null
+        table = np.empty(len(found), dtype=object)
+        table[:] = found
+        return table[index]
+
+    def read_ints(
+        values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None
+    ) -> tuple[IntArray, BoolArray]:
+        """Each row's whole number read, and whether it read (a refused value: False)."""
+        if values is None:
+            return np.full(n, default, dtype=np.int64), np.ones(n, dtype=bool)
+        found, index = _each(values, read)
+        found[-1] = null
+        ok = np.array([isinstance(v, int) for v in found], dtype=bool)
+        numbers = np.array([v if isinstance(v, int) else 0 for v in found], dtype=np.int64)
+        return numbers[index], ok[index]
+
+    # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
+    for name in (
+        "round",
+        "table",
+        "time",
+        "dealer",
+        "shuffler",
+        "shift",
+        "table_seats",
+        "dealer_cards",
+        "deck",
+        "input",
+    ):
+        values = f.get(name)
+        if long.grouped or values is None:
+            continue
+        if pa.types.is_list(values.type) or pa.types.is_large_list(values.type):
+            row_ok[:] = False  # lists compared row by row: the strict reader's
+        else:
+            row_ok &= constant(values)
+    ids = read_each(f.get("round"), round_of, None)
+    row_ok &= ids != None  # noqa: E711 - elementwise
+    tables = read_each(f.get("table"), text_of, None)
+    table_values = f.get("table")
+    if table_values is not None:
+        raw_tables = table_values.is_null().to_numpy(zero_copy_only=False)
+        row_ok &= (tables != None) | raw_tables  # noqa: E711
+    labels: dict[str, npt.NDArray[Any]] = {}
+    for name in ("time", "dealer", "shuffler", "shift"):
+        values = f.get(name)
+        if values is None:
+            labels[name] = np.full(n, "", dtype=object)
+            continue
+        read = read_each(values, label_of, None, "")
+        row_ok &= read != None  # noqa: E711 - elementwise
+        labels[name] = read
+    counts, counts_ok = read_ints(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
+    row_ok &= counts_ok & (counts >= 1)
+    first = np.flatnonzero(first_row)
+    taken = pa.array(first, type=pa.int64())
+
+    def round_cards(name: str, width: int) -> tuple[IntArray, BoolArray, BoolArray]:
+        """A round's cards, read on its first row (the others are the same): by row."""
+        values = long.per_round.get(name)
+        if values is None:
+            values = f.get(name)
+            values = values.take(taken) if values is not None else None
+        lists = long.lists(values, name != "dealer_cards") if values is not None else None
+        if values is not None and lists is None:
+            row_ok[:] = False
+        codes, given, ok = _cards(lists, width, card_of, groups)
+        return codes[group], given[group], ok[group]
+
+    dealer, _, dealer_ok = round_cards("dealer_cards", HAND)
+    row_ok &= dealer_ok
+    deck, deck_given, deck_ok = round_cards("deck", DECK_SIZE)
+    fed, fed_given, fed_ok = round_cards("input", DECK_SIZE)
+    row_ok &= ~deck_given | deck_ok
+    row_ok &= ~fed_given | (fed_ok & deck_given)
+    # The seat's own fields.
+    seat, seat_ok = read_ints(f.get("seat"), seat_of, 0)
+    row_ok &= seat_ok & (seat >= 1) & (seat <= counts)
+    hands = f.get("player")
+    player_lists = long.lists(hands, False) if hands is not None else None
+    if hands is not None and player_lists is None:
+        row_ok[:] = False
+    player, _, player_ok = _cards(player_lists, HAND, card_of, n)
+    row_ok &= player_ok
+    wagers = spec.wagers.ids
+    bet_on, bets, net = {}, {}, {}
+    for name in long.wagers:
+        if name not in wagers:  # a wager the paytable does not offer, named in a row: the strict reader's
+            for prefix in ("bet_", "net_"):
+                values = f.get(prefix + name)
+                if values is not None:
+                    row_ok &= values.is_null().to_numpy(zero_copy_only=False)
+    any_bet = np.zeros(n, dtype=bool)
+    for w in wagers:
+        b, t = f.get("bet_" + w), f.get("net_" + w)
+        b_on = ~b.is_null().to_numpy(zero_copy_only=False) if b is not None else np.zeros(n, dtype=bool)
+        t_on = ~t.is_null().to_numpy(zero_copy_only=False) if t is not None else np.zeros(n, dtype=bool)
+        row_ok &= b_on == t_on
+        any_bet |= b_on
+        b_cents, b_ok = read_ints(b, lambda v: amount_of(v, False), 0, 0)
+        t_cents, t_ok = read_ints(t, lambda v: amount_of(v, True), 0, 0)
+        row_ok &= (~b_on | b_ok) & (~t_on | t_ok)
+        bet_on[w] = b_on
+        bets[w] = np.where(b_on, b_cents, 0)
+        net[w] = np.where(t_on, t_cents, 0)
+        table = spec.table
+        if table is not None:
+            if table.minimum is not None:
+                row_ok &= ~b_on | (bets[w] >= math.ceil(Fraction(table.minimum) * 100))
+            if table.maximum is not None:
+                row_ok &= ~b_on | (bets[w] <= math.floor(Fraction(table.maximum) * 100))
+    row_ok &= any_bet
+    ante = bet_on.get(ANTE_PLAY, np.zeros(n, dtype=bool))
+    decision = f.get("decision")
+    if decision is not None:
+        is_text = (
+            pa.types.is_string(decision.type)
+            or pa.types.is_large_string(decision.type)
+            or pa.types.is_null(decision.type)
+        )
+        if not is_text:
+            row_ok[:] = False
+        plays = pc.equal(decision, "play").fill_null(False).to_numpy(zero_copy_only=False)
+        folds = pc.equal(decision, "fold").fill_null(False).to_numpy(zero_copy_only=False)
+    else:
+        plays = folds = np.zeros(n, dtype=bool)
+    row_ok &= ~ante | plays | folds
+    part_cols = [f.get(p) for p in PARTS]
+    part_on = [
+        ~c.is_null().to_numpy(zero_copy_only=False) if c is not None else np.zeros(n, dtype=bool) for c in part_cols
+    ]
+    has_parts = part_on[0] | part_on[1] | part_on[2]
+    row_ok &= ~has_parts | (part_on[0] & part_on[1] & part_on[2] & ante)
+    parts = np.zeros((n, len(PARTS)), dtype=np.int64)
+    for k, c in enumerate(part_cols):
+        if c is None:
+            continue
+        read, read_ok = read_ints(c, lambda v: amount_of(v, True), 0, 0)
+        row_ok &= ~part_on[k] | read_ok
+        parts[:, k] = np.where(part_on[k], read, 0)
+    # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.
+    good = group_all(row_ok) if n else np.zeros(0, dtype=bool)
+    sizes = np.bincount(group, minlength=groups)
+    good &= sizes <= counts[first]
+    rising = np.ones(n, dtype=bool)
+    rising[1:] = first_row[1:] | (seat[1:] > seat[:-1])
+    good &= group_all(rising)
+    rank = np.arange(n) - first[group]
+    # Player cards: each once in the round; the dealer's (repeated on each row) distinct from every player's.
+    everyone = np.concatenate(
+        [group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer[first]], axis=None
+    )
+    everyone.sort()
+    twice = everyone[1:][everyone[1:] == everyone[:-1]] // DECK_SIZE
+    good[twice] = False
+    with_deck = deck_given[first]
+    dealt = np.sort(deck, axis=1)
+    good &= ~with_deck | (dealt == np.arange(DECK_SIZE)).all(axis=1)[first]
+    fed_sorted = np.sort(fed, axis=1)
+    with_input = fed_given[first]
+    good &= ~with_input | (fed_sorted == np.arange(DECK_SIZE)).all(axis=1)[first]
+    at = HAND * rank
+    rows_deck = deck[first[group]]
+    player_from = np.stack([rows_deck[np.arange(n), np.minimum(at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
+    good &= group_all(~with_deck[group] | (player_from == player).all(axis=1))
+    dealer_at = HAND * sizes
+    first_deck = deck[first]
+    dealer_from = np.stack(
+        [first_deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1
+    )
+    good &= ~with_deck | (dealer_from == dealer[first]).all(axis=1)
+    # The proven rounds' seats as columns and their dealt cards.
+    picked = np.flatnonzero(good[group])
+    id_rows = pa.array(ids[picked], type=pa.string())
+    seat_text = pa.array(seat[picked]).cast(pa.string())
+    metered = meters(spec)
+    proven_round = np.cumsum(good) - 1
+    seats = Rounds(
+        numbers[group[picked]],
+        pc.binary_join_element_wise(id_rows, seat_text, "/"),
+        pa.array(tables[picked], type=pa.string()),
+        pa.array(seat[picked], type=pa.int64()),
+        player[picked],
+        dealer[first][group][picked],
+        ~(ante & folds)[picked],
+        {w: a[picked] for w, a in bet_on.items()},
+        {w: a[picked] for w, a in bets.items()},
+        {w: a[picked] for w, a in net.items()},
+        has_parts[picked],
+        parts[picked],
+        {w: np.zeros(len(picked), dtype=bool) for w in metered},
+        {w: np.zeros(len(picked), dtype=np.int64) for w in metered},
+    )
+    rounds_kept = first[good]
+    return Proven(
+        good,
+        seats,
+        dealer[rounds_kept].astype(np.int8),
+        proven_round[group[picked]].astype(np.int64),
+        seat[picked].astype(np.int16),
+        player[picked].astype(np.int8),
+        np.where(deck_given[rounds_kept][:, None], deck[rounds_kept], 0).astype(np.int8),
+        np.where(fed_given[rounds_kept][:, None], fed[rounds_kept], 0).astype(np.int8),
+        deck_given[rounds_kept],
+        fed_given[rounds_kept],
+        {
+            "table": np.where(tables[rounds_kept] == None, "", tables[rounds_kept]).astype(object),  # noqa: E711
+            **{g: labels[g][rounds_kept] for g in GROUPS if g != "table"},
+        },
+        ids[rounds_kept].tolist(),
+    )
