@@ -1,0 +1,162 @@
+"""What the workbench shows beside the figures (issue 33): every wager's house edge, RTP and hit frequency against
+the file opened, with a warning where a wager favours the player or breaks the chosen profile's checks; and the
+comparison with the folder's tables as a panel of the page.
+
+Every figure is worded by the rows the terminal prints (:func:`trey.present.figures_view.summary_rows`) and every
+check is the profile's own (:func:`trey.trust.compliance.run_checks`): nothing is restated here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from trey.engine.results import GameAnalysis, WagerAnalysis
+from trey.paytable.model import ANTE_PLAY, PRESETS
+from trey.paytable.pays import MeterShare
+from trey.present.figures_view import summary_rows
+
+SUMMARY_FIGURES = ("House edge", "RTP", "Hit frequency")  # the summary's columns, as summary_rows labels them
+
+
+def _summary_texts(result: WagerAnalysis) -> dict[str, str]:
+    rows = summary_rows(result)
+    return {name: next(text for label, text in rows if label.startswith(name)) for name in SUMMARY_FIGURES}
+
+
+@dataclass(frozen=True)
+class Change:
+    before: str | None  # None: the wager was not in the file opened
+    now: str
+
+    @property
+    def changed(self) -> bool:
+        return self.before is not None and self.before != self.now
+
+
+def wager_path(data: dict[str, Any], wager: str) -> list[str]:
+    """The JSON path of a wager's section in the paytable's data: under wagers: (Ante & Play, the presets) or
+    side_bets:."""
+    return ["wagers", wager] if wager == ANTE_PLAY or wager in PRESETS else ["side_bets", wager]
+
+
+def summary(
+    analysis: GameAnalysis, baseline: GameAnalysis | None, findings: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A row per wager: its house edge, RTP and hit frequency now and in the file opened (``baseline``), and what
+    is wrong with it (favourable to the player; a failed check of the profile); then a row per wager removed."""
+    rows = []
+    for wager, result in analysis.wagers.items():
+        now = _summary_texts(result)
+        before = _summary_texts(baseline.wagers[wager]) if baseline and wager in baseline.wagers else None
+        warnings = []
+        if result.stats.house_edge < 0:
+            warnings.append(f"favours the player: a house edge of {now['House edge']}")
+        warnings += [f"{f['check']}: {f['detail']}" for f in findings if f["wager"] == wager and f["result"] == "FAIL"]
+        rows.append(
+            {
+                "id": wager,
+                "title": result.title,
+                "figures": [Change(before[n] if before else None, now[n]) for n in SUMMARY_FIGURES],
+                "new": baseline is not None and before is None,
+                "removed": False,
+                "warnings": warnings,
+            }
+        )
+    if baseline is not None:
+        for wager, result in baseline.wagers.items():
+            if wager not in analysis.wagers:
+                rows.append({"id": wager, "title": result.title, "removed": True, "new": False, "figures": [], "warnings": []})
+    return rows
+
+
+def meter_pays(analysis: GameAnalysis, wager: str, rows: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The outcome rows of a wager with a meter share's pay said as a share of the meter ("100% of the meter"),
+    not as what it pays at the reset."""
+    if wager == ANTE_PLAY:
+        return rows
+    shares = {name: pay for name, pay in analysis.spec.wagers.paytable(wager).rows if isinstance(pay, MeterShare)}
+    if not shares:
+        return rows
+    outcomes = [r.outcome for r in analysis.wagers[wager].outcomes]
+    shown = []
+    for i, row in enumerate(rows):
+        pay = shares.get(outcomes[i]) if i < len(outcomes) else None
+        shown.append((row[0], f"{pay} ({row[1]} at the reset)", *row[2:]) if pay is not None else row)
+    return shown
+
+
+def comparison_groups(rows: list[Any], first_file: str) -> list[dict[str, Any]]:
+    """The comparison (trey.choose.compare's rows) by wager: each table's figures as compare words them, and the
+    points of a chart of house edge against standard deviation, laid out so that every label stays inside it."""
+    from trey.choose.compare import COMPARED, vs_first_text
+    from trey.core.numbers import sqrt_decimal
+
+    groups: list[dict[str, Any]] = []
+    for wager in dict.fromkeys(r.wager for r in rows):
+        group = [r for r in rows if r.wager == wager]
+        shown = [f for f in COMPARED if any(r.figure(f) is not None for r in group)]
+        points = [(r.label, float(sqrt_decimal(r.variance)), float(r.house_edge * 100)) for r in group]
+        groups.append(
+            {
+                "id": wager,
+                "title": group[0].title,
+                "columns": [f.label for f in shown],
+                "rows": [
+                    {
+                        "label": r.label,
+                        "name": r.name,
+                        "edited": r.file == first_file,
+                        "vs_first": vs_first_text(r),
+                        "cells": [f.text_of(r.figure(f)) for f in shown],
+                    }
+                    for r in group
+                ],
+                "chart": chart(points, [r.file == first_file for r in group]),
+            }
+        )
+    return groups
+
+
+CHART_WIDTH, CHART_HEIGHT = 720, 300
+LABEL_CHARS = 36  # of a file's label in the chart's legend (the whole label is its tooltip and in the table)
+PLOT = (60, 20, 420, 250)  # left, top, right, bottom of the plot: the labels have the room on its right
+
+
+def chart(points: list[tuple[str, float, float]], edited: list[bool]) -> dict[str, Any]:
+    """A scatter of house edge (up) against standard deviation (across), as coordinates for an SVG of
+    :data:`CHART_WIDTH` × :data:`CHART_HEIGHT`: each point's label beside it, listed at the right as well when
+    points crowd, so that no label is cut."""
+    left, top, right, bottom = PLOT
+    xs, ys = [p[1] for p in points], [p[2] for p in points]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(min(ys), 0.0), max(max(ys), 0.0)
+    span_x = (x1 - x0) or 1.0
+    span_y = (y1 - y0) or 1.0
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (
+            round(left + (x - x0) / span_x * (right - left), 1),
+            round(bottom - (y - y0) / span_y * (bottom - top), 1),
+        )
+
+    marks = []
+    for n, (label, x, y) in enumerate(points, 1):
+        px, py = at(x, y)
+        short = label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
+        marks.append({"n": n, "label": label, "short": short, "x": px, "y": py, "edited": edited[n - 1]})
+    zero = at(x0, 0.0)[1]
+    ticks_y = [{"y": at(x0, v)[1], "text": f"{v:.1f}%"} for v in (y0, (y0 + y1) / 2, y1)]
+    ticks_x = [{"x": at(v, y0)[0], "text": f"{v:.2f}"} for v in (x0, (x0 + x1) / 2, x1)]
+    legend = [{**m, "y": top + 6 + 14 * i} for i, m in enumerate(marks[:16])]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "plot": PLOT,
+        "marks": marks,
+        "zero": zero,
+        "ticks_y": ticks_y,
+        "ticks_x": ticks_x,
+        "legend": legend,
+        "legend_x": right + 24,
+    }
