@@ -120,12 +120,17 @@ class Addition:
 class Section:
     title: str
     fields: list[Field]
-    path: tuple[str | int, ...] = ()  # a wager's or side bet's, which may be removed whole
+    path: tuple[str | int, ...] = ()  # what its fields are under: () the game's, ("rules",), ("wagers", "prime")...
     additions: tuple[Addition, ...] = ()
 
     @property
     def path_json(self) -> str:
         return json.dumps(list(self.path))
+
+    @property
+    def removable(self) -> bool:
+        """A wager or side bet may be removed whole (the game, its rules and table may not)."""
+        return len(self.path) == 2 and self.path[0] in ("wagers", "side_bets")
 
 
 @cache
@@ -427,12 +432,12 @@ def sections(data: dict[str, Any]) -> list[Section]:
         found.setdefault(title, [])
     order = ["Game", "Rules", "Table", *[t for t in found if t not in ("Game", "Rules", "Table")]]
     made = [
-        Section(t, found[t], paths[t] if paths[t][:1] in (("wagers",), ("side_bets",)) else (), _additions(data, paths[t]))
+        Section(t, found[t], paths[t], _additions(data, paths[t]))
         for t in order
     ]
     made[0] = Section("Game", made[0].fields, (), tuple(a for a in made[0].additions if a.sets[0][0][0] in GAME_TEXTS))
     adding = tuple(a for a in _additions(data, ()) if a.sets[0][0][0] not in GAME_TEXTS)
-    made.append(Section("Add a wager or side bet", [], (), adding))
+    made.append(Section("Add a wager or side bet", [], ("wagers",), adding))
     return made
 
 

@@ -129,10 +129,12 @@ def chart(points: list[tuple[str, float, float]], edited: list[bool]) -> dict[st
     points crowd, so that no label is cut."""
     left, top, right, bottom = PLOT
     xs, ys = [p[1] for p in points], [p[2] for p in points]
-    x0, x1 = min(xs), max(xs)
+    pad_x = (max(xs) - min(xs)) * 0.06 or 0.05  # no point on the frame: its number stays inside the chart
+    x0, x1 = min(xs) - pad_x, max(xs) + pad_x
     y0, y1 = min(min(ys), 0.0), max(max(ys), 0.0)
-    span_x = (x1 - x0) or 1.0
-    span_y = (y1 - y0) or 1.0
+    y1 += (y1 - y0) * 0.08 or 1.0
+    span_x = x1 - x0
+    span_y = y1 - y0
 
     def at(x: float, y: float) -> tuple[float, float]:
         return (

@@ -341,6 +341,7 @@ async function refreshComparison() {
 document.getElementById("compare").addEventListener("click", () => {
   comparison.hidden = false;
   refreshComparison();
+  comparison.style.scrollMarginTop = `${document.getElementById("overview").offsetHeight + 8}px`; // below the summary
   comparison.scrollIntoView({ block: "start" });
 });
 comparison.addEventListener("click", (event) => {
