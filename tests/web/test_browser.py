@@ -139,8 +139,9 @@ def test_a_pair_plus_pay_changed_changes_the_house_edge(page: Page, server: str,
     flush.get_by_role("button", name="solve").click()
     expect(flush.locator("output .exact")).to_have_text("5.0000% needs exactly 3.4589 to 1 (3791/1096 to 1).")
     uses = flush.locator("output button.use")
-    expect(uses).to_have_text(["use 3 to 1 (7.2760%)", "use 4 to 1 (2.3167%)", "use 2 to 1 (12.2353%)",
-                               "use 5 to 1 (-2.6425%)"])
+    expect(uses).to_have_text(
+        ["use 3 to 1 (7.2760%)", "use 4 to 1 (2.3167%)", "use 2 to 1 (12.2353%)", "use 5 to 1 (-2.6425%)"]
+    )
     _acted(page, lambda: uses.nth(1).click())  # "use 4 to 1": the field takes it, and the figures follow
     expect(flush.locator("input")).to_have_value("4 to 1")
     expect(edge).to_have_text("2.3167%")
@@ -153,9 +154,14 @@ def test_a_pair_plus_pay_changed_changes_the_house_edge(page: Page, server: str,
     expect(page.locator("#summary tr[data-wager='pair_plus'] .warning").first).to_have_text(
         "⚠ favours the player: a house edge of -6.1538%"
     )
-    said = run_cli("validate", "--profile", "generic", _variant(
-        tmp_path, PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml", "favourable.yaml", ("pair: 1", "pair: 3 to 2")
-    )).stdout
+    said = run_cli(
+        "validate",
+        "--profile",
+        "generic",
+        _variant(
+            tmp_path, PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml", "favourable.yaml", ("pair: 1", "pair: 3 to 2")
+        ),
+    ).stdout
     failed = re.search(r"pair_plus: FAIL: (.*)", said)
     assert failed is not None  # trey validate --profile's own words, at the wager's section of the form
     expect(_section(page, "wagers", "pair_plus").locator(".findings")).to_have_text(
@@ -353,8 +359,12 @@ def test_the_managers_path(page: Page, writable: tuple[Served, Path], tmp_path: 
     four = flush.locator("output button.use.bracket", has_text="use 4 to 1")
     _acted(page, lambda: four.click())
     made = _variant(
-        tmp_path, standard, "made.yaml", ("ties: push", "ties: player_wins"),
-        ("  pair_plus:\n", "  pair_plus:\n    mini_royal: 50\n"), ("    flush: 3\n    pair", "    flush: 4\n    pair"),
+        tmp_path,
+        standard,
+        "made.yaml",
+        ("ties: push", "ties: player_wins"),
+        ("  pair_plus:\n", "  pair_plus:\n    mini_royal: 50\n"),
+        ("    flush: 3\n    pair", "    flush: 4\n    pair"),
     )
     edge = _printed_edge(made, "Pair Plus")
     expect(_summary(page, "pair_plus")).to_have_text(f"7.2760% → {edge}")
@@ -379,7 +389,9 @@ def test_the_managers_path(page: Page, writable: tuple[Served, Path], tmp_path: 
     first = written.read_bytes()
     page.get_by_role("button", name="save", exact=True).click()  # again: never over a file without asking
     expect(saved).to_have_attribute("data-state", "exists")
-    expect(saved).to_have_text("my-table.yaml already exists in " + folder.name + " (confirm to replace it, or give another name)")
+    expect(saved).to_have_text(
+        "my-table.yaml already exists in " + folder.name + " (confirm to replace it, or give another name)"
+    )
     assert written.read_bytes() == first
     page.get_by_role("button", name="replace it").click()
     expect(saved).to_have_attribute("data-state", "saved")
@@ -403,7 +415,9 @@ def test_a_table_is_built_in_the_form(page: Page, server: str, tmp_path: Path) -
     _acted(page, lambda: _field(page, "wagers", "pair_plus", "pair").locator("button.remove").click())
     expect(_field(page, "wagers", "pair_plus", "pair")).to_have_count(0)
     # Pair Plus paying a flush alone, 4 to 1: 1096 flushes in 22,100 hands, so the house edge is 1 − 5 × 1096/22100.
-    expect(_figure(page, "pair_plus", "House edge")).to_have_text(f"{float((1 - 5 * Fraction(1096, 22100)) * 100):.4f}%")
+    expect(_figure(page, "pair_plus", "House edge")).to_have_text(
+        f"{float((1 - 5 * Fraction(1096, 22100)) * 100):.4f}%"
+    )
     _add(page, adding, "a progressive on the player's hand")
     progressive = _section(page, "side_bets", "progressive")
     _add(page, progressive, "an envy bonus")

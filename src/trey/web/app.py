@@ -557,12 +557,14 @@ class Workbench:
         if checked.analysis is None:
             said: dict[str, Any] = {"valid": False, "problems": _problems(checked.result)}
             if isinstance(sent.rest.get("paytable"), dict):  # the form as sent, rows added or removed included
-                said["fields"] = environment.get_template("fields.html.j2").render(sections=sections(sent.rest["paytable"]))
+                said["fields"] = environment.get_template("fields.html.j2").render(
+                    sections=sections(sent.rest["paytable"])
+                )
             return JSONResponse(said)
         analysis = checked.analysis
         figures = environment.get_template("figures.html.j2").render(wagers=_figures(analysis), **_columns())
         data = analysis.spec.canonical()
-        findings = await run_in_threadpool(_findings, sent.rest.get("profile"), analysis, data)
+        findings = await run_in_threadpool(_findings, sent.rest.get("profile"), analysis)
         baseline = await self._baseline(request, sent)
         return JSONResponse(
             {
@@ -691,7 +693,9 @@ class Workbench:
             said = {"error": f"{name} already exists" if exists else exc.message, "hint": "give another name"}
             return JSONResponse({**said, "exists": exists}, status_code=409 if exists else 400)
         except OSError as exc:
-            raise TreyError(f"cannot write {name}: {exc.strerror}", hint="check the folder and its permissions") from None
+            raise TreyError(
+                f"cannot write {name}: {exc.strerror}", hint="check the folder and its permissions"
+            ) from None
         return JSONResponse({"saved": name, "open": f"/edit?file={name}", "sha256": hashlib.sha256(made).hexdigest()})
 
     async def download(self, request: Request) -> Response:
@@ -779,7 +783,7 @@ def _new_documented(data: dict[str, Any]) -> Documented:
     return Documented(Naming(True, True, name), yaml_text(data).encode(), file_stem(name.replace(" ", "-") + ".yaml"))
 
 
-def _findings(profile: object, analysis: GameAnalysis, data: dict[str, Any]) -> list[dict[str, Any]]:
+def _findings(profile: object, analysis: GameAnalysis) -> list[dict[str, Any]]:
     """The chosen profile's findings (``trey validate --profile NAME``), each with the path of its wager."""
     from trey.trust.compliance import finding_json, run_checks, shipped_profile, shipped_profiles
 
@@ -788,7 +792,7 @@ def _findings(profile: object, analysis: GameAnalysis, data: dict[str, Any]) -> 
     chosen = shipped_profile(str(profile)[:64])
     if chosen is None:
         raise TreyError(f"no profile {str(profile)[:64]!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
-    return [{**finding_json(f), "path": wager_path(data, f.wager)} for f in run_checks(chosen, analysis)]
+    return [{**finding_json(f), "path": wager_path(f.wager)} for f in run_checks(chosen, analysis)]
 
 
 def _summary_html(analysis: GameAnalysis, baseline: GameAnalysis | None, findings: list[dict[str, Any]]) -> str:

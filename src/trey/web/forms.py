@@ -227,7 +227,7 @@ def _field(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> Fie
     removable = path not in (("name",),) and path[-1] != "reads"
     unit = str(data.get("table", {}).get("currency", "USD")) if isinstance(data.get("table"), dict) else "USD"
     if path == STRATEGY:
-        choices = tuple((v, _words(v)) for v in _enum_of(node) or ()) + ((PLAY_AT_LEAST, CUSTOM),)
+        choices = (*((v, _words(v)) for v in _enum_of(node) or ()), (PLAY_AT_LEAST, CUSTOM))
         custom = str(value.get(PLAY_AT_LEAST, "")) if isinstance(value, dict) else ""
         shown = PLAY_AT_LEAST if isinstance(value, dict) else str(value)
         return Field(path, "strategy", shown, None, choices, title, helping, custom, removable)
@@ -283,6 +283,10 @@ def _solvable(path: tuple[str | int, ...], value: Any) -> str | None:
     return None
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _absent(present: Any, keys: list[str]) -> list[str]:
     have = present if isinstance(present, dict) else {}
     return [k for k in keys if k not in have]
@@ -294,7 +298,7 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
     from trey.paytable.model import PRESETS
 
     found: list[Addition] = []
-    here = data
+    here: Any = data
     for key in section:
         here = here.get(key, {}) if isinstance(here, dict) else {}
     if section == ("rules",):
@@ -309,7 +313,7 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
         props = _schema()["properties"]
         for key in _absent(data, list(GAME_TEXTS)):
             found.append(Addition(str(props[key]["title"]), (((key,), ""),)))
-        wagers = data.get("wagers") if isinstance(data.get("wagers"), dict) else {}
+        wagers = _mapping(data.get("wagers"))
         if ANTE_PLAY not in wagers:
             found.append(Addition("Ante & Play", ((("wagers", ANTE_PLAY), {"strategy": "optimal"}),)))
         for preset in PRESETS.values():
@@ -320,7 +324,9 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
     elif section[0] == "wagers" and section[1] == ANTE_PLAY:
         bonus = schema_at(("wagers", ANTE_PLAY, "ante_bonus")).get("properties", {})
         for key in _absent(here.get("ante_bonus") if isinstance(here, dict) else {}, list(bonus)):
-            found.append(Addition(f"Ante Bonus: {bonus[key]['title']}", ((("wagers", ANTE_PLAY, "ante_bonus", key), 1),)))
+            found.append(
+                Addition(f"Ante Bonus: {bonus[key]['title']}", ((("wagers", ANTE_PLAY, "ante_bonus", key), 1),))
+            )
         if "strategy" not in (here if isinstance(here, dict) else {}):
             found.append(Addition("Player strategy", (((*STRATEGY,), "optimal"),)))
     elif section[0] == "wagers":
@@ -367,12 +373,12 @@ def _new_side_bets(data: dict[str, Any]) -> list[Addition]:
     """A side bet on each reading (and a progressive on the player's hand), under an id not yet taken."""
     from trey.cards.readings import READINGS
 
-    bets = data.get("side_bets") if isinstance(data.get("side_bets"), dict) else {}
+    bets = _mapping(data.get("side_bets"))
     if len(bets) >= MAX_SIDE_BETS:
         return []
 
     def free(stem: str) -> str:
-        taken = set(bets) | set(data.get("wagers", {}) if isinstance(data.get("wagers"), dict) else {})
+        taken = set(bets) | set(_mapping(data.get("wagers")))
         n = 1
         while (name := stem if n == 1 else f"{stem}_{n}") in taken:
             n += 1
@@ -394,7 +400,9 @@ def _new_side_bets(data: dict[str, Any]) -> list[Addition]:
             "progressive": {"reset": 5000, "increment": "10%"},
             "on_fold": "stands",
         }
-        found.append(Addition("a progressive on the player's hand", ((("side_bets", free("progressive")), progressive),)))
+        found.append(
+            Addition("a progressive on the player's hand", ((("side_bets", free("progressive")), progressive),))
+        )
     return found
 
 
@@ -431,10 +439,7 @@ def sections(data: dict[str, Any]) -> list[Section]:
     for title in ("Rules", "Table"):
         found.setdefault(title, [])
     order = ["Game", "Rules", "Table", *[t for t in found if t not in ("Game", "Rules", "Table")]]
-    made = [
-        Section(t, found[t], paths[t], _additions(data, paths[t]))
-        for t in order
-    ]
+    made = [Section(t, found[t], paths[t], _additions(data, paths[t])) for t in order]
     made[0] = Section("Game", made[0].fields, (), tuple(a for a in made[0].additions if a.sets[0][0][0] in GAME_TEXTS))
     adding = tuple(a for a in _additions(data, ()) if a.sets[0][0][0] not in GAME_TEXTS)
     made.append(Section("Add a wager or side bet", [], ("wagers",), adding))

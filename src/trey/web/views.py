@@ -8,6 +8,7 @@ check is the profile's own (:func:`trey.trust.compliance.run_checks`): nothing i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,7 @@ class Change:
         return self.before is not None and self.before != self.now
 
 
-def wager_path(data: dict[str, Any], wager: str) -> list[str]:
+def wager_path(wager: str) -> list[str]:
     """The JSON path of a wager's section in the paytable's data: under wagers: (Ante & Play, the presets) or
     side_bets:."""
     return ["wagers", wager] if wager == ANTE_PLAY or wager in PRESETS else ["side_bets", wager]
@@ -66,18 +67,20 @@ def summary(
     if baseline is not None:
         for wager, result in baseline.wagers.items():
             if wager not in analysis.wagers:
-                rows.append({"id": wager, "title": result.title, "removed": True, "new": False, "figures": [], "warnings": []})
+                rows.append(
+                    {"id": wager, "title": result.title, "removed": True, "new": False, "figures": [], "warnings": []}
+                )
     return rows
 
 
-def meter_pays(analysis: GameAnalysis, wager: str, rows: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+def meter_pays(analysis: GameAnalysis, wager: str, rows: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The outcome rows of a wager with a meter share's pay said as a share of the meter ("100% of the meter"),
     not as what it pays at the reset."""
     if wager == ANTE_PLAY:
-        return rows
+        return list(rows)
     shares = {name: pay for name, pay in analysis.spec.wagers.paytable(wager).rows if isinstance(pay, MeterShare)}
     if not shares:
-        return rows
+        return list(rows)
     outcomes = [r.outcome for r in analysis.wagers[wager].outcomes]
     shown = []
     for i, row in enumerate(rows):
