@@ -219,8 +219,12 @@ def test_a_typo_is_shown_at_its_field_in_validates_words(page: Page, server: str
     expect(flush).to_have_class(re.compile(r"\binvalid\b"))
     expect(page.locator("#problems li")).to_have_text([f"$.wagers.pair_plus.flush: {words.group(1)}"])  # in view too
     expect(page.locator(".download button").first).to_be_disabled()
+    expect(page.locator("body")).to_have_class(re.compile(r"\bdimmed\b"))  # the figures shown are the last valid
+    expect(page.locator("body")).to_have_attribute("data-stale", "true")
     _edit(page, flush.locator("input"), "4")
     expect(problem).to_be_hidden()
+    expect(page.locator("body")).not_to_have_class(re.compile(r"\bdimmed\b"))
+    expect(page.locator("body")).not_to_have_attribute("data-stale", "true")
     expect(_figure(page, "pair_plus", "House edge")).to_have_text("2.3167%")
 
 

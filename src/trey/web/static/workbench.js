@@ -3,7 +3,7 @@
 // there) or the problems, each shown at its field. User text is only ever set as text (textContent, value).
 // The page says what state it is in, for its tests and anyone scripting it: body[data-ready] once it listens,
 // body[data-sent] and body[data-updated] the numbers of the latest edit sent and of the latest answer shown,
-// body[data-stale] while the figures shown are not of the form's table, #comparison[data-state] "loading",
+// body[data-stale] while the figures shown are not of the form's table (dimmed once an answer is slow or invalid), #comparison[data-state] "loading",
 // "loaded" or "closed", #saved[data-state] "saved", "exists" or "refused".
 "use strict";
 
@@ -27,6 +27,13 @@ const fileName = start.paytable.name; // the name the file gives the table
 let current = start.paytable; // the data the form was built from: its fields' values are set on it
 let isNew = !start.origin; // a table made here or opened from the user's own file: its documents are its own
 let sent = 0; // the number of the latest request: an older answer arriving late is dropped
+const SLOW_MS = 250; // an answer slower than this dims the figures shown (a quick one is not worth a repaint)
+
+function stale(on, dim) {
+  if (on) document.body.dataset.stale = "true";
+  else delete document.body.dataset.stale;
+  document.body.classList.toggle("dimmed", on && dim);
+}
 
 function whole(t) {
   return /^-?[0-9]{1,15}$/.test(t) ? Number(t) : t;
@@ -203,7 +210,8 @@ function showDocuments(documents, name) {
 async function update(event, mode, data) {
   const number = ++sent;
   document.body.dataset.sent = String(number);
-  document.body.dataset.stale = "true";
+  stale(true, document.body.classList.contains("dimmed"));
+  setTimeout(() => { if (number === sent && document.body.dataset.stale) stale(true, true); }, SLOW_MS);
   const began = event && event.timeStamp ? event.timeStamp : performance.now(); // when the edit happened
   status.textContent = "Computing…";
   const body = mode === "yaml"
@@ -244,13 +252,14 @@ async function update(event, mode, data) {
     else yamlPane.value = answer.yaml;
     showFindings(answer.findings);
     document.getElementById("title").textContent = answer.paytable.name;
-    delete document.body.dataset.stale;
+    stale(false, false);
     if (!comparison.hidden) refreshComparison();
     await new Promise(requestAnimationFrame); // drawn: the time to the frame that shows the new figures
     const took = Math.round(performance.now() - began);
     document.body.dataset.took = String(took);
     status.textContent = `All figures are exact for this paytable (recomputed in ${took} ms).`;
   } else {
+    stale(true, true);
     status.textContent = "The paytable has problems (listed here): the figures shown, dimmed, are of the last valid one.";
   }
   showWas();
