@@ -49,8 +49,11 @@ def page(browser: Browser) -> Iterator[Page]:
     context.close()
 
 
+FACE_UP = PAYTABLES / "family" / "face-up-ultimate.yaml"
+
+
 def _field(page: Page, *path: str) -> Locator:
-    wanted = "[" + ", ".join(f'"{p}"' for p in path) + "]"
+    wanted = "[" + ", ".join(p if p.isdigit() else f'"{p}"' for p in path) + "]"
     return page.locator(f".field[data-path='{wanted}']")
 
 
@@ -441,6 +444,27 @@ def test_a_table_is_built_in_the_form(page: Page, server: str, tmp_path: Path) -
     _acted(page, lambda: page.locator("#upload").set_input_files(str(PAYTABLES / "prime" / "3-4.yaml")))
     expect(_field(page, "wagers", "prime", "three_same_colour").locator("input")).to_have_value("3")
     expect(_figure(page, "prime", "House edge")).to_have_text(_printed_edge(PAYTABLES / "prime" / "3-4.yaml", "Prime"))
+
+
+def test_a_family_games_round_is_edited_in_the_form(page: Page, server: str, tmp_path: Path) -> None:
+    """Issue 33.8: a game of the family (here Face Up Ultimate) opens with its round's parts as fields; a change of
+    an option's weakest hand, and an option removed, are counted again as trey analyze counts them."""
+    _open(page, server, "family/face-up-ultimate.yaml")
+    expect(_summary(page, "ante_play")).to_have_text("3.8807%")  # published (docs/published-figures.md)
+    weakest = _field(page, "game", "options", "1", "at_least")
+    _acted(page, lambda: weakest.locator("select").select_option(label="A-high (A-3-2 or better)"))
+    variant = _variant(tmp_path, FACE_UP, "a-high.yaml", ("at_least: pair", "at_least: A-high"))
+    printed = re.search(r"House edge per Ante\s+(-?[0-9.]+%)", run_cli("analyze", variant).stdout)
+    assert printed is not None
+    expect(_summary(page, "ante_play")).to_have_text(f"3.8807% → {printed.group(1)}")
+    expect(weakest.locator(".was")).to_have_text("was a pair or better")
+    option = _field(page, "game", "options", "1", "play")
+    _acted(page, lambda: option.locator("button.remove").click())
+    expect(_field(page, "game", "options", "1", "play")).to_have_count(0)
+    one = _variant(tmp_path, FACE_UP, "one.yaml", ("    - play: 3\n      at_least: pair\n", ""))
+    printed = re.search(r"House edge per Ante\s+(-?[0-9.]+%)", run_cli("analyze", one).stdout)
+    assert printed is not None
+    expect(_summary(page, "ante_play")).to_have_text(f"3.8807% → {printed.group(1)}")
 
 
 def test_a_row_added_as_yaml_joins_the_form_and_the_figures(page: Page, server: str) -> None:

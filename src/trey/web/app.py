@@ -38,6 +38,7 @@ from urllib.parse import parse_qs, urlencode
 
 import anyio
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
@@ -54,6 +55,7 @@ from trey.core.numbers import percent_text
 from trey.core.text import printable
 from trey.core.version import __version__
 from trey.engine import analyze
+from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.engine.results import AntePlayAnalysis, GameAnalysis
 from trey.figures.export import analysis_json
 from trey.figures.theo import theoretical_wins
@@ -72,7 +74,16 @@ from trey.present.figures_view import (
 )
 from trey.web.edited import Documented, Naming, Original, documented, file_stem, naming
 from trey.web.forms import sections, yaml_text
-from trey.web.views import SUMMARY_FIGURES, comparison_groups, meter_pays, summary, wager_path
+from trey.web.views import (
+    SUMMARY_FIGURES,
+    Summed,
+    comparison_groups,
+    family_summed,
+    meter_pays,
+    summarised,
+    summary,
+    wager_path,
+)
 
 MAX_BODY_BYTES = 1 << 20  # a request body: a paytable is at most 1 MiB too
 BODY_SECONDS = 30  # a request body must have arrived within this (a stalled upload is answered 408)
@@ -233,10 +244,23 @@ class Checked:
     raw: bytes
     result: CheckResult
     analysis: GameAnalysis | None
+    family: FamilyAnalysis | None = None  # a game of the family other than the standard one (issue 31)
 
     @property
     def yaml(self) -> str:
         return self.raw.decode("utf-8")
+
+    @property
+    def valid(self) -> bool:
+        return self.analysis is not None or self.family is not None
+
+    @property
+    def spec(self) -> GameSpec:
+        """The valid table's spec."""
+        counted = self.analysis or self.family
+        if counted is None:
+            raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
+        return counted.spec
 
 
 @dataclass(frozen=True)
@@ -364,8 +388,10 @@ class Analyses:
         def work(checkpoint: Callable[[], None]) -> Checked:
             result = check_bytes(raw, label)
             valid = result.spec is not None and not result.errors
-            if valid and result.spec is not None:
-                refuse_other_games(result.spec, WORKBENCH, label)
+            if valid and result.spec is not None and not result.spec.is_standard_game:
+                if result.spec.wagers.side_bets:  # the family's engine counts its round only
+                    refuse_other_games(result.spec, WORKBENCH, label)
+                return Checked(raw, result, None, analyze_family(result.spec))
             return Checked(raw, result, analyze(result.spec, checkpoint) if valid and result.spec else None)
 
         made = await self.run(request, work, edit)
@@ -421,8 +447,11 @@ class Workbench:
         else:
             if result.spec is None or result.errors:
                 row = Row(item.name, problem=str(result.errors[0]).splitlines()[0])
-            elif not result.spec.is_standard_game:
+            elif not result.spec.is_standard_game and result.spec.wagers.side_bets:
                 row = Row(item.name, problem=_refusal(result.spec, item.name))
+            elif not result.spec.is_standard_game:  # not compared (trey compare deals the standard game only)
+                family = analyze_family(result.spec)
+                row = Row(item.name, result.spec.name, (("Ante & Play", percent_text(family.house_edge_per_ante)),))
             else:
                 analysis = analyze(result.spec, checkpoint)
                 edges = tuple((r.title, percent_text(r.stats.house_edge)) for r in analysis.wagers.values())
@@ -467,7 +496,6 @@ class Workbench:
             if result.spec is None or result.errors:
                 problem = str(result.errors[0]).splitlines()[0]
                 raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
-            refuse_other_games(result.spec, WORKBENCH, item.name)
             found = Original(item.name, raw, hashlib.sha256(raw).hexdigest(), result.spec.canonical())
             self._remember(item, key, found)
         if claimed is not None and not hmac.compare_digest(claimed.encode(), found.sha256.encode()):
@@ -502,7 +530,7 @@ class Workbench:
         """A new paytable: Ante & Play alone, in the form, opened from no file (its documents are its own)."""
         data = await run_in_threadpool(_blank)
         checked = await self.analyses.checked(request, yaml_text(data).encode(), "the new paytable")
-        return self._editor(checked.analysis, None, None, data)
+        return self._editor(checked, None, None, data)
 
     async def edit(self, request: Request) -> Response:
         name = request.query_params.get("file", "")
@@ -512,22 +540,21 @@ class Workbench:
         key = await run_in_threadpool(_stat_key, item)  # before the read: a change after it is seen next time
         raw = await run_in_threadpool(_read, item)
         checked = await self.analyses.checked(request, raw, name)
-        if checked.analysis is None:
+        if not checked.valid:
             problem = str(checked.result.errors[0]).splitlines()[0]
             raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
-        data = checked.analysis.spec.canonical()
+        data = checked.spec.canonical()
         original = Original(name, raw, hashlib.sha256(raw).hexdigest(), data)
         self._remember(item, key, original)
-        return self._editor(checked.analysis, name, original.sha256, data)
+        return self._editor(checked, name, original.sha256, data)
 
-    def _editor(self, analysis: GameAnalysis | None, name: str | None, sha256: str | None, data: Any) -> Response:
+    def _editor(self, checked: Checked, name: str | None, sha256: str | None, data: Any) -> Response:
         from trey.trust.compliance import shipped_profiles
 
-        assert analysis is not None  # a new table and a file that opens are valid
         return _page(
             "edit.html.j2",
             name=name,
-            spec=analysis.spec,
+            spec=checked.spec,
             sections=sections(data),
             data_json=json.dumps(
                 {"paytable": data, "origin": name, "origin_sha256": sha256, "writable": self.writable}
@@ -535,8 +562,8 @@ class Workbench:
             yaml=yaml_text(data),
             token=self.token,
             page_id=secrets.token_hex(8),
-            wagers=_figures(analysis),
-            rows=summary(analysis, analysis, []),
+            figures=Markup(_figures_html(checked)),  # the server's own templates, every value escaped there
+            rows=summary(_summed(checked), _summed(checked), []),
             figure_names=SUMMARY_FIGURES,
             profiles=shipped_profiles(),
             writable=self.writable,
@@ -554,24 +581,23 @@ class Workbench:
         self.analyses.arrived(edit)
         sent, checked = await self._edited(request, await _body(request), edit)
         environment = _environment()
-        if checked.analysis is None:
+        if not checked.valid:
             said: dict[str, Any] = {"valid": False, "problems": _problems(checked.result)}
             if isinstance(sent.rest.get("paytable"), dict):  # the form as sent, rows added or removed included
                 said["fields"] = environment.get_template("fields.html.j2").render(
                     sections=sections(sent.rest["paytable"])
                 )
             return JSONResponse(said)
-        analysis = checked.analysis
-        figures = environment.get_template("figures.html.j2").render(wagers=_figures(analysis), **_columns())
-        data = analysis.spec.canonical()
-        findings = await run_in_threadpool(_findings, sent.rest.get("profile"), analysis)
+        figures = _figures_html(checked)
+        data = checked.spec.canonical()
+        findings = await run_in_threadpool(_findings, sent.rest.get("profile"), checked.analysis)
         baseline = await self._baseline(request, sent)
         return JSONResponse(
             {
                 "valid": True,
                 "problems": _problems(checked.result),
                 "figures": figures,
-                "summary": await run_in_threadpool(_summary_html, analysis, baseline, findings),
+                "summary": await run_in_threadpool(_summary_html, checked, baseline, findings),
                 "findings": findings,
                 # What its documents would be titled (None when the page names no file it was opened from).
                 "documents": await run_in_threadpool(self._naming, sent, data) if sent.origin is not None else None,
@@ -582,7 +608,7 @@ class Workbench:
             }
         )
 
-    async def _baseline(self, request: Request, sent: Sent) -> GameAnalysis | None:
+    async def _baseline(self, request: Request, sent: Sent) -> Checked | None:
         """The analysis of the file the page was opened from, as it is now (None for a new table, or a file
         that changed or went: the page is told why by its documents' line)."""
         if sent.origin is None:
@@ -591,7 +617,8 @@ class Workbench:
             original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)
         except (TreyError, Refused):
             return None
-        return (await self.analyses.checked(request, original.raw, original.name)).analysis
+        checked = await self.analyses.checked(request, original.raw, original.name)
+        return checked if checked.valid else None
 
     def _naming(self, sent: Sent, data: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -605,8 +632,13 @@ class Workbench:
     async def analyze_api(self, request: Request) -> Response:
         """``POST /api/analyze`` with a paytable's YAML: ``trey analyze --format json``, or its problems (422)."""
         checked = await self.analyses.checked(request, await _body(request), "the posted paytable")
-        if checked.analysis is None:
+        if not checked.valid:
             return JSONResponse({"valid": False, "problems": _problems(checked.result)}, status_code=422)
+        if checked.family is not None:
+            from trey.figures.family import family_analysis_json
+
+            return JSONResponse(await run_in_threadpool(family_analysis_json, checked.family))
+        assert checked.analysis is not None
         return JSONResponse(await run_in_threadpool(analysis_json, checked.analysis))
 
     async def solve(self, request: Request) -> Response:
@@ -675,7 +707,7 @@ class Workbench:
         name = _save_name(sent.rest.get("file"))
         original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256) if sent.origin else None
         checked = await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable")
-        data = _valid(checked).spec.canonical()
+        data = checked.spec.canonical()
         made = await run_in_threadpool(_saved_bytes, data, original)
         replace = sent.rest.get("replace") is True
         target = self.folder / name
@@ -708,10 +740,12 @@ class Workbench:
         new = sent.origin is None and sent.rest.get("new") is True  # a table made in the page, from no file
         original = None if new else await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)
         checked = await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable")
-        data = _valid(checked).spec.canonical()  # a valid table only
+        data = checked.spec.canonical()  # a valid table only
         made = await run_in_threadpool(documented, data, original) if original else _new_documented(data)
         if kind == "yaml":
             return _attachment(made.raw, f"{made.stem}.yaml", "application/yaml")
+        if checked.family is not None:
+            refuse_other_games(checked.family.spec, f"the {kind.replace('-', ' ')}", "the edited paytable")
         async with self.documents:
             files = await self.analyses.run(request, lambda _: _document(kind, made))
         name = next(n for n in files if n.endswith(".pdf"))
@@ -783,11 +817,11 @@ def _new_documented(data: dict[str, Any]) -> Documented:
     return Documented(Naming(True, True, name), yaml_text(data).encode(), file_stem(name.replace(" ", "-") + ".yaml"))
 
 
-def _findings(profile: object, analysis: GameAnalysis) -> list[dict[str, Any]]:
+def _findings(profile: object, analysis: GameAnalysis | None) -> list[dict[str, Any]]:
     """The chosen profile's findings (``trey validate --profile NAME``), each with the path of its wager."""
     from trey.trust.compliance import finding_json, run_checks, shipped_profile, shipped_profiles
 
-    if profile in (None, ""):
+    if profile in (None, "") or analysis is None:  # a family game: the checks read the standard game's figures
         return []
     chosen = shipped_profile(str(profile)[:64])
     if chosen is None:
@@ -795,9 +829,28 @@ def _findings(profile: object, analysis: GameAnalysis) -> list[dict[str, Any]]:
     return [{**finding_json(f), "path": wager_path(f.wager)} for f in run_checks(chosen, analysis)]
 
 
-def _summary_html(analysis: GameAnalysis, baseline: GameAnalysis | None, findings: list[dict[str, Any]]) -> str:
-    rows = summary(analysis, baseline, findings)
+def _summed(checked: Checked) -> Summed:
+    """Each wager's title, house edge and summary figures, of the standard game or of another of the family."""
+    if checked.family is not None:
+        return family_summed(checked.family)
+    assert checked.analysis is not None
+    return summarised(checked.analysis)
+
+
+def _summary_html(checked: Checked, baseline: Checked | None, findings: list[dict[str, Any]]) -> str:
+    rows = summary(_summed(checked), _summed(baseline) if baseline else None, findings)
     return _environment().get_template("summary.html.j2").render(rows=rows, figure_names=SUMMARY_FIGURES)
+
+
+def _figures_html(checked: Checked) -> str:
+    """The figures as the page shows them: every wager's, or a family game's round, figures and strategy chart."""
+    environment = _environment()
+    if checked.family is not None:
+        from trey.present.family_view import family_parts
+
+        return environment.get_template("family.html.j2").render(parts=family_parts(checked.family))
+    assert checked.analysis is not None
+    return environment.get_template("figures.html.j2").render(wagers=_figures(checked.analysis), **_columns())
 
 
 def _refusal(spec: GameSpec, name: str) -> str:
@@ -810,6 +863,11 @@ def _refusal(spec: GameSpec, name: str) -> str:
 
 
 def _valid(checked: Checked) -> GameAnalysis:
+    """The valid table's analysis, for what is made of the standard game only (solve, compare, documents)."""
+    if checked.family is not None:
+        refuse_other_games(
+            checked.family.spec, "a solve, comparison or document in the workbench", "the edited paytable"
+        )
     if checked.analysis is None:
         raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
     return checked.analysis

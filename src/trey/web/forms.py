@@ -81,6 +81,11 @@ class Field:
     custom: str = ""  # a hand of one's own (kind "hand" or "strategy")
     removable: bool = True
     unit: str = ""  # the currency of a money field
+    removes: tuple[str | int, ...] | None = None  # what its remove button removes, when not itself (a whole option)
+
+    @property
+    def remove_json(self) -> str:
+        return json.dumps(list(self.removes if self.removes is not None else self.path))
 
     @property
     def path_json(self) -> str:
@@ -213,6 +218,10 @@ def _title(data: dict[str, Any], path: tuple[str | int, ...], node: dict[str, An
             return f"{said} ({'share of the meter' if path[4] == 'meter' else 'amount'})"
         return said
     title = node.get("title")
+    if len(path) == 4 and path[:2] == ("game", "options"):
+        return f"Option {int(path[2]) + 1}: {str(title).lower()}"
+    if len(path) == 3 and path[:2] == ("game", "blind"):
+        return f"Blind: {title}"
     if len(path) == 4 and path[2] == "ante_bonus":
         return f"Ante Bonus: {title or path[3]}"
     if isinstance(title, str) and title not in ("Odds", "Pay", "Money", "Share"):
@@ -240,6 +249,11 @@ def _field(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> Fie
         if str(value) not in enum:
             choices = (*choices, (str(value), str(value)))
         return Field(path, "select", str(value), None, choices, title, helping, removable=removable)
+    if path == ("game", "face_up"):
+        choices = (("0", "none (all three face down)"), ("1", "one of the dealer's cards"))
+        return Field(path, "select-int", str(value), None, choices, title, helping, removable=True)
+    if len(path) == 4 and path[:2] == ("game", "options") and path[3] == "play":
+        return Field(path, "int", str(value), None, (), title, helping, removable=True, removes=path[:3])
     kind = _kind(value)
     envy = len(path) == 4 and path[0] == "side_bets" and path[2] == "envy"
     if kind in ("int", "text") and (str(path[-1]) in MONEY_KEYS or envy):
@@ -301,7 +315,9 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
     here: Any = data
     for key in section:
         here = here.get(key, {}) if isinstance(here, dict) else {}
-    if section == ("rules",):
+    if section == ("game",):
+        found += _round_additions(data, _mapping(here))
+    elif section == ("rules",):
         props = schema_at(("rules",)).get("properties", {})
         for key in _absent(here, list(props)):
             found.append(Addition(str(props[key].get("title", key)), ((("rules", key), props[key].get("default")),)))
@@ -336,6 +352,37 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
     elif section[0] == "side_bets" and isinstance(here, dict):
         found += _side_bet_additions(data, section, here)
     return tuple(found)
+
+
+def _round_additions(data: dict[str, Any], game: dict[str, Any]) -> list[Addition]:
+    """The round's parts a table can still be given (format 3, issue 31): a face-up card, an option, the Ante's
+    and the Play's rule without a qualifier, a Blind and its rows. Each makes the file format 3."""
+    props = schema_at(("game",)).get("properties", {})
+    three = ((("trey",), 3),) if data.get("trey") != 3 else ()
+    found = []
+    defaults: dict[str, Any] = {
+        "face_up": 1,
+        "ante_when_dealer_does_not_qualify": "pushes",
+        "play_needs_qualifier": False,
+        "blind": {"straight_flush": 5},
+    }
+    given = game.get("options")
+    options: list[Any] = given if isinstance(given, list) else [{"play": 1}]
+    for key, value in defaults.items():
+        if key not in game:
+            found.append(Addition(str(props[key]["title"]), (*three, (("game", key), value))))
+    if len(options) < int(props["options"].get("maxItems", 4)):
+        taken = {o.get("play") for o in options if isinstance(o, dict)}
+        play = next(n for n in range(1, 11) if n not in taken)
+        found.append(
+            Addition(f"an option: play {play}× the Ante", (*three, (("game", "options"), [*options, {"play": play}])))
+        )
+    blind = game.get("blind")
+    if isinstance(blind, dict):
+        rows = schema_at(("game", "blind")).get("properties", {})
+        for key in _absent(blind, list(rows)):
+            found.append(Addition(f"Blind: {rows[key]['title']}", ((("game", "blind", key), 1),)))
+    return found
 
 
 def _side_bet_additions(data: dict[str, Any], section: tuple[str | int, ...], bet: dict[str, Any]) -> list[Addition]:
@@ -417,13 +464,17 @@ def sections(data: dict[str, Any]) -> list[Section]:
             for key, item in value.items():
                 walk(item, (*path, key), section)
             return
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):  # the round's options
+            for index, item in enumerate(value):
+                walk(item, (*path, index), section)
+            return
         fields = found.setdefault(section, [])
         if count >= MAX_FIELDS:
             return
         count += 1
         fields.append(_field(data, path, value))
 
-    paths: dict[str, tuple[str | int, ...]] = {"Game": (), "Rules": ("rules",), "Table": ("table",)}
+    paths: dict[str, tuple[str | int, ...]] = {"Game": (), "Round": ("game",), "Rules": ("rules",), "Table": ("table",)}
     found["Game"] = []
     for key, value in data.items():
         if key in ("wagers", "side_bets") and isinstance(value, dict):
@@ -432,13 +483,16 @@ def sections(data: dict[str, Any]) -> list[Section]:
                 paths[title] = (key, wager)
                 found.setdefault(title, [])
                 walk(item, (key, wager), title)
-        elif key in ("trey", "game"):
+        elif key == "trey":
             continue
+        elif key == "game":
+            walk(value, (key,), "Round")
         else:
             walk(value, (key,), {"rules": "Rules", "table": "Table"}.get(key, "Game"))
-    for title in ("Rules", "Table"):
+    for title in ("Round", "Rules", "Table"):
         found.setdefault(title, [])
-    order = ["Game", "Rules", "Table", *[t for t in found if t not in ("Game", "Rules", "Table")]]
+    fixed = ("Game", "Round", "Rules", "Table")
+    order = [*fixed, *[t for t in found if t not in fixed]]
     made = [Section(t, found[t], paths[t], _additions(data, paths[t])) for t in order]
     made[0] = Section("Game", made[0].fields, (), tuple(a for a in made[0].additions if a.sets[0][0][0] in GAME_TEXTS))
     adding = tuple(a for a in _additions(data, ()) if a.sets[0][0][0] not in GAME_TEXTS)

@@ -10,19 +10,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from trey.engine.results import GameAnalysis, WagerAnalysis
-from trey.paytable.model import ANTE_PLAY, PRESETS
+from trey.core.numbers import percent_text
+from trey.engine.family import FamilyAnalysis
+from trey.engine.results import GameAnalysis
+from trey.paytable.model import ANTE_PLAY, ANTE_PLAY_TITLE, PRESETS
 from trey.paytable.pays import MeterShare
 from trey.present.figures_view import summary_rows
 
 SUMMARY_FIGURES = ("House edge", "RTP", "Hit frequency")  # the summary's columns, as summary_rows labels them
 
 
-def _summary_texts(result: WagerAnalysis) -> dict[str, str]:
-    rows = summary_rows(result)
-    return {name: next(text for label, text in rows if label.startswith(name)) for name in SUMMARY_FIGURES}
+@dataclass(frozen=True)
+class Summed:
+    """What the summary says of each wager of a table, by id: its title, house edge and figures' texts."""
+
+    wagers: dict[str, tuple[str, Fraction, dict[str, str]]]
+
+
+def summarised(analysis: GameAnalysis) -> Summed:
+    """The standard game's wagers, worded by the rows the terminal prints."""
+    found = {}
+    for wager, result in analysis.wagers.items():
+        rows = summary_rows(result)
+        texts = {name: next(text for label, text in rows if label.startswith(name)) for name in SUMMARY_FIGURES}
+        found[wager] = (result.title, result.stats.house_edge, texts)
+    return Summed(found)
+
+
+def family_summed(analysis: FamilyAnalysis) -> Summed:
+    """A family game's Ante & Play, per Ante, as its figures are published."""
+    stats = analysis.stats
+    texts = {
+        "House edge": percent_text(stats.house_edge),
+        "RTP": percent_text(stats.rtp),
+        "Hit frequency": percent_text(stats.hit_frequency),
+    }
+    return Summed({ANTE_PLAY: (ANTE_PLAY_TITLE, stats.house_edge, texts)})
 
 
 @dataclass(frozen=True)
@@ -41,23 +67,20 @@ def wager_path(wager: str) -> list[str]:
     return ["wagers", wager] if wager == ANTE_PLAY or wager in PRESETS else ["side_bets", wager]
 
 
-def summary(
-    analysis: GameAnalysis, baseline: GameAnalysis | None, findings: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+def summary(current: Summed, baseline: Summed | None, findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A row per wager: its house edge, RTP and hit frequency now and in the file opened (``baseline``), and what
     is wrong with it (favourable to the player; a failed check of the profile); then a row per wager removed."""
     rows = []
-    for wager, result in analysis.wagers.items():
-        now = _summary_texts(result)
-        before = _summary_texts(baseline.wagers[wager]) if baseline and wager in baseline.wagers else None
+    for wager, (title, edge, now) in current.wagers.items():
+        before = baseline.wagers[wager][2] if baseline and wager in baseline.wagers else None
         warnings = []
-        if result.stats.house_edge < 0:
+        if edge < 0:
             warnings.append(f"favours the player: a house edge of {now['House edge']}")
         warnings += [f"{f['check']}: {f['detail']}" for f in findings if f["wager"] == wager and f["result"] == "FAIL"]
         rows.append(
             {
                 "id": wager,
-                "title": result.title,
+                "title": title,
                 "figures": [Change(before[n] if before else None, now[n]) for n in SUMMARY_FIGURES],
                 "new": baseline is not None and before is None,
                 "removed": False,
@@ -65,11 +88,9 @@ def summary(
             }
         )
     if baseline is not None:
-        for wager, result in baseline.wagers.items():
-            if wager not in analysis.wagers:
-                rows.append(
-                    {"id": wager, "title": result.title, "removed": True, "new": False, "figures": [], "warnings": []}
-                )
+        for wager, (title, _, _) in baseline.wagers.items():
+            if wager not in current.wagers:
+                rows.append({"id": wager, "title": title, "removed": True, "new": False, "figures": [], "warnings": []})
     return rows
 
 

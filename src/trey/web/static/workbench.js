@@ -35,6 +35,11 @@ function stale(on, dim) {
   document.body.classList.toggle("dimmed", on && dim);
 }
 
+function refusal(data, code) {
+  if (!data.error) return `the server answered ${code}`;
+  return data.hint ? `${data.error} (${data.hint})` : data.error;
+}
+
 function whole(t) {
   return /^-?[0-9]{1,15}$/.test(t) ? Number(t) : t;
 }
@@ -48,6 +53,7 @@ function valueOf(control) {
     return control.value === "" ? custom : control.value;
   }
   if (kind === "select") return control.value;
+  if (kind === "select-int") return whole(control.value);
   const text = control.value.trim();
   if (kind === "int" || kind === "money" || kind === "odds") return whole(text);
   if (kind === "list" || kind === "money-list") return text === "" ? [] : text.split(",").map((t) => whole(t.trim()));
@@ -74,7 +80,8 @@ function setAt(data, path, value) {
 
 function deleteAt(data, path) {
   const parent = getAt(data, path.slice(0, -1));
-  if (parent && typeof parent === "object") delete parent[path[path.length - 1]];
+  if (Array.isArray(parent)) parent.splice(path[path.length - 1], 1); // an option of the round: the others move up
+  else if (parent && typeof parent === "object") delete parent[path[path.length - 1]];
 }
 
 function controls() {
@@ -221,7 +228,7 @@ async function update(event, mode, data) {
   let answer;
   try {
     const [code, said] = await post("/api/figures", JSON.stringify(body), number);
-    if (code !== 200) throw new Error(said.error ? `${said.error} (${said.hint})` : `the server answered ${code}`);
+    if (code !== 200) throw new Error(refusal(said, code));
     answer = said;
   } catch (error) {
     if (number === sent) {
@@ -341,7 +348,7 @@ async function refreshComparison() {
   } else {
     const p = document.createElement("p");
     p.className = "problem";
-    p.textContent = said.error || `the server answered ${code}`;
+    p.textContent = refusal(said, code);
     comparison.replaceChildren(p);
   }
   comparison.classList.remove("stale");
@@ -379,7 +386,7 @@ editor.addEventListener("click", async (event) => {
     house_edge: document.getElementById("target").value };
   const [code, data] = await post("/api/solve", JSON.stringify(asked));
   if (code !== 200) {
-    output.textContent = data.error ? `${data.error} (${data.hint})` : `the server answered ${code}`;
+    output.textContent = refusal(data, code);
     return;
   }
   const line = document.createElement("span");
@@ -418,7 +425,7 @@ if (saveButton) {
       saved.append(link);
       saved.dataset.state = "saved";
     } else {
-      saved.textContent = data.error ? `${data.error} (${data.hint})` : `the server answered ${code}`;
+      saved.textContent = refusal(data, code);
       saved.dataset.state = data.exists ? "exists" : "refused";
       replace.hidden = !data.exists;
     }
