@@ -412,7 +412,7 @@ def test_a_table_is_built_in_the_form(page: Page, server: str, tmp_path: Path) -
     """A new paytable from nothing: a preset and a progressive with its envy added, a pay row removed, table limits
     given; and a file of one's own opened into the form."""
     page.goto(f"{server}/")
-    page.get_by_role("link", name="new paytable").click()
+    page.get_by_role("button", name="new paytable").click()  # from nothing (the list's first choice)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     adding = page.locator("fieldset", has=page.locator("legend", has_text="Add a wager or side bet"))
     _add(page, adding, "Pair Plus (preset)")

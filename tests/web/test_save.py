@@ -121,12 +121,20 @@ def test_the_list_shows_the_default_game_first_and_says_which_folder(tmp_path: P
         shutil.copyfile(PAYTABLES / name, folder / name)
     page = InProcess(workbench(folder), "http://127.0.0.1:8000").get("/").text
     assert "<h1>Paytables</h1>" in page and "The 2 paytables of the folder casino." in page
-    assert page.index("standard.yaml") < page.index("ante_bonus/3-2-1.yaml")  # by name, 'a' < 's', yet it is first
+    listing = page[page.index('id="paytables"') :]
+    assert listing.index("standard.yaml") < listing.index("ante_bonus/3-2-1.yaml")  # 'a' < 's', yet it is first
 
 
-def test_a_new_table_opens_in_the_form(tmp_path: Path) -> None:
-    page = InProcess(workbench(_folder(tmp_path)), "http://127.0.0.1:8000").get("/new")
+def test_a_new_table_opens_in_the_form_from_nothing_or_from_a_shipped_table(tmp_path: Path) -> None:
+    client = InProcess(workbench(_folder(tmp_path)), "http://127.0.0.1:8000")
+    page = client.get("/new")
     assert page.status_code == 200 and '<h1 id="title">New table</h1>' in page.text and "a new table" in page.text
+    assert '<option value="prime/3-4.yaml">trey\'s prime/3-4.yaml</option>' in client.get("/").text  # shipped
+    prime = client.get("/new", params={"from": "prime/3-4.yaml"}).text  # not in this folder: trey's own tables
+    assert "a new table, started from trey's prime/3-4.yaml" in prime and "Prime 3 to 1, 4 to 1" in prime
+    assert '"origin": null' in prime.replace("&#34;", '"')  # its documents are its own, not a file's of the folder
+    missing = client.get("/new", params={"from": "../standard.yaml"})
+    assert missing.status_code == 404 and "is not one of the paytables of this folder" in missing.text
 
 
 def _started(app: Any, during: Callable[[], None]) -> None:

@@ -72,6 +72,7 @@ from trey.present.figures_view import (
     progressive_rows,
     summary_rows,
 )
+from trey.web import shipped_paytables
 from trey.web.edited import Documented, Naming, Original, documented, file_stem, naming
 from trey.web.forms import sections, yaml_text
 from trey.web.views import (
@@ -520,6 +521,7 @@ class Workbench:
         rows.sort(key=lambda row: row.name != DEFAULT_GAME)  # the default game first, the others by name
         return _page(
             "index.html.j2",
+            shipped=list(listed(shipped_paytables())),
             paytables=rows,
             folder=self.folder.name or ".",
             writable=self.writable,
@@ -527,10 +529,20 @@ class Workbench:
         )
 
     async def new(self, request: Request) -> Response:
-        """A new paytable: Ante & Play alone, in the form, opened from no file (its documents are its own)."""
-        data = await run_in_threadpool(_blank)
-        checked = await self.analyses.checked(request, yaml_text(data).encode(), "the new paytable")
-        return self._editor(checked, None, None, data)
+        """A new paytable, opened from no file of the folder (its documents are its own): Ante & Play alone, or a
+        copy of one of the tables trey ships (``?from=NAME``, as the shipped folder names it)."""
+        start = request.query_params.get("from", "")
+        if not start:
+            data = await run_in_threadpool(_blank)
+            checked = await self.analyses.checked(request, yaml_text(data).encode(), "the new paytable")
+            return self._editor(checked, None, None, data, started=None)
+        item = listed(shipped_paytables()).get(start)
+        if item is None:
+            return _page("missing.html.j2", status=404, name=start[:200])
+        checked = await self.analyses.checked(request, await run_in_threadpool(_read, item), start)
+        if not checked.valid:
+            raise TreyError(f"{start} cannot be opened", hint="choose another shipped table")
+        return self._editor(checked, None, None, checked.spec.canonical(), started=start)
 
     async def edit(self, request: Request) -> Response:
         name = request.query_params.get("file", "")
@@ -548,7 +560,9 @@ class Workbench:
         self._remember(item, key, original)
         return self._editor(checked, name, original.sha256, data)
 
-    def _editor(self, checked: Checked, name: str | None, sha256: str | None, data: Any) -> Response:
+    def _editor(
+        self, checked: Checked, name: str | None, sha256: str | None, data: Any, started: str | None = None
+    ) -> Response:
         from trey.trust.compliance import shipped_profiles
 
         return _page(
@@ -568,6 +582,7 @@ class Workbench:
             profiles=shipped_profiles(),
             writable=self.writable,
             folder=self.folder.name or ".",
+            started=started,
             **_columns(),
         )
 
