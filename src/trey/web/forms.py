@@ -195,7 +195,8 @@ def _reading(data: dict[str, Any], path: tuple[str | int, ...]) -> Any:
     if len(path) >= 2 and path[0] == "side_bets":
         bets = data.get("side_bets")
         bet = bets.get(path[1], {}) if isinstance(bets, dict) else None
-        return READINGS.get(bet.get("reads", "")) if isinstance(bet, dict) else None
+        reads = bet.get("reads") if isinstance(bet, dict) else None
+        return READINGS.get(reads) if isinstance(reads, str) else None
     if len(path) >= 2 and path[0] == "wagers" and path[1] in PRESETS:
         return READINGS.get(PRESETS[str(path[1])].reads)
     return None
@@ -372,7 +373,7 @@ def _round_additions(data: dict[str, Any], game: dict[str, Any]) -> list[Additio
         if key not in game:
             found.append(Addition(str(props[key]["title"]), (*three, (("game", key), value))))
     if len(options) < int(props["options"].get("maxItems", 4)):
-        taken = {o.get("play") for o in options if isinstance(o, dict)}
+        taken = {o.get("play") for o in options if isinstance(o, dict) and isinstance(o.get("play"), int)}
         play = next(n for n in range(1, 11) if n not in taken)
         found.append(
             Addition(f"an option: play {play}× the Ante", (*three, (("game", "options"), [*options, {"play": play}])))
