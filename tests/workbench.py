@@ -45,10 +45,10 @@ def wait_for(condition: Callable[[], bool], what: str, seconds: float = PATIENCE
         time.sleep(0.01)
 
 
-@pytest.fixture(scope="session")
-def served() -> Iterator[Served]:
+def serving(folder: Path, *, writable: bool = False) -> Iterator[Served]:
+    """A workbench over ``folder`` on a free port, as ``trey serve`` runs it, until the generator is closed."""
     port = _free_port()
-    app = workbench(PAYTABLES)
+    app = workbench(folder, writable=writable)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, **server_options())
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
@@ -57,6 +57,11 @@ def served() -> Iterator[Served]:
     yield Served(f"http://127.0.0.1:{port}", app.state.bench)
     running.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def served() -> Iterator[Served]:
+    yield from serving(PAYTABLES)
 
 
 @pytest.fixture(scope="session")

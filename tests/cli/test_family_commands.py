@@ -233,25 +233,6 @@ def test_the_standard_engine_refuses_a_family_game_so_that_no_library_call_count
     assert trey.analyze_family(spec).house_edge_per_ante == Fraction(1975131, 50896300)
 
 
-def test_the_workbench_lists_a_family_game_as_not_yet_supported_and_opens_none(tmp_path: Path) -> None:
-    from trey.web.app import workbench
-    from workbench import InProcess
-
-    (tmp_path / "standard.yaml").write_bytes(STANDARD.read_bytes())
-    (tmp_path / "fu.yaml").write_bytes(FACE_UP_ULTIMATE.read_bytes())
-    client = InProcess(workbench(tmp_path), "http://127.0.0.1:8000")
-    index = client.get("/").text
-    line = f"fu.yaml: $.game: the workbench (trey serve) {NOT_YET} {HINT}"
-    assert line.replace("(", "").replace(")", "") in index.replace("(", "").replace(")", "")
-    opened = client.get("/edit", params={"file": "fu.yaml"})
-    assert opened.status_code == 400 and f"the workbench (trey serve) {NOT_YET}" in opened.text
-    posted = client.post(
-        "/api/analyze", content=FACE_UP_ULTIMATE.read_bytes(), headers={"Content-Type": "application/yaml"}
-    )
-    assert posted.status_code == 400
-    assert posted.json()["error"] == f"the posted paytable: $.game: the workbench (trey serve) {NOT_YET} {HINT}"
-
-
 def test_table_rounds_of_a_family_game_are_refused_in_one_line_and_write_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

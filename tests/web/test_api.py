@@ -273,7 +273,11 @@ def test_solve_answers_as_trey_solve_and_refuses_in_its_words(server: str) -> No
     printed = run_cli(
         "solve", PAIR_PLUS, "--wager", "pair_plus", "--row", "flush", "--house-edge", "5%", "--format", "json"
     )
-    assert answer.status_code == 200 and answer.json() == json.loads(printed.stdout)
+    said_json = answer.json()
+    # Issue 33: the page shows the exact pay as a decimal too (3791/1096 = 3.45894...) and the target it solved for.
+    assert (said_json.pop("exact_pay_decimal"), said_json.pop("target_percent")) == ("3.4589", "5.0000%")
+    assert answer.status_code == 200 and said_json == json.loads(printed.stdout)
+    assert json.loads(printed.stdout)["exact_pay"] == "3791/1096" and 3.45885 < 3791 / 1096 < 3.45895
     bad = httpx.post(f"{server}/api/solve", json={**request, "house_edge": "five"}, timeout=PATIENCE)
     assert bad.status_code == 400 and bad.json() == {
         "error": "'five' is not a percentage such as 5% or 4.5%",

@@ -45,6 +45,10 @@ def serve(
             show_default=False,
         ),
     ] = None,
+    writable: Annotated[
+        bool, typer.Option("--writable", help="Let the page save tables into the folder (never over a file unasked).")
+    ] = False,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the workbench in the browser.")] = False,
 ) -> None:
     """Start the paytable workbench in the browser: edit pays and rules and see every figure change."""
     import uvicorn
@@ -63,10 +67,25 @@ def serve(
     if not local:
         say_error(
             f"warning: listening on {host}: anyone who can reach this machine and has the address below can use "
-            "the workbench (it reads the folder's paytables and makes documents; it writes nothing)"
+            "the workbench (it reads the folder's paytables and makes documents; "
+            + ("it saves tables into the folder)" if writable else "it writes nothing)")
         )
     say_error(f"trey workbench: {address} (Ctrl-C stops it)")
     application = workbench(
-        folder, hosts=allowed_hosts(host, extra, LOCAL_HOSTS), token=token, token_required=not local
+        folder,
+        hosts=allowed_hosts(host, extra, LOCAL_HOSTS),
+        token=token,
+        token_required=not local,
+        writable=writable,
+        ready=(lambda: OPENER(address)) if open_browser else None,
     )
     uvicorn.run(application, host=host, port=port, **server_options())
+
+
+def _open_in_browser(address: str) -> None:
+    import webbrowser
+
+    webbrowser.open(address)
+
+
+OPENER = _open_in_browser  # how --open opens the address (the webbrowser module; the tests give a fake one)

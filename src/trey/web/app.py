@@ -5,7 +5,9 @@ file), every figure comes from the engine and is worded by the rows the terminal
 every document is the library's (trey.documents.make) with its fetcher that refuses everything outside the package,
 made of the bytes the YAML download is: a table that differs from the file it was opened from is titled and sourced
 as such (:mod:`trey.web.edited`). The application reads only the ``*.yaml`` files it listed inside its folder and
-writes nothing anywhere.
+writes nothing anywhere, unless started ``writable`` (``trey serve DIR --writable``): then the page may save a valid
+table into the folder itself under a name it gives (:func:`_save_name`), written all or nothing as the CLI writes its
+files (:func:`trey.core.outputs.write_all`), a file of that name replaced only when the page confirms it.
 
 What a request may cost is bounded before any work (:class:`Guard`): it must be addressed to one of the workbench's
 names, carry its token when it must, and — when it costs an analysis or makes a document — come from the
@@ -22,10 +24,11 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -35,6 +38,7 @@ from urllib.parse import parse_qs, urlencode
 
 import anyio
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, QueryParams
@@ -51,6 +55,7 @@ from trey.core.numbers import percent_text
 from trey.core.text import printable
 from trey.core.version import __version__
 from trey.engine import analyze
+from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.engine.results import AntePlayAnalysis, GameAnalysis
 from trey.figures.export import analysis_json
 from trey.figures.theo import theoretical_wins
@@ -67,8 +72,19 @@ from trey.present.figures_view import (
     progressive_rows,
     summary_rows,
 )
-from trey.web.edited import Documented, Original, documented, naming
+from trey.web import shipped_paytables
+from trey.web.edited import Documented, Naming, Original, documented, file_stem, naming
 from trey.web.forms import sections, yaml_text
+from trey.web.views import (
+    SUMMARY_FIGURES,
+    Summed,
+    comparison_groups,
+    family_summed,
+    meter_pays,
+    summarised,
+    summary,
+    wager_path,
+)
 
 MAX_BODY_BYTES = 1 << 20  # a request body: a paytable is at most 1 MiB too
 BODY_SECONDS = 30  # a request body must have arrived within this (a stalled upload is answered 408)
@@ -213,7 +229,7 @@ def _figures(analysis: GameAnalysis) -> list[dict[str, Any]]:
                 "title": result.title,
                 "cycle": f"{result.cycle:,}",
                 "summary": summary_rows(result, style=style, theo=theos[wager]),
-                "outcomes": outcome_rows(result),
+                "outcomes": meter_pays(analysis, wager, outcome_rows(result)),
                 "by_hand": hand_outcome_rows(result) if isinstance(result, AntePlayAnalysis) else None,
                 "progressive": progressive_rows(result.progressive, style=style) if result.progressive else None,
                 "envy": envy_rows(result.progressive, style=style) if result.progressive else None,
@@ -229,10 +245,23 @@ class Checked:
     raw: bytes
     result: CheckResult
     analysis: GameAnalysis | None
+    family: FamilyAnalysis | None = None  # a game of the family other than the standard one (issue 31)
 
     @property
     def yaml(self) -> str:
         return self.raw.decode("utf-8")
+
+    @property
+    def valid(self) -> bool:
+        return self.analysis is not None or self.family is not None
+
+    @property
+    def spec(self) -> GameSpec:
+        """The valid table's spec."""
+        counted = self.analysis or self.family
+        if counted is None:
+            raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
+        return counted.spec
 
 
 @dataclass(frozen=True)
@@ -360,8 +389,10 @@ class Analyses:
         def work(checkpoint: Callable[[], None]) -> Checked:
             result = check_bytes(raw, label)
             valid = result.spec is not None and not result.errors
-            if valid and result.spec is not None:
-                refuse_other_games(result.spec, WORKBENCH, label)
+            if valid and result.spec is not None and not result.spec.is_standard_game:
+                if result.spec.wagers.side_bets:  # the family's engine counts its round only
+                    refuse_other_games(result.spec, WORKBENCH, label)
+                return Checked(raw, result, None, analyze_family(result.spec))
             return Checked(raw, result, analyze(result.spec, checkpoint) if valid and result.spec else None)
 
         made = await self.run(request, work, edit)
@@ -384,8 +415,9 @@ class Row:
 
 
 class Workbench:
-    def __init__(self, folder: Path, token: str) -> None:
+    def __init__(self, folder: Path, token: str, *, writable: bool = False) -> None:
         self.folder = folder
+        self.writable = writable  # trey serve --writable: the page may save tables into the folder
         self.token = token  # this start's: in the page's own forms (and needed off this machine, see Guard)
         self.analyses = Analyses(max(1, len(os.sched_getaffinity(0))))
         self.documents = asyncio.Lock()  # WeasyPrint lays out one document at a time
@@ -416,8 +448,11 @@ class Workbench:
         else:
             if result.spec is None or result.errors:
                 row = Row(item.name, problem=str(result.errors[0]).splitlines()[0])
-            elif not result.spec.is_standard_game:
+            elif not result.spec.is_standard_game and result.spec.wagers.side_bets:
                 row = Row(item.name, problem=_refusal(result.spec, item.name))
+            elif not result.spec.is_standard_game:  # not compared (trey compare deals the standard game only)
+                family = analyze_family(result.spec)
+                row = Row(item.name, result.spec.name, (("Ante & Play", percent_text(family.house_edge_per_ante)),))
             else:
                 analysis = analyze(result.spec, checkpoint)
                 edges = tuple((r.title, percent_text(r.stats.house_edge)) for r in analysis.wagers.values())
@@ -462,7 +497,6 @@ class Workbench:
             if result.spec is None or result.errors:
                 problem = str(result.errors[0]).splitlines()[0]
                 raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
-            refuse_other_games(result.spec, WORKBENCH, item.name)
             found = Original(item.name, raw, hashlib.sha256(raw).hexdigest(), result.spec.canonical())
             self._remember(item, key, found)
         if claimed is not None and not hmac.compare_digest(claimed.encode(), found.sha256.encode()):
@@ -484,7 +518,31 @@ class Workbench:
 
     async def index(self, request: Request) -> Response:
         rows = await self.analyses.run(request, self.rows)
-        return _page("index.html.j2", paytables=rows, folder=self.folder.name or ".")
+        rows.sort(key=lambda row: row.name != DEFAULT_GAME)  # the default game first, the others by name
+        return _page(
+            "index.html.j2",
+            shipped=list(listed(shipped_paytables())),
+            paytables=rows,
+            folder=self.folder.name or ".",
+            writable=self.writable,
+            saved=request.query_params.get("saved", "")[:200],
+        )
+
+    async def new(self, request: Request) -> Response:
+        """A new paytable, opened from no file of the folder (its documents are its own): Ante & Play alone, or a
+        copy of one of the tables trey ships (``?from=NAME``, as the shipped folder names it)."""
+        start = request.query_params.get("from", "")
+        if not start:
+            data = await run_in_threadpool(_blank)
+            checked = await self.analyses.checked(request, yaml_text(data).encode(), "the new paytable")
+            return self._editor(checked, None, None, data, started=None)
+        item = listed(shipped_paytables()).get(start)
+        if item is None:
+            return _page("missing.html.j2", status=404, name=start[:200])
+        checked = await self.analyses.checked(request, await run_in_threadpool(_read, item), start)
+        if not checked.valid:
+            raise TreyError(f"{start} cannot be opened", hint="choose another shipped table")
+        return self._editor(checked, None, None, checked.spec.canonical(), started=start)
 
     async def edit(self, request: Request) -> Response:
         name = request.query_params.get("file", "")
@@ -494,23 +552,37 @@ class Workbench:
         key = await run_in_threadpool(_stat_key, item)  # before the read: a change after it is seen next time
         raw = await run_in_threadpool(_read, item)
         checked = await self.analyses.checked(request, raw, name)
-        if checked.analysis is None:
+        if not checked.valid:
             problem = str(checked.result.errors[0]).splitlines()[0]
             raise TreyError(f"{name} cannot be opened: {problem}", hint="fix the file, then open it again")
-        spec = checked.analysis.spec
-        data = spec.canonical()
+        data = checked.spec.canonical()
         original = Original(name, raw, hashlib.sha256(raw).hexdigest(), data)
         self._remember(item, key, original)
+        return self._editor(checked, name, original.sha256, data)
+
+    def _editor(
+        self, checked: Checked, name: str | None, sha256: str | None, data: Any, started: str | None = None
+    ) -> Response:
+        from trey.trust.compliance import shipped_profiles
+
         return _page(
             "edit.html.j2",
             name=name,
-            spec=spec,
+            spec=checked.spec,
             sections=sections(data),
-            data_json=json.dumps({"paytable": data, "origin": name, "origin_sha256": original.sha256}),
+            data_json=json.dumps(
+                {"paytable": data, "origin": name, "origin_sha256": sha256, "writable": self.writable}
+            ),
             yaml=yaml_text(data),
             token=self.token,
             page_id=secrets.token_hex(8),
-            wagers=_figures(checked.analysis),
+            figures=Markup(_figures_html(checked)),  # the server's own templates, every value escaped there
+            rows=summary(_summed(checked), _summed(checked), []),
+            figure_names=SUMMARY_FIGURES,
+            profiles=shipped_profiles(),
+            writable=self.writable,
+            folder=self.folder.name or ".",
+            started=started,
             **_columns(),
         )
 
@@ -523,16 +595,25 @@ class Workbench:
         edit = _edit_of(request.headers)
         self.analyses.arrived(edit)
         sent, checked = await self._edited(request, await _body(request), edit)
-        if checked.analysis is None:
-            return JSONResponse({"valid": False, "problems": _problems(checked.result)})
         environment = _environment()
-        figures = environment.get_template("figures.html.j2").render(wagers=_figures(checked.analysis), **_columns())
-        data = checked.analysis.spec.canonical()
+        if not checked.valid:
+            said: dict[str, Any] = {"valid": False, "problems": _problems(checked.result)}
+            if isinstance(sent.rest.get("paytable"), dict):  # the form as sent, rows added or removed included
+                said["fields"] = environment.get_template("fields.html.j2").render(
+                    sections=sections(sent.rest["paytable"])
+                )
+            return JSONResponse(said)
+        figures = _figures_html(checked)
+        data = checked.spec.canonical()
+        findings = await run_in_threadpool(_findings, sent.rest.get("profile"), checked.analysis)
+        baseline = await self._baseline(request, sent)
         return JSONResponse(
             {
                 "valid": True,
                 "problems": _problems(checked.result),
                 "figures": figures,
+                "summary": await run_in_threadpool(_summary_html, checked, baseline, findings),
+                "findings": findings,
                 # What its documents would be titled (None when the page names no file it was opened from).
                 "documents": await run_in_threadpool(self._naming, sent, data) if sent.origin is not None else None,
                 # For the page to keep its form and its YAML pane in step, whichever was edited.
@@ -541,6 +622,18 @@ class Workbench:
                 "fields": environment.get_template("fields.html.j2").render(sections=sections(data)),
             }
         )
+
+    async def _baseline(self, request: Request, sent: Sent) -> Checked | None:
+        """The analysis of the file the page was opened from, as it is now (None for a new table, or a file
+        that changed or went: the page is told why by its documents' line)."""
+        if sent.origin is None:
+            return None
+        try:
+            original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)
+        except (TreyError, Refused):
+            return None
+        checked = await self.analyses.checked(request, original.raw, original.name)
+        return checked if checked.valid else None
 
     def _naming(self, sent: Sent, data: dict[str, Any]) -> dict[str, Any]:
         try:
@@ -554,8 +647,13 @@ class Workbench:
     async def analyze_api(self, request: Request) -> Response:
         """``POST /api/analyze`` with a paytable's YAML: ``trey analyze --format json``, or its problems (422)."""
         checked = await self.analyses.checked(request, await _body(request), "the posted paytable")
-        if checked.analysis is None:
+        if not checked.valid:
             return JSONResponse({"valid": False, "problems": _problems(checked.result)}, status_code=422)
+        if checked.family is not None:
+            from trey.figures.family import family_analysis_json
+
+            return JSONResponse(await run_in_threadpool(family_analysis_json, checked.family))
+        assert checked.analysis is not None
         return JSONResponse(await run_in_threadpool(analysis_json, checked.analysis))
 
     async def solve(self, request: Request) -> Response:
@@ -568,7 +666,11 @@ class Workbench:
         target = target_percent(str(sent.rest.get("house_edge", ""))[:20], "house edge")
 
         def run(_: Callable[[], None]) -> dict[str, Any]:
-            return solution_json(solve(analysis.spec, wager, row, target))
+            solution = solve(analysis.spec, wager, row, target)
+            said = solution_json(solution)
+            said["exact_pay_decimal"] = f"{float(solution.exact_pay):,.4f}"  # rendered once, for people
+            said["target_percent"] = percent_text(target)
+            return said
 
         return JSONResponse(await self.analyses.run(request, run))
 
@@ -589,6 +691,60 @@ class Workbench:
         page = await self.analyses.run(request, run)
         return HTMLResponse(page, headers={"Content-Security-Policy": _DOCUMENT_POLICY})
 
+    async def compare_panel(self, request: Request) -> Response:
+        """``POST /api/compare``: the edited table with every paytable of the folder, as the page's panel."""
+        from trey.choose.compare import compare
+
+        _, checked = await self._edited(request, await _body(request))
+        analysis = _valid(checked)
+
+        def run(checkpoint: Callable[[], None]) -> str:
+            games: list[tuple[str, GameSpec]] = [("edited", analysis.spec)]
+            games += [(row.name, row.spec) for row in self.rows(checkpoint) if row.spec is not None]
+            groups = comparison_groups(compare(games), "edited")
+            return _environment().get_template("compare.html.j2").render(groups=groups)
+
+        return JSONResponse({"html": await self.analyses.run(request, run)})
+
+    async def save(self, request: Request) -> Response:
+        """``POST /api/save`` (``trey serve --writable`` only): the edited table written into the folder under the
+        name the page gives, all or nothing; a file of that name is replaced only when the page says ``replace``."""
+        from trey.core.errors import OutputError
+        from trey.core.outputs import write_all
+
+        if not self.writable:
+            raise Refused(
+                403,
+                "this workbench writes nothing",
+                "start it with trey serve DIR --writable to save tables into DIR; or download the YAML",
+            )
+        sent = await run_in_threadpool(_sent, await _body(request))
+        name = _save_name(sent.rest.get("file"))
+        original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256) if sent.origin else None
+        checked = await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable")
+        data = checked.spec.canonical()
+        made = await run_in_threadpool(_saved_bytes, data, original)
+        replace = sent.rest.get("replace") is True
+        target = self.folder / name
+        if not replace and (target.exists() or target.is_symlink()):
+            said = {
+                "error": f"{name} already exists in {self.folder.name or '.'}",
+                "hint": "confirm to replace it, or give another name",
+                "exists": True,
+            }
+            return JSONResponse(said, status_code=409)
+        try:
+            await run_in_threadpool(lambda: write_all(self.folder, {name: lambda: made}, force=replace, option="name"))
+        except OutputError as exc:
+            exists = exc.message.startswith("would overwrite")
+            said = {"error": f"{name} already exists" if exists else exc.message, "hint": "give another name"}
+            return JSONResponse({**said, "exists": exists}, status_code=409 if exists else 400)
+        except OSError as exc:
+            raise TreyError(
+                f"cannot write {name}: {exc.strerror}", hint="check the folder and its permissions"
+            ) from None
+        return JSONResponse({"saved": name, "open": f"/edit?file={name}", "sha256": hashlib.sha256(made).hexdigest()})
+
     async def download(self, request: Request) -> Response:
         """The edited paytable as YAML, or its certificate, dealer sheet or drill as PDF (a form's POST): each made
         of the same bytes, which say what the table is (:mod:`trey.web.edited`)."""
@@ -596,11 +752,15 @@ class Workbench:
         if kind != "yaml" and kind not in DOCUMENTS:
             return JSONResponse({"error": f"no download {kind[:40]!r}", "hint": "use the page's buttons"}, 404)
         sent = await run_in_threadpool(_sent, await self._form_request(request))
-        original = await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)  # before any analysis
+        new = sent.origin is None and sent.rest.get("new") is True  # a table made in the page, from no file
+        original = None if new else await run_in_threadpool(self.original, sent.origin, sent.origin_sha256)
         checked = await self.analyses.checked(request, sent.yaml.encode(), "the edited paytable")
-        made = await run_in_threadpool(documented, _valid(checked).spec.canonical(), original)  # a valid table only
+        data = checked.spec.canonical()  # a valid table only
+        made = await run_in_threadpool(documented, data, original) if original else _new_documented(data)
         if kind == "yaml":
             return _attachment(made.raw, f"{made.stem}.yaml", "application/yaml")
+        if checked.family is not None:
+            refuse_other_games(checked.family.spec, f"the {kind.replace('-', ' ')}", "the edited paytable")
         async with self.documents:
             files = await self.analyses.run(request, lambda _: _document(kind, made))
         name = next(n for n in files if n.endswith(".pdf"))
@@ -629,6 +789,83 @@ class Workbench:
 
 
 WORKBENCH = "the workbench (trey serve)"
+DEFAULT_GAME = "standard.yaml"  # listed first
+SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
+
+
+def _blank() -> dict[str, Any]:
+    """A new table: Ante & Play with the common Ante Bonus and the default rules, as the loader reads it."""
+    from trey.paytable.load import check_data
+
+    data = {
+        "trey": 2,
+        "name": "New table",
+        "wagers": {"ante_play": {"ante_bonus": {"straight_flush": 5, "three_of_a_kind": 4, "straight": 1}}},
+    }
+    checked = check_data(data, "the new paytable")
+    assert checked.spec is not None
+    return checked.spec.canonical()
+
+
+def _save_name(given: object) -> str:
+    """The file name a table is saved under: letters, digits, ``-``, ``_`` and ``.``, ending in ``.yaml`` (added
+    when left out), in the folder itself (no path)."""
+    text = given.strip() if isinstance(given, str) else ""
+    if text and not text.endswith(".yaml"):
+        text += ".yaml"
+    if not SAVE_NAME.fullmatch(text) or ".." in text or text == ".yaml":
+        raise TreyError(
+            f"{printable(text)[:80] or 'an empty name'!r} cannot be a paytable's file name",
+            hint="use letters, digits, - and _ (at most 80), such as my-table.yaml",
+        )
+    return text
+
+
+def _saved_bytes(data: dict[str, Any], original: Original | None) -> bytes:
+    """What is saved: the bytes the YAML download is (:mod:`trey.web.edited`)."""
+    return documented(data, original).raw if original is not None else _new_documented(data).raw
+
+
+def _new_documented(data: dict[str, Any]) -> Documented:
+    """The documents of a table made in the page from no file: its own name, its own YAML."""
+    name = str(data["name"])
+    return Documented(Naming(True, True, name), yaml_text(data).encode(), file_stem(name.replace(" ", "-") + ".yaml"))
+
+
+def _findings(profile: object, analysis: GameAnalysis | None) -> list[dict[str, Any]]:
+    """The chosen profile's findings (``trey validate --profile NAME``), each with the path of its wager."""
+    from trey.trust.compliance import finding_json, run_checks, shipped_profile, shipped_profiles
+
+    if profile in (None, "") or analysis is None:  # a family game: the checks read the standard game's figures
+        return []
+    chosen = shipped_profile(str(profile)[:64])
+    if chosen is None:
+        raise TreyError(f"no profile {str(profile)[:64]!r}", hint="choose one of: " + ", ".join(shipped_profiles()))
+    return [{**finding_json(f), "path": wager_path(f.wager)} for f in run_checks(chosen, analysis)]
+
+
+def _summed(checked: Checked) -> Summed:
+    """Each wager's title, house edge and summary figures, of the standard game or of another of the family."""
+    if checked.family is not None:
+        return family_summed(checked.family)
+    assert checked.analysis is not None
+    return summarised(checked.analysis)
+
+
+def _summary_html(checked: Checked, baseline: Checked | None, findings: list[dict[str, Any]]) -> str:
+    rows = summary(_summed(checked), _summed(baseline) if baseline else None, findings)
+    return _environment().get_template("summary.html.j2").render(rows=rows, figure_names=SUMMARY_FIGURES)
+
+
+def _figures_html(checked: Checked) -> str:
+    """The figures as the page shows them: every wager's, or a family game's round, figures and strategy chart."""
+    environment = _environment()
+    if checked.family is not None:
+        from trey.present.family_view import family_parts
+
+        return environment.get_template("family.html.j2").render(parts=family_parts(checked.family))
+    assert checked.analysis is not None
+    return environment.get_template("figures.html.j2").render(wagers=_figures(checked.analysis), **_columns())
 
 
 def _refusal(spec: GameSpec, name: str) -> str:
@@ -641,6 +878,11 @@ def _refusal(spec: GameSpec, name: str) -> str:
 
 
 def _valid(checked: Checked) -> GameAnalysis:
+    """The valid table's analysis, for what is made of the standard game only (solve, compare, documents)."""
+    if checked.family is not None:
+        refuse_other_games(
+            checked.family.spec, "a solve, comparison or document in the workbench", "the edited paytable"
+        )
     if checked.analysis is None:
         raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
     return checked.analysis
@@ -778,7 +1020,7 @@ class Guard:
                     "this workbench needs the token trey serve printed",
                     "open the address it printed, which ends in ?token=...",
                 )
-        costly = method != "GET" or path in ("/", "/edit")
+        costly = method != "GET" or path in ("/", "/edit", "/new")
         if costly:
             site = headers.get("sec-fetch-site")
             allowed = ("same-origin",) if method != "GET" else ("same-origin", "none")
@@ -826,18 +1068,32 @@ def workbench(
     hosts: Iterable[str] = LOCAL_HOSTS,
     token: str | None = None,
     token_required: bool = False,
+    writable: bool = False,
+    ready: Callable[[], None] | None = None,
 ) -> Starlette:
     """The application over the paytables of ``folder``, answering requests addressed to ``hosts`` only, with
     ``token`` (this start's; made when not given) in its pages' forms and, when ``token_required``, asked of every
-    request (see :class:`Guard`)."""
+    request (see :class:`Guard`); ``writable``: the page may save tables into ``folder`` (``POST /api/save``);
+    ``ready``: called (on a thread of its own) once the application has started, to open the browser."""
     token = token or secrets.token_urlsafe(24)
-    bench = Workbench(folder, token)
+    bench = Workbench(folder, token, writable=writable)
     static = StaticFiles(packages=[("trey.web", "static")])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        if ready is not None:
+            threading.Thread(target=ready, daemon=True).start()
+        yield
+
     app = Starlette(
+        lifespan=lifespan,
         middleware=[Middleware(Guard, hosts=hosts, token=token, token_required=token_required)],
         routes=[
             Route("/", _errors(bench, bench.index)),
             Route("/edit", _errors(bench, bench.edit)),
+            Route("/new", _errors(bench, bench.new)),
+            Route("/api/compare", _errors(bench, bench.compare_panel), methods=["POST"]),
+            Route("/api/save", _errors(bench, bench.save), methods=["POST"]),
             Route("/api/figures", _errors(bench, bench.figures), methods=["POST"]),
             Route("/api/analyze", _errors(bench, bench.analyze_api), methods=["POST"]),
             Route("/api/solve", _errors(bench, bench.solve), methods=["POST"]),
