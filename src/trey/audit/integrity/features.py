@@ -1,0 +1,163 @@
+"""What the deal-integrity tests count in each round, computed once for all the rounds (vectorised over decks) and
+then summed over each group the battery runs on.
+
+Relative to the input, a deck is read as ``relative[t]``: where the card at deck position t was in the input
+(0 = the input's top card), and ``position[i]``: where input card i is in the deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from trey.audit.deals import DealRecords
+from trey.cards.hands import best_five_categories, key_categories, three_card_keys
+
+IntArray = npt.NDArray[np.int64]
+
+
+def relative_order(decks: npt.NDArray[np.integer], inputs: npt.NDArray[np.integer]) -> IntArray:
+    """``relative[r, t]``: the input position of the card at deck position t."""
+    n, size = decks.shape
+    where = np.empty((n, size), dtype=np.int64)
+    np.put_along_axis(where, inputs.astype(np.intp), np.broadcast_to(np.arange(size), (n, size)), axis=1)
+    result: IntArray = np.take_along_axis(where, decks.astype(np.intp), axis=1)
+    return result
+
+
+def inverse(relative: IntArray) -> IntArray:
+    """``position[r, i]``: the deck position of input card i."""
+    n, size = relative.shape
+    position = np.empty_like(relative)
+    np.put_along_axis(position, relative, np.broadcast_to(np.arange(size), (n, size)), axis=1)
+    return position
+
+
+def rising_sequences(position: IntArray) -> IntArray:
+    """The rising sequences of each deck: 1 + how many input cards lie above the one before them in the input."""
+    result: IntArray = 1 + (position[:, 1:] < position[:, :-1]).sum(axis=1)
+    return result
+
+
+def turning_points(decks: npt.NDArray[np.integer]) -> IntArray:
+    """Each deck's rank turning points: a card whose rank is strictly above both neighbours' or below both."""
+    r = decks.astype(np.int64) // 4
+    a, b, c = r[:, :-2], r[:, 1:-1], r[:, 2:]
+    result: IntArray = (((b > a) & (b > c)) | ((b < a) & (b < c))).sum(axis=1)
+    return result
+
+
+def _highest(x: npt.NDArray[np.uint64]) -> IntArray:
+    """The highest set bit of each mask (-1 for none): frexp's exponent is exact for masks below 2^53."""
+    _, exponent = np.frexp(x.astype(np.float64))
+    result: IntArray = np.where(x == 0, -1, exponent.astype(np.int64) - 1)
+    return result
+
+
+def _lowest(x: npt.NDArray[np.uint64]) -> IntArray:
+    return _highest(x & (~x + np.uint64(1)))
+
+
+def guessing_scores(relative: IntArray, strategy: str) -> IntArray:
+    """How many cards of each deck a guesser names right who knows the input and is shown each card after guessing
+    it, always guessing a card not yet shown:
+
+    - ``"riffle"`` (riffled decks are interleaved rising sequences of the input): the next card up in the input
+      after the one just shown that is not yet shown, else the lowest not yet shown;
+    - ``"shelf"`` (one shelf pass is packets each going down then up in input order, Diaconis–Fulman–Holmes): first
+      the input's bottom card; going down (the last card below the one before, or the first), the next card down
+      not yet shown, else the next up; going up, the next card up, else the highest not yet shown (a new shelf).
+    """
+    n, size = relative.shape
+    if size > 52:
+        raise ValueError("a deck of at most 52 cards")
+    one = np.uint64(1)
+    unseen = np.full(n, (1 << size) - 1, dtype=np.uint64)
+    score = np.zeros(n, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    down = np.ones(n, dtype=bool)
+    for t in range(size):
+        card = relative[:, t]
+        if t == 0:
+            guess = np.full(n, size - 1 if strategy == "shelf" else 0, dtype=np.int64)
+        else:
+            shift = (last + 1).astype(np.uint64)
+            above = _lowest(unseen & ~((one << shift) - one))
+            if strategy == "riffle":
+                guess = np.where(above >= 0, above, _lowest(unseen))
+            else:
+                below = _highest(unseen & ((one << last.astype(np.uint64)) - one))
+                going_down = np.where(below >= 0, below, above)
+                going_up = np.where(above >= 0, above, _highest(unseen))
+                guess = np.where(down, going_down, going_up)
+            down = card < last
+        score += guess == card
+        unseen &= ~(one << card.astype(np.uint64))
+        last = card
+    return score
+
+
+@dataclass(frozen=True)
+class RoundFeatures:
+    """Per round (decks and inputs, when logged) and per seat, what the tests count."""
+
+    records: DealRecords
+    relative: IntArray | None  # (rounds, 52), with decks and inputs
+    position: IntArray | None
+    rising: IntArray | None
+    turning: IntArray | None
+    adjacent: IntArray | None  # input neighbours still next to each other in the deck
+    guess_riffle: IntArray | None
+    guess_shelf: IntArray | None
+    packet_pairs: IntArray | None  # input neighbours dealt into one hand (inputs and hands)
+    hands: IntArray  # (rounds,) hands dealt in the round: its seats and the dealer
+    seat_category: IntArray  # (seats,) ThreeCardCategory of each seat's hand
+    dealer_category: IntArray  # (rounds,)
+    six_category: IntArray  # (seats,) SixCardCategory of each seat's and the dealer's six cards
+    seat_lowest: IntArray  # (seats,) position (0-2) of the lowest card in the hand as dealt
+    dealer_lowest: IntArray  # (rounds,)
+
+
+def features(records: DealRecords) -> RoundFeatures:
+    decks, inputs = records.decks, records.inputs
+    rounds = records.rounds
+    hands = 1 + np.bincount(records.seat_round, minlength=rounds).astype(np.int64)
+    relative = position = rising = turning = adjacent = riffle = shelf = packets = None
+    if decks is not None:
+        turning = turning_points(decks)
+        if inputs is not None:
+            relative = relative_order(decks, inputs)
+            position = inverse(relative)
+            rising = rising_sequences(position)
+            adjacent = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1).astype(np.int64)
+            riffle = guessing_scores(relative, "riffle")
+            shelf = guessing_scores(relative, "shelf")
+    if inputs is not None:
+        # Each card's hand in its round (-1: not dealt), then whether input neighbours share one.
+        hand_of = np.full((rounds, 52), -1, dtype=np.int16)
+        rows = np.arange(rounds)[:, None]
+        hand_of[rows, records.dealer.astype(np.intp)] = 0
+        seat_index = np.arange(len(records.seat_round)) - np.searchsorted(records.seat_round, records.seat_round)
+        hand_of[records.seat_round[:, None], records.seats.astype(np.intp)] = (1 + seat_index)[:, None]
+        in_order = np.take_along_axis(hand_of, inputs.astype(np.intp), axis=1)
+        packets = ((in_order[:, 1:] == in_order[:, :-1]) & (in_order[:, 1:] >= 0)).sum(axis=1).astype(np.int64)
+    six = np.concatenate([records.seats, records.dealer[records.seat_round]], axis=1)
+    return RoundFeatures(
+        records=records,
+        relative=relative,
+        position=position,
+        rising=rising,
+        turning=turning,
+        adjacent=adjacent,
+        guess_riffle=riffle,
+        guess_shelf=shelf,
+        packet_pairs=packets,
+        hands=hands,
+        seat_category=key_categories(three_card_keys(records.seats)),
+        dealer_category=key_categories(three_card_keys(records.dealer)),
+        six_category=best_five_categories(six) if len(six) else np.zeros(0, dtype=np.int64),
+        seat_lowest=records.seats.argmin(axis=1).astype(np.int64),
+        dealer_lowest=records.dealer.argmin(axis=1).astype(np.int64),
+    )
