@@ -18,7 +18,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
+from trey.audit.deals import DealRecords
 from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
+from trey.audit.integrity import Battery, deal_integrity
 from trey.audit.log import KEPT, LogProblem, read_log
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
 from trey.audit.rounds import PARTS, IntArray, Rounds, cents
@@ -256,6 +258,8 @@ class Audit:
     trail: Trail = field(default_factory=Trail)
     decided: int = 0  # Ante & Play rounds counted in the trail
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
+    # The deal-integrity battery on the table rounds read (issue 32): None when the log has no table rounds.
+    integrity: Battery | None = None
 
     @property
     def family(self) -> Family:
@@ -280,6 +284,8 @@ class Audit:
                     f"than the player's cards explain: z = {d.z:.2f} ({p_text(p)})"
                 )
                 tests.append(StatisticalTest("seat", d.seat, p, says))
+        if self.integrity is not None:
+            tests.extend(self.integrity.statistical_tests())
         return Family.of(tests, self.alpha)
 
     @property
@@ -317,6 +323,8 @@ class Audit:
                 f"not checked: {_counted(len(short), 'card test', 'card tests')} for too few rounds (a count expected "
                 f"fewer than {MIN_EXPECTED} times): {'; '.join(short)}"
             )
+        if self.integrity is not None:
+            unchecked.extend(self.integrity.not_checked)
         for why, count in self.not_checked_by.items():
             jackpots = _counted(count, "jackpot", "jackpots")
             where = _lines_text(self.not_checked_lines[why], count)
@@ -426,6 +434,12 @@ def audit(
         for path in logs:
             _audit_log(found, path, settler, rule, expectations, seen, columnar=columnar)
     return found
+
+
+def audit_deals(found: Audit, records: DealRecords) -> None:
+    """The deal-integrity battery on the table rounds ``records`` (issue 32), into ``found``: its tests join the
+    audit's one Holm family, those short of data its not-checked findings."""
+    found.integrity = deal_integrity(records)
 
 
 # What is due on each wager's outcome at each bet size, by game: the same for every audit of a game (the tests audit

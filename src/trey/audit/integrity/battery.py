@@ -291,6 +291,23 @@ def _rising(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     )
 
 
+@register(
+    "input positions",
+    ("decks", "inputs"),
+    "every input position's card at each of the 52 deck positions with probability 1/52",
+    "decks",
+)
+def _input_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
+    assert f.position is not None
+    cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + f.position[rounds]
+    counts = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE)
+    labels = [f"input card {i + 1} at deck position {p + 1}" for i in range(DECK_SIZE) for p in range(DECK_SIZE)]
+    law = [Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE)
+    return _chi_square(
+        "input positions", "decks", counts, law, labels, sample=len(rounds), df=51 * 51, scale=Fraction(51, 52)
+    )
+
+
 def _end_card(name: str, column: int) -> Callable[[RoundFeatures, IntArray, IntArray], Outcome]:
     def run(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
         assert f.position is not None

@@ -1,0 +1,212 @@
+"""The deal-integrity battery: its exact laws against every permutation of a small deck counted one by one, the
+published riffle distances, known-bad shuffles flagged and Fisher–Yates passing, and the audit's verdict."""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from itertools import permutations, product
+from math import factorial
+
+import numpy as np
+import pytest
+
+from trey.audit.integrity import deal_integrity
+from trey.audit.integrity.battery import OVERALL, Battery
+from trey.audit.integrity.deal import deal
+from trey.audit.integrity.features import guessing_scores, inverse, relative_order
+from trey.audit.integrity.nulls import (
+    adjacency_moments,
+    eulerian,
+    guessing_moments,
+    packet_moments,
+    riffle_distance,
+    riffle_law,
+    rising_law,
+    turning_moments,
+)
+from trey.audit.verdict import DEFAULT_ALPHA, Family
+from trey.cards.shuffles import Shuffle, new_deck_order
+
+
+@functools.cache
+def _all(n: int) -> np.ndarray:
+    return np.array(list(permutations(range(n))), dtype=np.int64)
+
+
+def _moments(values: list[int] | np.ndarray) -> tuple[Fraction, Fraction]:
+    v = [int(x) for x in values]
+    mean = Fraction(sum(v), len(v))
+    return mean, Fraction(sum(x * x for x in v), len(v)) - mean * mean
+
+
+def test_the_eulerian_law_is_every_permutations_rising_sequences() -> None:
+    decks = _all(6)
+    position = np.argsort(decks, axis=1)  # where input card i went
+    rising = 1 + (position[:, 1:] < position[:, :-1]).sum(axis=1)
+    assert tuple(np.bincount(rising, minlength=7)[1:].tolist()) == eulerian(6)
+    law = rising_law()
+    assert sum(law) == 1
+    mean = sum(r * p for r, p in enumerate(law, start=1))
+    assert (mean, sum(r * r * p for r, p in enumerate(law, start=1)) - mean**2) == (Fraction(53, 2), Fraction(53, 12))
+
+
+def test_the_riffle_law_is_every_riffle_counted() -> None:
+    """Two riffles of 5 cards: all 2^10 equally likely bit sequences, their decks' rising sequences."""
+    from collections import Counter
+
+    n, counts = 5, Counter()
+    for bits in product(range(2), repeat=2 * n):
+        deck = list(range(n))
+        for k in range(2):
+            b = bits[k * n : (k + 1) * n]
+            top, bottom = [c for c in deck[: b.count(0)]], deck[b.count(0) :]
+            out, ti, bi = [], 0, 0
+            for x in b:
+                if x == 0:
+                    out.append(top[ti])
+                    ti += 1
+                else:
+                    out.append(bottom[bi])
+                    bi += 1
+            deck = out
+        position = [deck.index(i) for i in range(n)]
+        counts[1 + sum(position[i + 1] < position[i] for i in range(n - 1))] += 1
+    law = riffle_law(2, n)
+    assert [Fraction(counts[r], 2 ** (2 * n)) for r in range(1, n + 1)] == list(law)
+
+
+def test_bayer_and_diaconis_distances_after_5_to_10_riffles() -> None:
+    published = ("0.9237", "0.6135", "0.3341", "0.1672", "0.0854", "0.0429")
+    assert [f"{float(riffle_distance(k)):.4f}" for k in range(5, 11)] == list(published)
+    assert riffle_distance(0, 6) == 1 - Fraction(1, factorial(6))
+
+
+def test_adjacency_and_packet_moments_are_every_permutations() -> None:
+    decks = _all(7)
+    position = np.argsort(decks, axis=1)
+    adjacent = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1)
+    assert adjacency_moments(7) == _moments(adjacent)
+    hand = np.array([0, 0, 0, 1, 1, 1, -1])[position]  # two hands dealt from the deck's top, by input card
+    together = ((hand[:, 1:] == hand[:, :-1]) & (hand[:, 1:] >= 0)).sum(axis=1)
+    assert packet_moments(2, 7) == _moments(together)
+    assert packet_moments(1, 52)[0] == Fraction(51, 442)
+
+
+def test_rank_turning_moments_are_every_permutations() -> None:
+    decks = _all(6)
+    r = decks // 2  # three ranks of two suits
+    a, b, c = r[:, :-2], r[:, 1:-1], r[:, 2:]
+    turning = (((b > a) & (b > c)) | ((b < a) & (b < c))).sum(axis=1)
+    assert turning_moments(3, 2) == _moments(turning)
+
+
+@pytest.mark.parametrize("strategy", ["riffle", "shelf"])
+def test_every_guessing_strategy_scores_h_n_on_a_uniform_deck(strategy: str) -> None:
+    decks = _all(6)
+    inputs = np.tile(np.arange(6), (len(decks), 1))
+    scores = guessing_scores(relative_order(decks, inputs), strategy)
+    assert _moments(scores) == guessing_moments(6)
+    assert f"{float(guessing_moments()[0]):.4f}" == "4.5380"
+
+
+def test_the_relative_order_reads_decks_against_their_inputs() -> None:
+    rng = np.random.default_rng(8)
+    inputs = rng.permuted(new_deck_order(20), axis=1)
+    decks = rng.permuted(inputs, axis=1)
+    relative = relative_order(decks, inputs)
+    assert (np.take_along_axis(inputs, relative, axis=1) == decks).all()
+    assert (np.take_along_axis(relative, inverse(relative), axis=1) == np.arange(52)).all()
+
+
+def test_a_shelf_pass_of_ten_shelves_is_guessed_about_nine_and_a_half_cards() -> None:
+    rng = np.random.default_rng(9)
+    inputs = new_deck_order(4000)
+    scores = guessing_scores(relative_order(Shuffle("shelf:10").shuffle(rng, inputs), inputs), "shelf")
+    assert 9.1 < scores.mean() < 9.6
+
+
+@functools.cache
+def _battery(model: str, decks: int, seed: int = 11, *, labelled: bool = False) -> Battery:
+    rng = np.random.default_rng(seed)
+    inputs = rng.permuted(new_deck_order(decks), axis=1)
+    shuffled = Shuffle(model).shuffle(rng, inputs)
+    if not labelled:
+        return deal_integrity(deal(shuffled, seats=6, inputs=inputs))
+    labels = {
+        "shuffler": np.array([f"SH-{i % 2}" for i in range(decks)], dtype=object),
+        "dealer": np.array([f"D{i % 3}" for i in range(decks)], dtype=object),
+    }
+    return deal_integrity(deal(shuffled, seats=6, inputs=inputs, labels=labels))
+
+
+def _flagged(battery: Battery) -> list[str]:
+    family = Family.of(battery.statistical_tests(), DEFAULT_ALPHA)
+    return [t.name for t, f in zip(family.tests, family.flagged, strict=True) if f]
+
+
+NEEDED = 260  # the decks the deck-position test says it needs (52 × 5)
+
+
+@pytest.mark.parametrize("model", [*(f"riffle:{k}" for k in range(1, 7)), "shelf:10"])
+def test_riffles_up_to_six_and_a_shelf_pass_are_flagged_at_the_sample_the_battery_needs(model: str) -> None:
+    battery = _battery(model, NEEDED)
+    positions = next(o for o in battery.outcomes if o.test == "deck positions" and o.group == OVERALL)
+    assert positions.needed == NEEDED and positions.runs
+    flagged = _flagged(battery)
+    assert flagged
+    key = "guessing, shelf strategy" if model.startswith("shelf") else "rising sequences"
+    assert key in flagged
+
+
+def test_the_naive_swap_is_flagged_where_the_input_cards_end_up() -> None:
+    """Its bias is relative to the input: where each input card ends (the input's top card most)."""
+    flagged = _flagged(_battery("naive-swap", 1000))
+    assert "input positions" in flagged
+
+
+def test_fisher_yates_is_not_flagged_and_every_test_runs() -> None:
+    battery = _battery("fisher-yates", 7000, labelled=True)
+    assert _flagged(battery) == []
+    overall = [o for o in battery.outcomes if o.group == OVERALL]
+    assert all(o.runs for o in overall), [o.name for o in overall if not o.runs]
+    groups = {o.group for o in battery.outcomes}
+    assert groups == {OVERALL, "shuffler SH-0", "shuffler SH-1", "dealer D0", "dealer D1", "dealer D2"}
+    rising = next(o for o in overall if o.test == "rising sequences")
+    assert rising.expected == Fraction(53, 2) and rising.counts == "mean rising sequences per deck"
+
+
+def test_too_few_decks_is_not_enough_data_and_says_how_many_are_needed() -> None:
+    battery = _battery("fisher-yates", 120)
+    positions = next(o for o in battery.outcomes if o.test == "deck positions" and o.group == OVERALL)
+    assert positions.p_value is None and positions.needed == 260 and positions.sample == 120
+    line = battery.not_checked[0]
+    assert line.startswith("not checked: ")
+    assert "deck positions (120 of 260 decks)" in line
+
+
+def test_without_the_deck_order_the_deck_tests_are_named_as_not_run() -> None:
+    rng = np.random.default_rng(1)
+    decks = rng.permuted(new_deck_order(50), axis=1)
+    battery = deal_integrity(deal(decks, seats=3, log_decks=False))
+    assert "deck positions (needs the deck's order)" in battery.missing
+    assert "rising sequences (needs the deck's order and the input order)" in battery.missing
+    assert {o.test for o in battery.outcomes} >= {"packet position, seats", "hand categories, dealer"}
+
+
+def test_a_flagged_deal_test_makes_the_audit_flagged() -> None:
+    from conftest import STANDARD
+    from trey.audit.audit import Audit, audit_deals
+    from trey.audit.verdict import Result
+    from trey.paytable.load import load_spec
+
+    found = Audit(load_spec(STANDARD), rounds=1)
+    rng = np.random.default_rng(2)
+    inputs = new_deck_order(NEEDED)
+    audit_deals(found, deal(Shuffle("riffle:3").shuffle(rng, inputs), seats=2, inputs=inputs))
+    verdict = found.verdict
+    assert verdict.result is Result.FLAGGED
+    assert any(
+        str(f).startswith("deal integrity, rising sequences: mean rising sequences per deck ") for f in verdict.findings
+    )
+    assert "deal-integrity tests" in verdict.family.statement
