@@ -63,8 +63,8 @@ FAMILIES = {
 
 @dataclass(frozen=True)
 class StatisticalTest:
-    """One statistical test of the audit: its family ("card", "sharp", "seat" or "deal"), its name within it, its p-value
-    and what the verdict says of it when it is flagged."""
+    """One statistical test of the audit: its family ("card", "sharp", "seat" or "deal"), its name within it, its
+    p-value and what the verdict says of it when it is flagged."""
 
     family: str
     name: str

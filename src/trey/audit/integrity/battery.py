@@ -492,6 +492,7 @@ class Battery:
     groups_left: tuple[str, ...] = ()  # labels with more values than MAX_GROUPS: what was left out
     positions: IntArray | None = field(default=None, repr=False)  # all rounds' 52 × 52 [position, card]
     rising: IntArray | None = field(default=None, repr=False)  # all rounds' rising sequences, index r - 1
+    input_positions: IntArray | None = field(default=None, repr=False)  # all rounds' [input position, deck position]
 
     def statistical_tests(self) -> list[StatisticalTest]:
         """The tests that ran, for the audit's family (``"deal"``)."""
@@ -575,4 +576,8 @@ def deal_integrity(records: DealRecords) -> Battery:
                 outcomes.append(dataclasses.replace(outcome, group=group))
     positions = _positions(f, np.arange(records.rounds)) if "decks" in have else None
     rising = np.bincount(f.rising - 1, minlength=DECK_SIZE) if f.rising is not None else None
-    return Battery(tuple(outcomes), records.rounds, missing, tuple(left), positions, rising)
+    moved = None
+    if f.position is not None:
+        cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + f.position
+        moved = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
+    return Battery(tuple(outcomes), records.rounds, missing, tuple(left), positions, rising, moved)
