@@ -886,7 +886,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
     verdict = found.verdict
     family = verdict.family
     sharp = found.rounds_z
-    return {
+    document = {
         "trey_version": __version__,
         "spec_sha256": found.spec.sha256,
         "name": found.spec.name,
@@ -1006,5 +1006,34 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "z": rounded_float(Fraction(r.z), 4) if r.z is not None else None,
             }
             for r in found.returns.values()
+        ],
+    }
+    if found.integrity is not None:
+        document["deal_integrity"] = _integrity_json(found.integrity, family)
+    return document
+
+
+def _integrity_json(battery: Battery, family: Family) -> dict[str, Any]:
+    return {
+        "rounds": battery.rounds,
+        "missing": list(battery.missing),
+        "groups_left": list(battery.groups_left),
+        "tests": [
+            {
+                "test": o.test,
+                "group": o.group,
+                "unit": o.unit,
+                "sample": o.sample,
+                "needed": o.needed,
+                "method": o.method,
+                "degrees_of_freedom": o.df,
+                "statistic": rounded_float(Fraction(o.statistic), 4),
+                "p_value": float(f"{o.p_value:.6g}") if o.p_value is not None else None,
+                "counts": o.counts,
+                "observed": fraction_text(o.observed),
+                "expected": fraction_text(o.expected),
+                "flagged": family.is_flagged("deal", o.name),
+            }
+            for o in battery.outcomes
         ],
     }
