@@ -24,6 +24,7 @@ read as chi-square with 2,601 degrees of freedom (``benchmarks/bench_integrity.p
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -128,9 +129,15 @@ def register(name: str, needs: Sequence[str], null: str, unit: str) -> Callable[
     return wrap
 
 
-def _needed(law: Sequence[Fraction]) -> int:
+@functools.cache
+def _needed(law: tuple[Fraction, ...]) -> int:
     """The smallest sample for which every cell is expected :data:`MIN_EXPECTED` times."""
     return math.ceil(MIN_EXPECTED / min(law))
+
+
+@functools.cache
+def _floats(law: tuple[Fraction, ...]) -> npt.NDArray[np.float64]:
+    return np.array([float(p) for p in law])
 
 
 def _chi_square(
@@ -146,18 +153,12 @@ def _chi_square(
 ) -> Outcome:
     """Cells against ``law`` (probabilities per unit of ``sample``); ``observed`` and ``expected`` of the outcome:
     the cell furthest from expectation in standard units."""
-    needed = _needed(law)
-    expected = [p * sample for p in law]
+    needed = _needed(tuple(law))
     flat = observed.ravel()
-    statistic = 0.0
-    far, far_square = 0, -1.0
-    for i, (o, e) in enumerate(zip(flat.tolist(), expected, strict=True)):
-        if not e:
-            continue
-        square = float((o - e) ** 2 / e)
-        statistic += square
-        if square > far_square:
-            far, far_square = i, square
+    expected = _floats(tuple(law)) * sample
+    squares = np.divide((flat - expected) ** 2, expected, out=np.zeros(len(expected)), where=expected > 0)
+    statistic = float(squares.sum())
+    far = int(squares.argmax()) if len(squares) else 0
     statistic *= float(scale)
     freedom = df if df is not None else len(law) - 1
     p = chi_square_sf(statistic, freedom) if sample >= needed and sample else None
@@ -173,7 +174,7 @@ def _chi_square(
         p,
         f"{labels[far]}:" if sample else "nothing counted:",
         Fraction(int(flat[far])) if sample else Fraction(0),
-        expected[far] if sample else Fraction(0),
+        law[far] * sample if sample else Fraction(0),
     )
 
 
@@ -207,22 +208,36 @@ def _positions(f: RoundFeatures, rounds: IntArray) -> IntArray:
     """The 52 × 52 counts: [position, card]."""
     decks = f.records.decks
     assert decks is not None
-    cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + decks[rounds].astype(np.int64)
+    cells = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :] + decks[rounds]
     counts: IntArray = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
     return counts
 
 
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
 POSITION_LAW = tuple([Fraction(1, DECK_SIZE)] * DECK_SIZE)
+CELL_LAW = tuple([Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE))  # each cell of a 52 × 52 matrix, per deck
+DECK_LABELS = tuple(f"{CARD_NAMES[c]} at position {p + 1}" for p in range(DECK_SIZE) for c in range(DECK_SIZE))
+INPUT_LABELS = tuple(f"input card {i + 1} at deck position {p + 1}" for i in range(DECK_SIZE) for p in range(DECK_SIZE))
+SERIAL_OFF = np.array([a != b for a in range(DECK_SIZE) for b in range(DECK_SIZE)])
+SERIAL_LABELS = tuple(
+    f"{CARD_NAMES[a]} then {CARD_NAMES[b]}" for a in range(DECK_SIZE) for b in range(DECK_SIZE) if a != b
+)
+# per deck, 51 slots: a given ordered pair is next to each other with probability 51/(52·51) = 1/52
+SERIAL_LAW = tuple([Fraction(1, DECK_SIZE)] * len(SERIAL_LABELS))
 
 
 @register("deck positions", ("decks",), "every card at each of the 52 positions with probability 1/52", "decks")
 def _deck_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     counts = _positions(f, rounds)
-    labels = [f"{CARD_NAMES[c]} at position {p + 1}" for p in range(DECK_SIZE) for c in range(DECK_SIZE)]
-    law = [Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE)
     return _chi_square(
-        "deck positions", "decks", counts, law, labels, sample=len(rounds), df=51 * 51, scale=Fraction(51, 52)
+        "deck positions",
+        "decks",
+        counts,
+        CELL_LAW,
+        DECK_LABELS,
+        sample=len(rounds),
+        df=51 * 51,
+        scale=Fraction(51, 52),
     )
 
 
@@ -237,12 +252,9 @@ def _serial_pairs(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outco
     assert decks is not None
     d = decks[rounds].astype(np.int64)
     counts = np.bincount((d[:, :-1] * DECK_SIZE + d[:, 1:]).ravel(), minlength=DECK_SIZE * DECK_SIZE)
-    off = np.array([a != b for a in range(DECK_SIZE) for b in range(DECK_SIZE)])
-    labels = [f"{CARD_NAMES[a]} then {CARD_NAMES[b]}" for a in range(DECK_SIZE) for b in range(DECK_SIZE) if a != b]
-    pair = Fraction(1, DECK_SIZE * (DECK_SIZE - 1))
-    # per deck, 51 slots: a given ordered pair is next to each other with probability 51/(52·51) = 1/52
-    law = [pair * (DECK_SIZE - 1)] * len(labels)
-    return _chi_square("serial pairs", "decks", counts[off], law, labels, sample=len(rounds), df=51 * 51)
+    return _chi_square(
+        "serial pairs", "decks", counts[SERIAL_OFF], SERIAL_LAW, SERIAL_LABELS, sample=len(rounds), df=51 * 51
+    )
 
 
 @register("rank turning points", ("decks",), "exact mean and variance over every sequence of ranks", "decks")
@@ -262,11 +274,12 @@ def _rising_pooled(histogram: IntArray) -> IntArray:
     return np.array([h[:RISING_LOW].sum(), *h[RISING_LOW : RISING_HIGH - 1], h[RISING_HIGH - 1 :].sum()])
 
 
-def rising_pooled_law() -> list[Fraction]:
+@functools.cache
+def rising_pooled_law() -> tuple[Fraction, ...]:
     """The Eulerian law in the rising-sequence test's cells."""
     law = nulls.rising_law()
     low, high = RISING_LOW, RISING_HIGH - 1
-    return [sum(law[:low], Fraction(0)), *law[low:high], sum(law[high:], Fraction(0))]
+    return (sum(law[:low], Fraction(0)), *law[low:high], sum(law[high:], Fraction(0)))
 
 
 RISING_LABELS = (
@@ -301,10 +314,15 @@ def _input_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Ou
     assert f.position is not None
     cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + f.position[rounds]
     counts = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE)
-    labels = [f"input card {i + 1} at deck position {p + 1}" for i in range(DECK_SIZE) for p in range(DECK_SIZE)]
-    law = [Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE)
     return _chi_square(
-        "input positions", "decks", counts, law, labels, sample=len(rounds), df=51 * 51, scale=Fraction(51, 52)
+        "input positions",
+        "decks",
+        counts,
+        CELL_LAW,
+        INPUT_LABELS,
+        sample=len(rounds),
+        df=51 * 51,
+        scale=Fraction(51, 52),
     )
 
 

@@ -18,21 +18,27 @@ from trey.cards.hands import best_five_categories, key_categories, three_card_ke
 IntArray = npt.NDArray[np.int64]
 
 
+def _scatter(index: npt.NDArray[np.integer]) -> IntArray:
+    """``out[r, index[r, t]] = t`` for every row r: the inverse of each row's permutation."""
+    n, size = index.shape
+    flat = (np.arange(n, dtype=np.intp) * size)[:, None] + index.astype(np.intp)
+    out = np.empty(n * size, dtype=np.int64)
+    out[flat.ravel()] = np.tile(np.arange(size, dtype=np.int64), n)
+    return out.reshape(n, size)
+
+
 def relative_order(decks: npt.NDArray[np.integer], inputs: npt.NDArray[np.integer]) -> IntArray:
     """``relative[r, t]``: the input position of the card at deck position t."""
     n, size = decks.shape
-    where = np.empty((n, size), dtype=np.int64)
-    np.put_along_axis(where, inputs.astype(np.intp), np.broadcast_to(np.arange(size), (n, size)), axis=1)
-    result: IntArray = np.take_along_axis(where, decks.astype(np.intp), axis=1)
+    where = _scatter(inputs)  # where[r, card]: the card's input position
+    flat = (np.arange(n, dtype=np.intp) * size)[:, None] + decks.astype(np.intp)
+    result: IntArray = where.ravel()[flat]
     return result
 
 
 def inverse(relative: IntArray) -> IntArray:
     """``position[r, i]``: the deck position of input card i."""
-    n, size = relative.shape
-    position = np.empty_like(relative)
-    np.put_along_axis(position, relative, np.broadcast_to(np.arange(size), (n, size)), axis=1)
-    return position
+    return _scatter(relative)
 
 
 def rising_sequences(position: IntArray) -> IntArray:
@@ -43,7 +49,7 @@ def rising_sequences(position: IntArray) -> IntArray:
 
 def turning_points(decks: npt.NDArray[np.integer]) -> IntArray:
     """Each deck's rank turning points: a card whose rank is strictly above both neighbours' or below both."""
-    r = decks.astype(np.int64) // 4
+    r = decks.astype(np.int8) // 4
     a, b, c = r[:, :-2], r[:, 1:-1], r[:, 2:]
     result: IntArray = (((b > a) & (b > c)) | ((b < a) & (b < c))).sum(axis=1)
     return result
@@ -52,12 +58,15 @@ def turning_points(decks: npt.NDArray[np.integer]) -> IntArray:
 def _highest(x: npt.NDArray[np.uint64]) -> IntArray:
     """The highest set bit of each mask (-1 for none): frexp's exponent is exact for masks below 2^53."""
     _, exponent = np.frexp(x.astype(np.float64))
-    result: IntArray = np.where(x == 0, -1, exponent.astype(np.int64) - 1)
+    result: IntArray = exponent.astype(np.int64) - 1  # frexp(0) gives exponent 0: -1, none
     return result
 
 
 def _lowest(x: npt.NDArray[np.uint64]) -> IntArray:
     return _highest(x & (~x + np.uint64(1)))
+
+
+STRATEGIES = ("riffle", "shelf")
 
 
 def guessing_scores(relative: IntArray, strategy: str) -> IntArray:
@@ -70,33 +79,41 @@ def guessing_scores(relative: IntArray, strategy: str) -> IntArray:
       the input's bottom card; going down (the last card below the one before, or the first), the next card down
       not yet shown, else the next up; going up, the next card up, else the highest not yet shown (a new shelf).
     """
+    return guessing_both(relative)[STRATEGIES.index(strategy)]
+
+
+def guessing_both(relative: IntArray) -> tuple[IntArray, IntArray]:
+    """:func:`guessing_scores` of both strategies, in one pass over the decks."""
     n, size = relative.shape
     if size > 52:
         raise ValueError("a deck of at most 52 cards")
     one = np.uint64(1)
-    unseen = np.full(n, (1 << size) - 1, dtype=np.uint64)
-    score = np.zeros(n, dtype=np.int64)
-    last = np.full(n, -1, dtype=np.int64)
+    full = np.uint64((1 << size) - 1)
+    bit = one << np.arange(size + 1, dtype=np.uint64)
+    below_mask = bit[:size] - one  # the cards below c
+    above_mask = full & ~(bit[1:] - one)  # the cards above c
+    columns = np.ascontiguousarray(relative.T)
+    unseen = np.full(n, full, dtype=np.uint64)
+    riffle = np.zeros(n, dtype=np.int64)
+    shelf = np.zeros(n, dtype=np.int64)
+    last = columns[0]
+    riffle += last == 0
+    shelf += last == size - 1
+    unseen &= ~bit[last]
     down = np.ones(n, dtype=bool)
-    for t in range(size):
-        card = relative[:, t]
-        if t == 0:
-            guess = np.full(n, size - 1 if strategy == "shelf" else 0, dtype=np.int64)
-        else:
-            shift = (last + 1).astype(np.uint64)
-            above = _lowest(unseen & ~((one << shift) - one))
-            if strategy == "riffle":
-                guess = np.where(above >= 0, above, _lowest(unseen))
-            else:
-                below = _highest(unseen & ((one << last.astype(np.uint64)) - one))
-                going_down = np.where(below >= 0, below, above)
-                going_up = np.where(above >= 0, above, _highest(unseen))
-                guess = np.where(down, going_down, going_up)
-            down = card < last
-        score += guess == card
-        unseen &= ~(one << card.astype(np.uint64))
+    for t in range(1, size):
+        card = columns[t]
+        above = _lowest(unseen & above_mask[last])
+        lowest = _lowest(unseen)
+        riffle += np.where(above >= 0, above, lowest) == card
+        below = _highest(unseen & below_mask[last])
+        going_down = np.where(below >= 0, below, above)
+        going_up = np.where(above >= 0, above, _highest(unseen))
+        shelf += np.where(down, going_down, going_up) == card
+        down = card < last
+        unseen &= ~bit[card]
         last = card
-    return score
+    return riffle, shelf
 
 
 @dataclass(frozen=True)
@@ -132,8 +149,7 @@ def features(records: DealRecords) -> RoundFeatures:
             position = inverse(relative)
             rising = rising_sequences(position)
             adjacent = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1).astype(np.int64)
-            riffle = guessing_scores(relative, "riffle")
-            shelf = guessing_scores(relative, "shelf")
+            riffle, shelf = guessing_both(relative)
     if inputs is not None:
         # Each card's hand in its round (-1: not dealt), then whether input neighbours share one.
         hand_of = np.full((rounds, 52), -1, dtype=np.int16)

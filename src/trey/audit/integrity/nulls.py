@@ -52,6 +52,7 @@ def eulerian(n: int) -> tuple[int, ...]:
     return tuple(row)
 
 
+@functools.cache
 def rising_law(n: int = DECK_SIZE) -> tuple[Fraction, ...]:
     """P(r rising sequences) for r = 1 … n in a uniform deck of n cards (index r - 1)."""
     total = factorial(n)
