@@ -210,3 +210,50 @@ def test_a_flagged_deal_test_makes_the_audit_flagged() -> None:
         str(f).startswith("deal integrity, rising sequences: mean rising sequences per deck ") for f in verdict.findings
     )
     assert "deal-integrity tests" in verdict.family.statement
+
+
+@functools.cache
+def _flagged_audit() -> object:
+    from conftest import STANDARD
+    from trey.audit.audit import Audit, audit_deals
+    from trey.paytable.load import load_spec
+
+    found = Audit(load_spec(STANDARD), rounds=NEEDED)
+    rng = np.random.default_rng(6)
+    inputs = new_deck_order(NEEDED)
+    labels = {"shuffler": np.array(["SH-1", "SH-2"] * (NEEDED // 2), dtype=object)}
+    audit_deals(found, deal(Shuffle("shelf:10").shuffle(rng, inputs), seats=3, inputs=inputs, labels=labels))
+    return found
+
+
+def test_the_report_shows_each_test_by_group_and_the_charts() -> None:
+    from datetime import date
+
+    from trey.audit.audit import Audit
+    from trey.documents.audit_view import render_audit_html
+
+    found = _flagged_audit()
+    assert isinstance(found, Audit)
+    html = render_audit_html(found, paper="a4", day=date(2026, 1, 1), logs=["rounds.jsonl"])
+    assert "<h2>6. Deal integrity: is the shuffle random?</h2>" in html
+    assert '<td>guessing, shelf strategy</td><td class="num">260 decks</td><td class="num">100</td>' in html
+    assert '<td>shuffler SH-1</td><td class="num">130</td>' in html
+    assert "not enough data" in html  # the hand categories need 2,303 hands
+    assert html.count("<svg") == 2  # the heat maps, the rising sequences' histogram
+    assert "input position to deck position" in html and "rising sequences of the deck, relative to its input" in html
+
+
+def test_the_json_carries_every_deal_test_and_follows_its_schema() -> None:
+    import json
+
+    from trey.audit.audit import Audit, audit_json
+    from trey.core.jsonschemas import validator
+
+    found = _flagged_audit()
+    assert isinstance(found, Audit)
+    document = json.loads(json.dumps(audit_json(found)))
+    validator("audit").validate(document)
+    tests = document["deal_integrity"]["tests"]
+    shelf = next(t for t in tests if t["test"] == "guessing, shelf strategy" and t["group"] == "all rounds")
+    assert shelf["flagged"] and shelf["method"] == "z, one-sided" and shelf["expected"] == str(guessing_moments()[0])
+    assert document["verdict"]["result"] == "FLAGGED"

@@ -165,7 +165,7 @@ def _integrity(found: Audit) -> dict[str, Any] | None:
     grouped = battery.by_group()
     overall = [outcome_row(o, family) for o in grouped.get(OVERALL, [])]
     groups = []
-    flagged = []
+    flagged: list[dict[str, Any]] = []
     for group, outcomes in grouped.items():
         rows = [outcome_row(o, family) for o in outcomes]
         flagged.extend(r for r in rows if r["flagged"] and group != OVERALL)

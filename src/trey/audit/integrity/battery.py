@@ -484,7 +484,7 @@ def hand_tests(seat_numbers: Sequence[int]) -> list[IntegrityTest]:
                 ("hands",),
                 "48/52/720/1,096/3,744/16,440 of 22,100",
                 "hands",
-                lambda f, r, s, seat=seat: _categories(f, r, s, seat),
+                functools.partial(_categories, seat=seat),
             )
         )
     for seat in seat_numbers:
@@ -494,7 +494,7 @@ def hand_tests(seat_numbers: Sequence[int]) -> list[IntegrityTest]:
                 ("hands",),
                 "the best five of six cards, of C(52, 6) = 20,358,520",
                 "hands",
-                lambda f, r, s, seat=seat: _six(f, r, s, seat),
+                functools.partial(_six, seat=seat),
             )
         )
     return tests
