@@ -7,13 +7,15 @@ Relative to the input, a deck is read as ``relative[t]``: where the card at deck
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from trey.audit.deals import DealRecords
-from trey.cards.hands import best_five_categories, key_categories, three_card_keys
+from trey.cards.hand_table import hand_indexes, hand_table
+from trey.cards.hands import best_five_categories, key_categories
 
 IntArray = npt.NDArray[np.int64]
 
@@ -56,9 +58,9 @@ def turning_points(decks: npt.NDArray[np.integer]) -> IntArray:
 
 
 def _highest(x: npt.NDArray[np.uint64]) -> IntArray:
-    """The highest set bit of each mask (-1 for none): frexp's exponent is exact for masks below 2^53."""
-    _, exponent = np.frexp(x.astype(np.float64))
-    result: IntArray = exponent.astype(np.int64) - 1  # frexp(0) gives exponent 0: -1, none
+    """The highest set bit of each mask (-1 for none): the exponent of the mask as a float."""
+    exponent = x.astype(np.float64).view(np.int64) >> 52  # exact: masks below 2^53 convert exactly
+    result: IntArray = np.where(exponent == 0, -1, exponent - 1023)  # 0.0 has exponent bits 0: no bit set
     return result
 
 
@@ -116,6 +118,18 @@ def guessing_both(relative: IntArray) -> tuple[IntArray, IntArray]:
     return riffle, shelf
 
 
+@functools.cache
+def _categories() -> IntArray:
+    """The ThreeCardCategory of every hand of the hand table."""
+    return key_categories(hand_table().keys)
+
+
+def three_card_categories(hands: npt.NDArray[np.integer]) -> IntArray:
+    """The category of each row of an ``(n, 3)`` array of cards, by the hand table's look-up."""
+    result: IntArray = _categories()[hand_indexes(hands)]
+    return result
+
+
 @dataclass(frozen=True)
 class RoundFeatures:
     """Per round (decks and inputs, when logged) and per seat, what the tests count."""
@@ -171,8 +185,8 @@ def features(records: DealRecords) -> RoundFeatures:
         guess_shelf=shelf,
         packet_pairs=packets,
         hands=hands,
-        seat_category=key_categories(three_card_keys(records.seats)),
-        dealer_category=key_categories(three_card_keys(records.dealer)),
+        seat_category=three_card_categories(records.seats),
+        dealer_category=three_card_categories(records.dealer),
         six_category=best_five_categories(six) if len(six) else np.zeros(0, dtype=np.int64),
         seat_lowest=records.seats.argmin(axis=1).astype(np.int64),
         dealer_lowest=records.dealer.argmin(axis=1).astype(np.int64),
