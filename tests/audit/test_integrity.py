@@ -257,3 +257,32 @@ def test_the_json_carries_every_deal_test_and_follows_its_schema() -> None:
     shelf = next(t for t in tests if t["test"] == "guessing, shelf strategy" and t["group"] == "all rounds")
     assert shelf["flagged"] and shelf["method"] == "z, one-sided" and shelf["expected"] == str(guessing_moments()[0])
     assert document["verdict"]["result"] == "FLAGGED"
+
+
+def test_records_that_are_not_what_the_readers_promise_are_refused() -> None:
+    import dataclasses
+
+    rng = np.random.default_rng(3)
+    decks = rng.permuted(new_deck_order(4), axis=1)
+    good = deal(decks, seats=2, inputs=new_deck_order(4))
+    bad_deck = decks.copy()
+    bad_deck[0, 0] = bad_deck[0, 1]
+    cases = [
+        (dataclasses.replace(good, decks=bad_deck), "every round's deck must hold each of the 52 cards once"),
+        (
+            dataclasses.replace(good, inputs=new_deck_order(3)),
+            "every round's input must hold each of the 52 cards once",
+        ),
+        (
+            dataclasses.replace(good, seat_number=good.seat_number * 4),
+            "seats must belong to rounds in order, numbered 1 to 7",
+        ),
+        (
+            dataclasses.replace(good, labels={"colour": np.array(["x"] * 4, dtype=object)}),
+            "labels must be among table, dealer, shuffler, shift, one a round",
+        ),
+    ]
+    for records, message in cases:
+        with pytest.raises(ValueError) as caught:
+            deal_integrity(records)
+        assert str(caught.value) == message

@@ -204,13 +204,24 @@ def _z(
     return Outcome(test, "", unit, sample, needed, method, None, z, p, counts, per, mu / sample if sample else mean)
 
 
+def _matrix(f: RoundFeatures, rounds: IntArray, name: str) -> IntArray:
+    """The 52 × 52 counts of ``"positions"`` [deck position, card] or ``"moves"`` [input position, deck position]
+    over ``rounds`` (all the rounds' counted once)."""
+    everything = len(rounds) == f.records.rounds
+    if everything and name in f.cache:
+        return f.cache[name]
+    rows = f.records.decks if name == "positions" else f.position
+    assert rows is not None
+    cells = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :] + (rows if everything else rows[rounds])
+    counts: IntArray = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
+    if everything:
+        f.cache[name] = counts
+    return counts
+
+
 def _positions(f: RoundFeatures, rounds: IntArray) -> IntArray:
     """The 52 × 52 counts: [position, card]."""
-    decks = f.records.decks
-    assert decks is not None
-    cells = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :] + decks[rounds]
-    counts: IntArray = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
-    return counts
+    return _matrix(f, rounds, "positions")
 
 
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
@@ -311,9 +322,7 @@ def _rising(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     "decks",
 )
 def _input_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.position is not None
-    cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + f.position[rounds]
-    counts = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE)
+    counts = _matrix(f, rounds, "moves")
     return _chi_square(
         "input positions",
         "decks",
@@ -542,6 +551,45 @@ class Battery:
         return grouped
 
 
+def _permutations(rows: npt.NDArray[np.int8]) -> bool:
+    """Every row holds each of the 52 cards once."""
+    if rows.ndim != 2 or rows.shape[1] != DECK_SIZE or rows.min(initial=0) < 0 or rows.max(initial=0) >= DECK_SIZE:
+        return False
+    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), rows.astype(np.uint64)), axis=1)
+    return bool((masks == np.uint64((1 << DECK_SIZE) - 1)).all())
+
+
+def check_records(records: DealRecords) -> None:
+    """ValueError when the records are not what the readers promise (the battery reads them as such): hands of
+    three cards 0–51, seats numbered 1–7 in rounds that exist, in order; decks and inputs permutations of the 52
+    cards, one a round; labels one a round."""
+    rounds = records.rounds
+    if records.dealer.shape != (rounds, 3) or records.seats.ndim != 2 or records.seats.shape[1] != 3:
+        raise ValueError("the dealer's and the seats' hands must be rows of three cards")
+    seats = len(records.seats)
+    if records.seat_round.shape != (seats,) or records.seat_number.shape != (seats,):
+        raise ValueError("every seat needs its round and its number")
+    for hands in (records.dealer, records.seats):
+        if len(hands) and (hands.min() < 0 or hands.max() >= DECK_SIZE):
+            raise ValueError("a card must be a number from 0 to 51")
+    if seats and (
+        records.seat_round.min() < 0
+        or records.seat_round.max() >= rounds
+        or bool((np.diff(records.seat_round) < 0).any())
+        or records.seat_number.min() < 1
+        or records.seat_number.max() > 7
+    ):
+        raise ValueError("seats must belong to rounds in order, numbered 1 to 7")
+    if int(np.bincount(records.seat_round, minlength=rounds).max(initial=0)) > 7:
+        raise ValueError("a round has at most seven seats")
+    for name, rows in (("deck", records.decks), ("input", records.inputs)):
+        if rows is not None and (rows.shape != (rounds, DECK_SIZE) or not _permutations(rows)):
+            raise ValueError(f"every round's {name} must hold each of the 52 cards once")
+    for label, values in records.labels.items():
+        if label not in GROUPS or values.shape != (rounds,):
+            raise ValueError(f"labels must be among {', '.join(GROUPS)}, one a round")
+
+
 def _available(records: DealRecords) -> set[str]:
     have = {"hands"} if records.rounds else set()
     if records.decks is not None:
@@ -560,6 +608,7 @@ def deal_integrity(records: DealRecords) -> Battery:
     first). What the audit calls with the rounds it read; its outcomes join the audit's Holm family."""
     if not records.rounds:
         return Battery((), 0)
+    check_records(records)
     f = features(records)
     have = _available(records)
     seat_numbers = sorted(int(s) for s in np.unique(records.seat_number))
@@ -592,10 +641,8 @@ def deal_integrity(records: DealRecords) -> Battery:
             outcome = test.run(f, rounds, seats)
             if outcome is not None:
                 outcomes.append(dataclasses.replace(outcome, group=group))
-    positions = _positions(f, np.arange(records.rounds)) if "decks" in have else None
+    positions = _positions(f, np.arange(records.rounds, dtype=np.int64)) if "decks" in have else None
     rising = np.bincount(f.rising - 1, minlength=DECK_SIZE) if f.rising is not None else None
-    moved = None
-    if f.position is not None:
-        cells = (np.arange(DECK_SIZE) * DECK_SIZE)[None, :] + f.position
-        moved = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
+    everything = np.arange(records.rounds, dtype=np.int64)
+    moved = _matrix(f, everything, "moves") if f.position is not None else None
     return Battery(tuple(outcomes), records.rounds, missing, tuple(left), positions, rising, moved)

@@ -8,7 +8,7 @@ Relative to the input, a deck is read as ``relative[t]``: where the card at deck
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -149,6 +149,7 @@ class RoundFeatures:
     six_category: IntArray  # (seats,) SixCardCategory of each seat's and the dealer's six cards
     seat_lowest: IntArray  # (seats,) position (0-2) of the lowest card in the hand as dealt
     dealer_lowest: IntArray  # (rounds,)
+    cache: dict[str, IntArray] = field(default_factory=dict, repr=False)  # all the rounds' matrices, counted once
 
 
 def features(records: DealRecords) -> RoundFeatures:
