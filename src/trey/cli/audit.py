@@ -49,6 +49,21 @@ def audit(
     ] = None,
     effective: DateOption = None,
     force: Force = False,
+    sign: Annotated[
+        Path | None,
+        typer.Option(
+            "--sign",
+            help="Sign the report's PDF with this key (PAdES, as certificates are; it then carries the audit's data "
+            "and the paytable for trey verify): trey keygen's, a PEM key with its certificate, or PKCS#12.",
+            show_default=False,
+        ),
+    ] = None,
+    sign_cert: Annotated[
+        Path | None,
+        typer.Option(
+            "--sign-cert", help="The key's certificate (and its CA's), when not in the key file.", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Re-settle the rounds of hand histories: every mis-paid round, each wager's return as paid, due and expected,
     the cards and the decisions tested. Exit 0 only on PASS; 1 on FAIL (a line refused, a round id logged twice, a
@@ -69,6 +84,16 @@ def audit(
         from trey.core.outputs import refuse_existing
 
         refuse_existing(out, [f"{file.stem}.audit.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
+    signer = None
+    if sign is not None:
+        if out is None:
+            raise typer.BadParameter("--sign signs the report: give --out DIR too", param_hint="--sign")
+        from trey.cli.trust import _ask_passphrase
+        from trey.trust.signing import load_signer
+
+        signer = load_signer(sign, _ask_passphrase, sign_cert)
+    elif sign_cert is not None:
+        raise typer.BadParameter("--sign-cert goes with --sign KEY")
     spec = standard_game(load_spec(file), "trey audit", file)
     try:
         found = run_audit(spec, logs, alpha=level)
@@ -81,7 +106,14 @@ def audit(
 
         when = parse_date(effective) or default_issue_date()
         names = [display_name(path.name) for path in logs]
-        files = made(lambda: audit_report(found, file.stem, logs=names, paper=paper.value, effective=when))
+        from trey.paytable.load import read_file
+
+        paytable = (file.name, read_file(file)) if signer is not None else None
+        files = made(
+            lambda: audit_report(
+                found, file.stem, logs=names, paper=paper.value, effective=when, signer=signer, paytable=paytable
+            )
+        )
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:

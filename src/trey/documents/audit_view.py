@@ -205,9 +205,7 @@ def _departures(counts: Any) -> list[list[float]]:
 def _heatmap(battery: Battery) -> str | None:
     panels = []
     if battery.positions is not None and int(battery.positions.sum()):
-        panels.append(
-            ("cards by deck position", "deck position", "card (2♣ … A♠)", _departures(battery.positions))
-        )
+        panels.append(("cards by deck position", "deck position", "card (2♣ … A♠)", _departures(battery.positions)))
     if battery.input_positions is not None and int(battery.input_positions.sum()):
         panels.append(
             (
