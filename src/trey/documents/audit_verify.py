@@ -50,7 +50,8 @@ def _attached_names(raw: bytes) -> list[str]:
     try:
         with pypdf.apply_configuration(limits):
             reader = PdfReader(io.BytesIO(raw), strict=False)
-            entries = reader.trailer["/Root"].get("/Names", {}).get("/EmbeddedFiles", {}).get("/Names", [])
+            root: Any = reader.trailer["/Root"]
+            entries = root.get("/Names", {}).get("/EmbeddedFiles", {}).get("/Names", [])
             return [str(e) for e in entries[0::2]]
     except Exception:
         return []
