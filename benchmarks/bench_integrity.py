@@ -85,5 +85,9 @@ def false_alarms(seeds: int, decks: int = 3_000) -> None:
 
 
 if __name__ == "__main__":
-    speed(int(sys.argv[1]) if len(sys.argv) > 1 else 200_000)
-    false_alarms(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    decks = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    if decks:
+        speed(decks)
+    if seeds:
+        false_alarms(seeds)

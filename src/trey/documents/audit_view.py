@@ -22,6 +22,7 @@ from trey.documents.environment import render
 from trey.paytable.model import money_style
 
 SEATS_LISTED = 50  # the seats the report lists: the flagged first
+GROUPS_DETAILED = 24  # the shufflers, dealers, shifts and tables whose every test the report lists (in label order)
 
 
 def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> dict[str, Any]:
@@ -166,11 +167,14 @@ def _integrity(found: Audit) -> dict[str, Any] | None:
     overall = [outcome_row(o, family) for o in grouped.get(OVERALL, [])]
     groups = []
     flagged: list[dict[str, Any]] = []
+    detailed = []
     for group, outcomes in grouped.items():
         rows = [outcome_row(o, family) for o in outcomes]
         flagged.extend(r for r in rows if r["flagged"] and group != OVERALL)
         if group == OVERALL:
             continue
+        if len(detailed) < GROUPS_DETAILED:
+            detailed.append({"group": group, "tests": rows})
         ran = [o for o in outcomes if o.p_value is not None]
         low = min(ran, key=lambda o: o.p_value or 0.0) if ran else None
         groups.append(
@@ -187,6 +191,8 @@ def _integrity(found: Audit) -> dict[str, Any] | None:
         "overall": overall,
         "groups": groups,
         "flagged": flagged,
+        "detailed": detailed,
+        "undetailed": f"{len(groups) - len(detailed):,}" if len(groups) > len(detailed) else "",
         "missing": list(battery.missing),
         "left": list(battery.groups_left),
         "heatmap": _heatmap(battery),
