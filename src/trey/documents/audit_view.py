@@ -167,7 +167,7 @@ def _integrity(found: Audit) -> dict[str, Any] | None:
     overall = [outcome_row(o, family) for o in grouped.get(OVERALL, [])]
     groups = []
     flagged: list[dict[str, Any]] = []
-    detailed = []
+    detailed: list[dict[str, Any]] = []
     for group, outcomes in grouped.items():
         rows = [outcome_row(o, family) for o in outcomes]
         flagged.extend(r for r in rows if r["flagged"] and group != OVERALL)
