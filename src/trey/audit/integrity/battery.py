@@ -44,6 +44,7 @@ from trey.play.chisquare import chi_square_sf
 
 MIN_EXPECTED = 5  # a cell expected fewer times: "not enough data"
 MIN_Z_SAMPLE = 100  # decks or rounds a z test needs at least
+CHUNK = 1 << 16  # decks whose 52 × 52 cells are counted at once
 MAX_GROUPS = 100  # values of one label (dealers, shufflers…) the battery runs on, the most frequent first
 FAMILY = "deal"
 OVERALL = "all rounds"
@@ -212,8 +213,11 @@ def _matrix(f: RoundFeatures, rounds: IntArray, name: str) -> IntArray:
         return f.cache[name]
     rows = f.records.decks if name == "positions" else f.position
     assert rows is not None
-    cells = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :] + (rows if everything else rows[rounds])
-    counts: IntArray = np.bincount(cells.ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
+    offsets = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :]
+    counts: IntArray = np.zeros((DECK_SIZE, DECK_SIZE), dtype=np.int64)
+    for start in range(0, len(rounds), CHUNK):  # the cells' indexes a chunk at a time: bounded memory
+        part = rows[start : start + CHUNK] if everything else rows[rounds[start : start + CHUNK]]
+        counts += np.bincount((offsets + part).ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
     if everything:
         f.cache[name] = counts
     return counts
@@ -261,8 +265,10 @@ def _deck_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Out
 def _serial_pairs(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     decks = f.records.decks
     assert decks is not None
-    d = decks[rounds].astype(np.int64)
-    counts = np.bincount((d[:, :-1] * DECK_SIZE + d[:, 1:]).ravel(), minlength=DECK_SIZE * DECK_SIZE)
+    counts = np.zeros(DECK_SIZE * DECK_SIZE, dtype=np.int64)
+    for start in range(0, len(rounds), CHUNK):
+        d = decks[rounds[start : start + CHUNK]].astype(np.intp)
+        counts += np.bincount((d[:, :-1] * DECK_SIZE + d[:, 1:]).ravel(), minlength=DECK_SIZE * DECK_SIZE)
     return _chi_square(
         "serial pairs", "decks", counts[SERIAL_OFF], SERIAL_LAW, SERIAL_LABELS, sample=len(rounds), df=51 * 51
     )
