@@ -286,3 +286,19 @@ def test_records_that_are_not_what_the_readers_promise_are_refused() -> None:
         with pytest.raises(ValueError) as caught:
             deal_integrity(records)
         assert str(caught.value) == message
+
+
+def test_the_battery_counted_in_chunks_is_the_battery_counted_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trey.audit.integrity import battery, features
+
+    rng = np.random.default_rng(12)
+    inputs = rng.permuted(new_deck_order(700), axis=1)
+    labels = {"shift": np.array(["day", "night"] * 350, dtype=object)}
+    records = deal(Shuffle("riffle:5").shuffle(rng, inputs), seats=4, inputs=inputs, labels=labels)
+    whole = deal_integrity(records)
+    monkeypatch.setattr(features, "CHUNK", 97)
+    monkeypatch.setattr(battery, "CHUNK", 89)
+    chunked = deal_integrity(records)
+    assert chunked.outcomes == whole.outcomes
+    assert whole.positions is not None and chunked.positions is not None
+    assert (chunked.positions == whole.positions).all()

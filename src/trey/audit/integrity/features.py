@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -136,8 +137,7 @@ class RoundFeatures:
     """Per round (decks and inputs, when logged) and per seat, what the tests count."""
 
     records: DealRecords
-    relative: Order | None  # (rounds, 52), with decks and inputs
-    position: Order | None
+    position: Order | None  # (rounds, 52): where each input card is in the deck, with decks and inputs
     rising: IntArray | None
     turning: IntArray | None
     adjacent: IntArray | None  # input neighbours still next to each other in the deck
@@ -153,43 +153,64 @@ class RoundFeatures:
     cache: dict[str, IntArray] = field(default_factory=dict, repr=False)  # all the rounds' matrices, counted once
 
 
-def features(records: DealRecords) -> RoundFeatures:
-    decks, inputs = records.decks, records.inputs
-    rounds = records.rounds
-    hands = 1 + np.bincount(records.seat_round, minlength=rounds).astype(np.int64)
-    relative = position = rising = turning = adjacent = riffle = shelf = packets = None
+CHUNK = 1 << 16  # rounds whose features are computed at once: what they need of memory, bounded
+
+
+def _part(records: DealRecords, start: int, stop: int) -> dict[str, npt.NDArray[Any]]:
+    """The features of rounds ``start`` to ``stop`` (their seats are contiguous: ``seat_round`` is in order)."""
+    decks = None if records.decks is None else records.decks[start:stop]
+    inputs = None if records.inputs is None else records.inputs[start:stop]
+    first, last = np.searchsorted(records.seat_round, [start, stop])
+    seat_round = records.seat_round[first:last] - start
+    seat_cards = records.seats[first:last]
+    dealer = records.dealer[start:stop]
+    rounds = stop - start
+    out: dict[str, npt.NDArray[Any]] = {}
     if decks is not None:
-        turning = turning_points(decks)
+        out["turning"] = turning_points(decks)
         if inputs is not None:
             relative = relative_order(decks, inputs)
             position = inverse(relative)
-            rising = rising_sequences(position)
-            adjacent = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1).astype(np.int64)
-            riffle, shelf = guessing_both(relative)
+            out["position"] = position
+            out["rising"] = rising_sequences(position)
+            out["adjacent"] = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1).astype(np.int64)
+            out["guess_riffle"], out["guess_shelf"] = guessing_both(relative)
     if inputs is not None:
         # Each card's hand in its round (-1: not dealt), then whether input neighbours share one.
         hand_of = np.full((rounds, 52), -1, dtype=np.int16)
-        rows = np.arange(rounds)[:, None]
-        hand_of[rows, records.dealer.astype(np.intp)] = 0
-        seat_index = np.arange(len(records.seat_round)) - np.searchsorted(records.seat_round, records.seat_round)
-        hand_of[records.seat_round[:, None], records.seats.astype(np.intp)] = (1 + seat_index)[:, None]
+        hand_of[np.arange(rounds)[:, None], dealer.astype(np.intp)] = 0
+        seat_index = np.arange(len(seat_round)) - np.searchsorted(seat_round, seat_round)
+        hand_of[seat_round[:, None], seat_cards.astype(np.intp)] = (1 + seat_index)[:, None]
         in_order = np.take_along_axis(hand_of, inputs.astype(np.intp), axis=1)
-        packets = ((in_order[:, 1:] == in_order[:, :-1]) & (in_order[:, 1:] >= 0)).sum(axis=1).astype(np.int64)
-    six = np.concatenate([records.seats, records.dealer[records.seat_round]], axis=1)
+        same = (in_order[:, 1:] == in_order[:, :-1]) & (in_order[:, 1:] >= 0)
+        out["packet_pairs"] = same.sum(axis=1).astype(np.int64)
+    six = np.concatenate([seat_cards, dealer[seat_round]], axis=1)
+    out["seat_category"] = three_card_categories(seat_cards)
+    out["dealer_category"] = three_card_categories(dealer)
+    out["six_category"] = best_five_categories(six) if len(six) else np.zeros(0, dtype=np.int64)
+    out["seat_lowest"] = seat_cards.argmin(axis=1).astype(np.int64)
+    out["dealer_lowest"] = dealer.argmin(axis=1).astype(np.int64)
+    return out
+
+
+def features(records: DealRecords) -> RoundFeatures:
+    """Every round's features, computed :data:`CHUNK` rounds at a time."""
+    parts = [_part(records, a, min(a + CHUNK, records.rounds)) for a in range(0, records.rounds, CHUNK)]
+    joined = {key: np.concatenate([p[key] for p in parts]) for key in (parts[0] if parts else {})}
+    empty = np.zeros(0, dtype=np.int64)
     return RoundFeatures(
         records=records,
-        relative=relative,
-        position=position,
-        rising=rising,
-        turning=turning,
-        adjacent=adjacent,
-        guess_riffle=riffle,
-        guess_shelf=shelf,
-        packet_pairs=packets,
-        hands=hands,
-        seat_category=three_card_categories(records.seats),
-        dealer_category=three_card_categories(records.dealer),
-        six_category=best_five_categories(six) if len(six) else np.zeros(0, dtype=np.int64),
-        seat_lowest=records.seats.argmin(axis=1).astype(np.int64),
-        dealer_lowest=records.dealer.argmin(axis=1).astype(np.int64),
+        position=joined.get("position"),
+        rising=joined.get("rising"),
+        turning=joined.get("turning"),
+        adjacent=joined.get("adjacent"),
+        guess_riffle=joined.get("guess_riffle"),
+        guess_shelf=joined.get("guess_shelf"),
+        packet_pairs=joined.get("packet_pairs"),
+        hands=1 + np.bincount(records.seat_round, minlength=records.rounds).astype(np.int64),
+        seat_category=joined.get("seat_category", empty),
+        dealer_category=joined.get("dealer_category", empty),
+        six_category=joined.get("six_category", empty),
+        seat_lowest=joined.get("seat_lowest", empty),
+        dealer_lowest=joined.get("dealer_lowest", empty),
     )
