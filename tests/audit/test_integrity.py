@@ -302,3 +302,14 @@ def test_the_battery_counted_in_chunks_is_the_battery_counted_at_once(monkeypatc
     assert chunked.outcomes == whole.outcomes
     assert whole.positions is not None and chunked.positions is not None
     assert (chunked.positions == whole.positions).all()
+
+
+def test_the_gamma_tail_of_a_whole_shape_is_a_poisson_sum() -> None:
+    """Q(k, x) = P(Poisson(x) < k), summed term by term."""
+    from math import exp
+
+    from trey.play.chisquare import gamma_sf
+
+    for k, x in ((1, 0.5), (3, 2.0), (10, 25.0), (69, 116.0)):
+        poisson = sum(exp(-x) * x**i / factorial(i) for i in range(k))
+        assert abs(gamma_sf(k, x) - poisson) <= 1e-12 + 1e-9 * poisson

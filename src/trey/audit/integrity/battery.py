@@ -40,7 +40,7 @@ from trey.audit.verdict import StatisticalTest, p_text, z_p_value
 from trey.cards.card import DECK_SIZE, Card
 from trey.cards.hands import ThreeCardCategory
 from trey.core.numbers import decimal_text
-from trey.play.chisquare import chi_square_sf
+from trey.play.chisquare import chi_square_sf, gamma_sf
 
 MIN_EXPECTED = 5  # a cell expected fewer times: "not enough data"
 MIN_Z_SAMPLE = 100  # decks or rounds a z test needs at least
@@ -188,18 +188,31 @@ def _z(
     counts: str,
     *,
     one_sided: bool = False,
+    skewed: bool = False,
     variance_total: Fraction | None = None,
     mean_total: Fraction | None = None,
 ) -> Outcome:
     """A total of ``sample`` independent rounds against its exact mean and variance (per round ``moments``, or the
-    totals given); observed and expected: the mean per round."""
+    totals given); observed and expected: the mean per round.
+
+    ``skewed``: a count of rare events, whose upper tail is heavier than the normal's: the upper tail is read from
+    the gamma law of the same mean and variance instead (its third cumulant, twice the variance squared over the
+    mean, is about twice a Poisson count's, and more than a sum of Bernoulli variables'): a p-value several times
+    larger than the normal's at the family's level, where the normal's would be too small; the lower tail from the
+    normal law (lighter than the count's own when it is skewed to the right)."""
     mean, variance = moments
     mu = mean_total if mean_total is not None else mean * sample
     var = variance_total if variance_total is not None else variance * sample
     needed = max(MIN_Z_SAMPLE, math.ceil(MIN_EXPECTED / mean) if mean else MIN_Z_SAMPLE)
     runs = sample >= needed and var > 0 and mu >= MIN_EXPECTED
     z = float(total - mu) / math.sqrt(float(var)) if var > 0 else 0.0
-    p = z_p_value(z, two_sided=not one_sided) if runs else None
+    p = None
+    if runs:
+        p = z_p_value(z, two_sided=not one_sided)
+        if skewed and z > 0:
+            shape, scale = float(mu * mu / var), float(var / mu)
+            upper = gamma_sf(shape, total / scale)
+            p = upper if one_sided else min(1.0, 2 * upper)
     method = "z, one-sided" if one_sided else "z, two-sided"
     per = Fraction(total, sample) if sample else Fraction(0)
     return Outcome(test, "", unit, sample, needed, method, None, z, p, counts, per, mu / sample if sample else mean)
@@ -371,7 +384,7 @@ def _adjacent(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     assert f.adjacent is not None
     total = int(f.adjacent[rounds].sum())
     counts = "input neighbours still next to each other, per deck"
-    return _z("input neighbours adjacent", "decks", total, len(rounds), nulls.adjacency_moments(), counts)
+    return _z("input neighbours adjacent", "decks", total, len(rounds), nulls.adjacency_moments(), counts, skewed=True)
 
 
 @register(
@@ -403,6 +416,7 @@ def _one_hand(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
         counts,
         mean_total=mean,
         variance_total=variance,
+        skewed=True,
     )
 
 
@@ -412,7 +426,14 @@ def _guessing(name: str, strategy: str) -> Callable[[RoundFeatures, IntArray, In
         assert scores is not None
         counts = "cards guessed right per deck"
         return _z(
-            name, "decks", int(scores[rounds].sum()), len(rounds), nulls.guessing_moments(), counts, one_sided=True
+            name,
+            "decks",
+            int(scores[rounds].sum()),
+            len(rounds),
+            nulls.guessing_moments(),
+            counts,
+            one_sided=True,
+            skewed=True,
         )
 
     return run
