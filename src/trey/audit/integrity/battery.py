@@ -7,8 +7,9 @@ Each test sums, over the rounds of a group, a count whose law on a well-shuffled
 - a *chi-square* test compares counts in cells with their expected values; it runs only when every cell is
   expected at least :data:`MIN_EXPECTED` times (its minimum sample is the smallest sample for which that holds),
   and says "not enough data" below it;
-- a *z* test compares a total with its exact mean and variance (the total of independent rounds: the normal law),
-  and runs from :data:`MIN_Z_SAMPLE` decks or rounds and an expected total of at least :data:`MIN_EXPECTED`.
+- a *z* test compares a total with its exact mean and variance (the total of independent rounds: the normal law;
+  for a count of rare events, its upper tail from the gamma law of the same moments, see :func:`_z`), and runs
+  from :data:`MIN_Z_SAMPLE` decks or rounds and an expected total of at least :data:`MIN_EXPECTED`.
 
 Every test's p-value joins the audit's one family of statistical tests (family ``"deal"``, Holm at ``--alpha``:
 :mod:`trey.audit.verdict`); a test not run for too little data is something not checked.
