@@ -365,6 +365,19 @@ def _end_card(name: str, column: int) -> Callable[[RoundFeatures, IntArray, IntA
     return run
 
 
+@register(
+    "the deck's first card",
+    ("decks", "inputs"),
+    "from each of the 52 input positions with probability 1/52",
+    "decks",
+)
+def _first_card(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
+    assert f.first_source is not None
+    counts = np.bincount(f.first_source[rounds], minlength=DECK_SIZE)
+    labels = [f"from input position {i + 1}" for i in range(DECK_SIZE)]
+    return _chi_square("the deck's first card", "decks", counts, POSITION_LAW, labels, sample=len(rounds))
+
+
 for _name, _column in (("input's top card", 0), ("input's bottom card", DECK_SIZE - 1)):
     REGISTRY[_name] = IntegrityTest(
         _name,

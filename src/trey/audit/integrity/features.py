@@ -138,6 +138,7 @@ class RoundFeatures:
 
     records: DealRecords
     position: Order | None  # (rounds, 52): where each input card is in the deck, with decks and inputs
+    first_source: IntArray | None  # (rounds,): the input position of the deck's first card
     rising: IntArray | None
     turning: IntArray | None
     adjacent: IntArray | None  # input neighbours still next to each other in the deck
@@ -172,6 +173,7 @@ def _part(records: DealRecords, start: int, stop: int) -> dict[str, npt.NDArray[
             relative = relative_order(decks, inputs)
             position = inverse(relative)
             out["position"] = position
+            out["first_source"] = relative[:, 0].astype(np.int64)
             out["rising"] = rising_sequences(position)
             out["adjacent"] = (np.abs(np.diff(position, axis=1)) == 1).sum(axis=1).astype(np.int64)
             out["guess_riffle"], out["guess_shelf"] = guessing_both(relative)
@@ -201,6 +203,7 @@ def features(records: DealRecords) -> RoundFeatures:
     return RoundFeatures(
         records=records,
         position=joined.get("position"),
+        first_source=joined.get("first_source"),
         rising=joined.get("rising"),
         turning=joined.get("turning"),
         adjacent=joined.get("adjacent"),
