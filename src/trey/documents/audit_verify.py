@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from trey.core.errors import VerificationError
+from trey.core.errors import TreyError, VerificationError
 from trey.core.files import display_name, read_bounded
 from trey.trust.signing import TrustedKey
 
@@ -63,7 +63,10 @@ def is_audit_report(path: Path) -> bool:
 
     if not path.is_file():
         return False
-    raw = read_bounded(path, limit=MAX_REPORT_BYTES, what="an audit report's PDF")
+    try:  # what is not a readable audit report is left to the certificate's verification and its messages
+        raw = read_bounded(path, limit=MAX_REPORT_BYTES, what="an audit report's PDF")
+    except TreyError:
+        return False
     return is_pdf(raw) and any(n.endswith(AUDIT_DATA_SUFFIX) for n in _attached_names(raw))
 
 
