@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
 from trey.audit.deals import DealRecords
 from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
+from trey.audit.integrity import Battery, deal_integrity
 from trey.audit.log import KEPT, Batch, LogProblem, read_log
 from trey.audit.mapping import Mapping
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
@@ -266,6 +267,8 @@ class Audit:
     # The dealt cards of every table round, for the deal-integrity battery: kept only when the audit is asked to
     # (``keep_deals``); each batch is handed to ``audit(deals=...)`` as it is read, whatever the log's length.
     deals: DealRecords | None = None
+    # The deal-integrity battery on the table rounds read (issue 32): None when the log has no table rounds.
+    integrity: Battery | None = None
 
     @property
     def family(self) -> Family:
@@ -290,6 +293,8 @@ class Audit:
                     f"than the player's cards explain: z = {d.z:.2f} ({p_text(p)})"
                 )
                 tests.append(StatisticalTest("seat", d.seat, p, says))
+        if self.integrity is not None:
+            tests.extend(self.integrity.statistical_tests())
         return Family.of(tests, self.alpha)
 
     @property
@@ -327,6 +332,8 @@ class Audit:
                 f"not checked: {_counted(len(short), 'card test', 'card tests')} for too few rounds (a count expected "
                 f"fewer than {MIN_EXPECTED} times): {'; '.join(short)}"
             )
+        if self.integrity is not None:
+            unchecked.extend(self.integrity.not_checked)
         for why, count in self.not_checked_by.items():
             jackpots = _counted(count, "jackpot", "jackpots")
             where = _lines_text(self.not_checked_lines[why], count)
@@ -462,9 +469,19 @@ def audit(
                 columnar=columnar,
                 mapping=mapping,
                 deals=deals,
-                keep_deals=keep_deals,
+                keep_deals=True,
             )
+    if found.deals is not None and found.deals.rounds:  # table rounds: the shuffle's randomness tested
+        audit_deals(found, found.deals)
+    if not keep_deals:
+        found.deals = None
     return found
+
+
+def audit_deals(found: Audit, records: DealRecords) -> None:
+    """The deal-integrity battery on the table rounds ``records`` (issue 32), into ``found``: its tests join the
+    audit's one Holm family, those short of data its not-checked findings."""
+    found.integrity = deal_integrity(records)
 
 
 # What is due on each wager's outcome at each bet size, by game: the same for every audit of a game (the tests audit
@@ -934,7 +951,7 @@ def audit_json(found: Audit) -> dict[str, Any]:
     verdict = found.verdict
     family = verdict.family
     sharp = found.rounds_z
-    return {
+    document = {
         "trey_version": __version__,
         "spec_sha256": found.spec.sha256,
         "name": found.spec.name,
@@ -1054,5 +1071,34 @@ def audit_json(found: Audit) -> dict[str, Any]:
                 "z": rounded_float(Fraction(r.z), 4) if r.z is not None else None,
             }
             for r in found.returns.values()
+        ],
+    }
+    if found.integrity is not None:
+        document["deal_integrity"] = _integrity_json(found.integrity, family)
+    return document
+
+
+def _integrity_json(battery: Battery, family: Family) -> dict[str, Any]:
+    return {
+        "rounds": battery.rounds,
+        "missing": list(battery.missing),
+        "groups_left": list(battery.groups_left),
+        "tests": [
+            {
+                "test": o.test,
+                "group": o.group,
+                "unit": o.unit,
+                "sample": o.sample,
+                "needed": o.needed,
+                "method": o.method,
+                "degrees_of_freedom": o.df,
+                "statistic": rounded_float(Fraction(o.statistic), 4),
+                "p_value": float(f"{o.p_value:.6g}") if o.p_value is not None else None,
+                "counts": o.counts,
+                "observed": fraction_text(o.observed),
+                "expected": fraction_text(o.expected),
+                "flagged": family.is_flagged("deal", o.name),
+            }
+            for o in battery.outcomes
         ],
     }

@@ -53,13 +53,18 @@ class Finding:
 
 
 # The families of tests, as the statement counts them: (one, many).
-FAMILIES = {"card": ("card test", "card tests"), "sharp": ("the sharp test", "sharp tests"), "seat": ("seat", "seats")}
+FAMILIES = {
+    "card": ("card test", "card tests"),
+    "sharp": ("the sharp test", "sharp tests"),
+    "seat": ("seat", "seats"),
+    "deal": ("deal-integrity test", "deal-integrity tests"),
+}
 
 
 @dataclass(frozen=True)
 class StatisticalTest:
-    """One statistical test of the audit: its family ("card", "sharp" or "seat"), its name within it, its p-value
-    and what the verdict says of it when it is flagged."""
+    """One statistical test of the audit: its family ("card", "sharp", "seat" or "deal"), its name within it, its
+    p-value and what the verdict says of it when it is flagged."""
 
     family: str
     name: str

@@ -71,6 +71,21 @@ def audit(
     ] = None,
     effective: DateOption = None,
     force: Force = False,
+    sign: Annotated[
+        Path | None,
+        typer.Option(
+            "--sign",
+            help="Sign the report's PDF with this key (PAdES, as certificates are; it then carries the audit's data "
+            "and the paytable for trey verify): trey keygen's, a PEM key with its certificate, or PKCS#12.",
+            show_default=False,
+        ),
+    ] = None,
+    sign_cert: Annotated[
+        Path | None,
+        typer.Option(
+            "--sign-cert", help="The key's certificate (and its CA's), when not in the key file.", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Re-settle the rounds of hand histories: every mis-paid round, each wager's return as paid, due and expected,
     the cards and the decisions tested. Exit 0 only on PASS; 1 on FAIL (a line refused, a round id logged twice, a
@@ -106,6 +121,16 @@ def audit(
         raise typer.BadParameter("--query and --table read a database: give its URL as LOG")
     chosen = load_mapping(mapping) if mapping is not None else None
     spec = load_spec(file)
+    signer = None
+    if sign is not None:
+        if out is None:
+            raise typer.BadParameter("--sign signs the report: give --out DIR too", param_hint="--sign")
+        from trey.cli.trust import _ask_passphrase
+        from trey.trust.signing import load_signer
+
+        signer = load_signer(sign, _ask_passphrase, sign_cert)
+    elif sign_cert is not None:
+        raise typer.BadParameter("--sign-cert goes with --sign KEY")
     try:
         found = run_audit(spec, sources, alpha=level, mapping=chosen)
     except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already
@@ -117,7 +142,14 @@ def audit(
 
         when = parse_date(effective) or default_issue_date()
         names = [display_name(s.name) if isinstance(s, Path) else s.name for s in sources]
-        files = made(lambda: audit_report(found, file.stem, logs=names, paper=paper.value, effective=when))
+        from trey.paytable.load import read_file
+
+        paytable = (file.name, read_file(file)) if signer is not None else None
+        files = made(
+            lambda: audit_report(
+                found, file.stem, logs=names, paper=paper.value, effective=when, signer=signer, paytable=paytable
+            )
+        )
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:

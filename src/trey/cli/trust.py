@@ -134,12 +134,28 @@ def verify(
             "be signed by one.",
         ),
     ] = None,
+    log: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--log",
+            help="A hand history a signed audit report names (repeatable): the audit is run again on them and "
+            "compared with the report's.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Recompute a certificate from the paytable inside it. Exit 1 naming each field that differs."""
+    """Recompute a certificate from the paytable inside it, or check a signed audit report (and, given its hand
+    histories with --log, audit them again). Exit 1 naming each field that differs."""
+    from trey.documents.audit_verify import is_audit_report, verify_audit_report
     from trey.documents.verify import verify as run_verification
     from trey.trust.signing import load_trusted
 
     trusted = [load_trusted(path) for path in trust or []]
+    if is_audit_report(certificate):
+        say(verify_audit_report(certificate, log, trusted=trusted).summary)
+        return
+    if log:
+        raise typer.BadParameter("--log goes with a signed audit report (trey audit --out DIR --sign KEY)")
     result = run_verification(
         certificate, paytable, allow_rounds=allow_rounds, workers=workers, scheduler=scheduler, trusted=trusted
     )

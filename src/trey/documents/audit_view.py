@@ -4,19 +4,25 @@ actual return against the expectation of the rounds."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from trey.audit.audit import SHARP, Audit
+from trey.audit.integrity.battery import FAMILY, OVERALL, Battery, Outcome
+from trey.audit.integrity.deal import DEAL_ORDER
+from trey.audit.integrity.nulls import rising_law
+from trey.audit.verdict import Family, p_text
 from trey.core.numbers import decimal_text, percent_text
 from trey.core.version import __version__
-from trey.documents.charts import audit_trail_svg
+from trey.documents.charts import audit_trail_svg, position_heatmap_svg, rising_histogram_svg
 from trey.documents.environment import render
 from trey.paytable.model import money_style
 
 SEATS_LISTED = 50  # the seats the report lists: the flagged first
+GROUPS_DETAILED = 24  # the shufflers, dealers, shifts and tables whose every test the report lists (in label order)
 
 
 def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> dict[str, Any]:
@@ -120,8 +126,110 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
         ],
         "seat_count": f"{len(found.seats):,} {'seat' if len(found.seats) == 1 else 'seats'}",
         "chart": audit_trail_svg(found.trail.points, money) if len(found.trail.points) > 1 else None,
+        "integrity": _integrity(found),
         "trey_version": __version__,
     }
+
+
+def outcome_row(o: Outcome, family: Family) -> dict[str, Any]:
+    """One deal-integrity test as the report's tables show it (formatted text)."""
+    flagged = family.is_flagged(FAMILY, o.name)
+    return {
+        "test": o.test,
+        "group": o.group,
+        "sample": f"{o.sample:,} {o.unit}",
+        "needed": f"{o.needed:,}",
+        "statistic": f"{o.statistic:,.2f}",
+        "kind": f"χ², df {o.df:,}" if o.df is not None else f"z, {o.method.partition(', ')[2]}",
+        "p": f"{o.p_value:.3g}" if o.p_value is not None else "—",
+        "counts": o.counts,
+        "observed": _fraction(o.observed),
+        "expected": _fraction(o.expected),
+        "verdict": "flagged" if flagged else ("not enough data" if not o.runs else "pass"),
+        "flagged": flagged,
+    }
+
+
+def _fraction(value: Fraction) -> str:
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return decimal_text(value, 4 if abs(value) < 100 else 1, grouping=True)
+
+
+def _integrity(found: Audit) -> dict[str, Any] | None:
+    """The deal-integrity section: every test on all the rounds, a line per group, the flagged tests of every group,
+    and the charts."""
+    battery = found.integrity
+    if battery is None:
+        return None
+    family = found.verdict.family
+    grouped = battery.by_group()
+    overall = [outcome_row(o, family) for o in grouped.get(OVERALL, [])]
+    groups = []
+    flagged: list[dict[str, Any]] = []
+    detailed: list[dict[str, Any]] = []
+    for group, outcomes in grouped.items():
+        rows = [outcome_row(o, family) for o in outcomes]
+        flagged.extend(r for r in rows if r["flagged"] and group != OVERALL)
+        if group == OVERALL:
+            continue
+        if len(detailed) < GROUPS_DETAILED:
+            detailed.append({"group": group, "tests": rows})
+        ran = [o for o in outcomes if o.p_value is not None]
+        low = min(ran, key=lambda o: o.p_value or 0.0) if ran else None
+        groups.append(
+            {
+                "group": group,
+                "rounds": f"{max((o.sample for o in outcomes if o.unit in ('decks', 'rounds')), default=0):,}",
+                "run": f"{len(ran):,}",
+                "short": f"{len(outcomes) - len(ran):,}",
+                "flagged": f"{sum(r['flagged'] for r in rows):,}",
+                "lowest": f"{low.test} ({p_text(low.p_value or 0.0)})" if low is not None else "—",
+            }
+        )
+    return {
+        "overall": overall,
+        "groups": groups,
+        "flagged": flagged,
+        "detailed": detailed,
+        "undetailed": f"{len(groups) - len(detailed):,}" if len(groups) > len(detailed) else "",
+        "missing": list(battery.missing),
+        "left": list(battery.groups_left),
+        "heatmap": _heatmap(battery),
+        "rising": _rising_chart(battery),
+        "deal_order": DEAL_ORDER,
+    }
+
+
+def _departures(counts: Any) -> list[list[float]]:
+    total = int(counts.sum())
+    decks = total // 52
+    expected = decks / 52
+    return [[(int(c) - expected) / math.sqrt(expected) for c in row] for row in counts.tolist()] if decks else []
+
+
+def _heatmap(battery: Battery) -> str | None:
+    panels = []
+    if battery.positions is not None and int(battery.positions.sum()):
+        panels.append(("cards by deck position", "deck position", "card (2♣ … A♠)", _departures(battery.positions)))
+    if battery.input_positions is not None and int(battery.input_positions.sum()):
+        panels.append(
+            (
+                "input position to deck position",
+                "input position",
+                "deck position",
+                _departures(battery.input_positions),
+            )
+        )
+    return position_heatmap_svg(panels) if panels else None
+
+
+def _rising_chart(battery: Battery) -> str | None:
+    if battery.rising is None or not int(battery.rising.sum()):
+        return None
+    decks = int(battery.rising.sum())
+    expected = [float(p * decks) for p in rising_law()]
+    return rising_histogram_svg([int(c) for c in battery.rising], expected)
 
 
 def _percent(value: Fraction | None) -> str:

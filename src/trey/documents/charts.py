@@ -245,3 +245,63 @@ def audit_trail_svg(points: Sequence[tuple[int, float, float]], money: Callable[
     axes.legend(loc="upper left", fontsize=7, frameon=False)
     figure.subplots_adjust(left=0.17, right=0.97, top=0.9, bottom=0.16)
     return figure
+
+
+@chart
+def position_heatmap_svg(panels: Sequence[tuple[str, str, str, Sequence[Sequence[float]]]]) -> Figure:
+    """Each 52 × 52 matrix of counts as a heat map of its standardised departures, (observed - expected) /
+    √expected, on one diverging scale (a well-shuffled deck shows noise, a bias a pattern). ``panels``: (title,
+    row label, column label, the departures)."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 3.3 if len(panels) > 1 else 4.2))
+    top = max([4.0, *(abs(v) for _, _, _, m in panels for row in m for v in row)])
+    image = None
+    for i, (title, rows, columns, matrix) in enumerate(panels):
+        axes = figure.add_subplot(1, len(panels), i + 1)
+        image = axes.imshow(
+            matrix, cmap="RdBu_r", vmin=-top, vmax=top, interpolation="nearest", extent=(0.5, 52.5, 52.5, 0.5)
+        )
+        axes.set_title(title, color=INK, fontsize=8.5)
+        axes.set_ylabel(rows, color=INK, fontsize=7.5)
+        axes.set_xlabel(columns, color=INK, fontsize=7.5)
+        axes.set_xticks([1, 13, 26, 39, 52])
+        axes.set_yticks([1, 13, 26, 39, 52])
+        axes.tick_params(labelsize=7)
+    if image is not None:
+        figure.subplots_adjust(left=0.08, right=0.86, wspace=0.35, top=0.92, bottom=0.12)
+        bar = figure.colorbar(image, ax=figure.axes, shrink=0.8, pad=0.03)
+        bar.ax.tick_params(labelsize=7)
+        bar.set_label("(observed − expected) / √expected", fontsize=7, color=INK)
+    return figure
+
+
+@chart
+def rising_histogram_svg(observed: Sequence[int], expected: Sequence[float]) -> Figure:
+    """The decks' rising sequences (index r - 1) as bars, against the count the Eulerian law expects (a line)."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    figure = Figure(figsize=(6.4, 2.6))
+    axes = figure.add_subplot()
+    shown = [r for r in range(1, len(observed) + 1) if observed[r - 1] or expected[r - 1] >= 0.5]
+    low, high = (min(shown), max(shown)) if shown else (1, len(observed))
+    rs = list(range(low, high + 1))
+    axes.bar(rs, [observed[r - 1] for r in rs], color=LINE, width=0.8, label="decks logged")
+    axes.plot(
+        rs,
+        [expected[r - 1] for r in rs],
+        color=LOSS,
+        linewidth=1.2,
+        marker="o",
+        markersize=2.5,
+        label="expected of a uniform deck (Eulerian)",
+    )
+    axes.set_xlabel("rising sequences of the deck, relative to its input", color=INK)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylabel("decks", color=INK)
+    axes.grid(True, color="#dddddd", linewidth=0.5)
+    axes.legend(loc="upper left", fontsize=7, frameon=False)
+    axes.tick_params(labelsize=7.5)
+    figure.subplots_adjust(left=0.1, right=0.97, top=0.95, bottom=0.17)
+    return figure

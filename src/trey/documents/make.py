@@ -164,10 +164,41 @@ def surveillance_sheet(
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
 
 
-def audit_report(found: Audit, stem: str, *, logs: list[str], paper: str = "a4", effective: date) -> dict[str, bytes]:
-    """The audit report of ``trey audit --out``: ``stem.audit.html`` and ``.pdf``."""
+def audit_report(
+    found: Audit,
+    stem: str,
+    *,
+    logs: list[str],
+    paper: str = "a4",
+    effective: date,
+    signer: Signer | None = None,
+    paytable: tuple[str, bytes] | None = None,
+) -> dict[str, bytes]:
+    """The audit report of ``trey audit --out``: ``stem.audit.html`` and ``.pdf``. With ``signer`` (``--sign``),
+    the PDF carries the audit's data (``stem.audit.json``: the logs it names and the audit's JSON) and the paytable
+    file (``paytable``: its name and bytes), and is signed as PAdES, as certificates are: ``trey verify`` checks the
+    signature and, given the logs, audits them again (:mod:`trey.documents.audit_verify`)."""
     from trey.documents.audit_view import render_audit_html
-    from trey.documents.pdf import html_to_pdf
+    from trey.documents.pdf import ARCHIVAL, Embedded, html_to_pdf
 
     html = render_audit_html(found, paper=paper, day=effective, logs=logs)
-    return {f"{stem}.audit.html": html.encode(), f"{stem}.audit.pdf": html_to_pdf(html, effective)}
+    if signer is None:
+        return {f"{stem}.audit.html": html.encode(), f"{stem}.audit.pdf": html_to_pdf(html, effective)}
+    from trey.audit.audit import audit_json
+    from trey.documents.audit_verify import AUDIT_DATA_SUFFIX
+
+    if paytable is None:
+        raise ValueError("a signed audit report carries its paytable file")
+    data = (json.dumps({"logs": logs, "audit": audit_json(found)}, indent=2, ensure_ascii=False) + "\n").encode()
+    evidence = (
+        Embedded(f"{stem}{AUDIT_DATA_SUFFIX}", data, "The audit's data: trey verify reads it from this PDF", "Data"),
+        Embedded(paytable[0], paytable[1], "The paytable file the rounds were audited under", "Source"),
+    )
+    with _background_signing(signer) as signature:
+        # PDF/A-3b, as a certificate: the files inside are its associated files
+        pdf = html_to_pdf(html, effective, variant=ARCHIVAL, embedded=evidence)
+        from trey.trust.pdf_signature import SigningJob
+
+        signature.send(SigningJob(pdf, effective, f"Audit report of {', '.join(logs)}"[:200]))
+        pdf = signature.result()
+    return {f"{stem}.audit.html": html.encode(), f"{stem}.audit.pdf": pdf}

@@ -119,7 +119,7 @@ def _attachments(reader: Any, path: Path) -> dict[str, bytes]:
         stream = stream.get_object() if stream is not None else None
         if not isinstance(stream, DictionaryObject):
             raise _pdf_refused(path, f"the attachment {name!r} holds no file")
-        limit = MAX_DATA_BYTES if name.endswith(".certificate.json") else MAX_PAYTABLE_BYTES
+        limit = MAX_DATA_BYTES if name.endswith((".certificate.json", ".audit.json")) else MAX_PAYTABLE_BYTES
         declared = stream.get("/Params", {}).get("/Size", 0)
         if not isinstance(declared, int) or declared > limit or int(stream.get("/Length", 0)) > limit:
             raise _pdf_refused(path, f"the attachment {name!r} is larger than a certificate's ({limit:,} bytes)")

@@ -57,3 +57,15 @@ def chi_square_sf(statistic: float, degrees_of_freedom: int) -> float:
     if x < a + 1:
         return max(0.0, 1.0 - _lower_series(a, x))
     return _upper_fraction(a, x)
+
+
+def gamma_sf(shape: float, x: float) -> float:
+    """P(X >= x) for a gamma variable of the given shape and scale 1: the regularised upper incomplete gamma
+    function Q(shape, x)."""
+    if shape <= 0:
+        raise ValueError("the shape must be above 0")
+    if x <= 0:
+        return 1.0
+    if x < shape + 1:
+        return max(0.0, 1.0 - _lower_series(shape, x))
+    return _upper_fraction(shape, x)

@@ -7,6 +7,7 @@ from fractions import Fraction
 from rich.console import Console
 
 from trey.audit.audit import SHARP, Audit
+from trey.audit.integrity.battery import FAMILY, OVERALL
 from trey.core.numbers import decimal_text, percent_text
 from trey.paytable.model import money_style
 from trey.present.layout import TextTable, figure, label, print_table
@@ -101,6 +102,8 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
     if cards:
         title = f"Are the cards random? (chi-square; {family.statement})"
         print_table(console, TextTable(card_columns, cards, title=title))
+    if found.integrity is not None:
+        _print_integrity(console, found)
     for d in found.seats.values():
         if family.is_flagged("seat", d.seat):
             console.print(
@@ -112,3 +115,43 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
 
 def _percent(value: Fraction | None) -> str:
     return percent_text(value) if value is not None else "—"
+
+
+def _print_integrity(console: Console, found: Audit) -> None:
+    """The deal-integrity tests on all the rounds, then each group's tests that were flagged."""
+    battery = found.integrity
+    assert battery is not None
+    family = found.verdict.family
+    columns = (
+        label("test"),
+        label("group"),
+        figure("sample"),
+        figure("needs"),
+        figure("statistic"),
+        label("law"),
+        figure("p-value"),
+        label(""),
+        label("observed against expected"),
+    )
+    rows = []
+    for o in battery.outcomes:
+        flagged = family.is_flagged(FAMILY, o.name)
+        if o.group != OVERALL and not flagged:
+            continue
+        rows.append(
+            (
+                o.test,
+                o.group,
+                f"{o.sample:,} {o.unit}",
+                f"{o.needed:,}",
+                f"{o.statistic:,.2f}",
+                f"chi-square, df {o.df:,}" if o.df is not None else o.method,
+                f"{o.p_value:.3g}" if o.p_value is not None else "—",
+                "FLAGGED" if flagged else ("" if o.runs else "not enough data"),
+                user_text(o.says.partition(": ")[2].rpartition(" (")[0]),
+            )
+        )
+    title = f"Deal integrity: is the shuffle random? ({family.statement}; groups: their flagged tests)"
+    print_table(console, TextTable(columns, rows, title=title))
+    for line in battery.missing:
+        console.print(f"not run, for data the log does not carry: {user_text(line)}", highlight=False)
