@@ -210,6 +210,11 @@ class RoundsDistribution:
         assert self.floats is not None
         return float(min(max(self.floats[:n].sum(), 0.0), 1.0))
 
+    def at_most(self, x: Fraction) -> Fraction | float:
+        """P(S_N ≤ x)."""
+        k = math.floor((x - self.low) / self.step)
+        return self.below(self.value(k + 1)) if k >= 0 else self.below(self.low)
+
     def quantile(self, p: Fraction) -> Fraction:
         """The smallest result x with P(S_N ≤ x) ≥ p (0 < p ≤ 1). Numerical: a cumulative probability within
         :attr:`cdf_error` of p may put it one lattice point off."""
