@@ -89,7 +89,10 @@ def _ballot_ruin(p: Fraction, bankroll: int, rounds: int) -> Fraction:
     q = 1 - p
     return sum(
         (
-            Fraction(bankroll, n) * math.comb(n, (n + bankroll) // 2) * q ** ((n + bankroll) // 2) * p ** ((n - bankroll) // 2)
+            Fraction(bankroll, n)
+            * math.comb(n, (n + bankroll) // 2)
+            * q ** ((n + bankroll) // 2)
+            * p ** ((n - bankroll) // 2)
             for n in range(bankroll, rounds + 1)
             if (n + bankroll) % 2 == 0
         ),
@@ -136,7 +139,9 @@ def test_ruin_within_n_rounds_against_a_seeded_monte_carlo() -> None:
 
 def test_work_that_input_would_make_unbounded_is_refused() -> None:
     with pytest.raises(RiskBoundError, match="at most 4,194,304 are computed"):
-        rounds_distribution((NetResult(Fraction(-1), 1), NetResult(Fraction(0), 1), NetResult(Fraction(1000), 1)), 10_000)
+        rounds_distribution(
+            (NetResult(Fraction(-1), 1), NetResult(Fraction(0), 1), NetResult(Fraction(1000), 1)), 10_000
+        )
     with pytest.raises(RiskBoundError, match="rounds: give 1 to 10,000,000"):
         rounds_distribution(COIN, 0)
     with pytest.raises(RiskBoundError, match="at most 2,000,000,000 are computed"):

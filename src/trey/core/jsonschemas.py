@@ -25,6 +25,7 @@ NAMES = (
     "hand-history",
     "simulation-part",
     "hand",
+    "risk",
 )
 
 

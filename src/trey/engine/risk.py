@@ -23,7 +23,9 @@ of N independent rounds:
   units of the gcd g of the outcomes; capital above N × (largest loss) cannot be ruined in what remains and is
   dropped. *Exact* (integers, over cycle^N) while small (:data:`EXACT_RUIN_WORK`); *numerical* (float64) up to
   :data:`NUMERIC_RUIN_WORK`: every step adds non-negative products, so the result's relative error is at most
-  γ_n = n u / (1 − n u) with n = N × (k + 2), k the number of outcomes (Higham, §3.1) — a proven bound.
+  gamma_n = n u / (1 − n u) with n = N × (2k + 2) + L + 2, k the number of outcomes and L the largest loss in
+  lattice units (each entry a sum of at most k rounded products of rounded probabilities, every round; the ruined
+  mass a sum of N × k of them, each a sum of at most L entries: Higham, §3.1) — a proven bound.
 - **risk of ruin without a limit**: exactly 1 when E[X] ≤ 0 (and some outcome loses); 0 when no outcome loses.
   Otherwise Lundberg's bounds, proven: with R > 0 the root of E[e^(−R X)] = 1 (the adjustment coefficient,
   bracketed by bisection in 50-digit decimals), e^(−R (B + L)) ≤ ψ(B) ≤ e^(−R B), L the largest loss (the
@@ -55,7 +57,7 @@ FFT_ETA = 5 * UNIT_ROUNDOFF  # Higham, Thm 24.2: the FFT's error constant with a
 MAX_ROUNDS = 10_000_000  # rounds of a session, at most
 # The exact N-round distribution while (lattice points) × (bits of each coefficient) stays under this: one integer
 # of that many bits, raised to the N-th power by Python's (Karatsuba) multiplication.
-EXACT_BITS = 1 << 23
+EXACT_BITS = 1 << 22
 NUMERIC_POINTS = 1 << 22  # the numerical N-round distribution up to this many lattice points (N × span + 1)
 # Risk of ruin within N rounds: exact while (rounds × capital states × outcomes × 64-bit words of a count) stays under
 # EXACT_RUIN_WORK, numerical while (rounds × states × outcomes) stays under NUMERIC_RUIN_WORK.
@@ -255,7 +257,9 @@ def exact_cost(lattice: Lattice, rounds: int) -> int:
     return (rounds * lattice.span + 1) * (rounds * lattice.total.bit_length() + 8)
 
 
-def rounds_distribution(distribution: Iterable[NetResult], rounds: int, *, exact: bool | None = None) -> RoundsDistribution:
+def rounds_distribution(
+    distribution: Iterable[NetResult], rounds: int, *, exact: bool | None = None
+) -> RoundsDistribution:
     """The distribution of the result of ``rounds`` independent rounds: exact while :func:`exact_cost` stays
     under :data:`EXACT_BITS` (or when ``exact`` is True), else by FFT up to :data:`NUMERIC_POINTS` lattice points
     (``exact=False`` forces it); :class:`RiskBoundError` beyond."""
@@ -266,7 +270,9 @@ def rounds_distribution(distribution: Iterable[NetResult], rounds: int, *, exact
     want_exact = exact if exact is not None else exact_cost(lattice, rounds) <= EXACT_BITS
     if want_exact:
         if exact_cost(lattice, rounds) > 8 * EXACT_BITS:
-            raise RiskBoundError(f"the exact distribution of {rounds:,} rounds needs {exact_cost(lattice, rounds):,} bits")
+            raise RiskBoundError(
+                f"the exact distribution of {rounds:,} rounds needs {exact_cost(lattice, rounds):,} bits"
+            )
         counts = _power_exact(lattice.weights, rounds)
         return RoundsDistribution(rounds, rounds * lattice.low, lattice.step, counts, lattice.total**rounds, None, 0.0)
     if points > NUMERIC_POINTS:
@@ -335,7 +341,7 @@ def _ruin_units(distribution: Iterable[NetResult], bankroll: Fraction) -> tuple[
 
 def ruin_work(distribution: Iterable[NetResult], bankroll: Fraction, rounds: int) -> tuple[int, int]:
     """(numerical work, exact work) of :func:`ruin_within`, in the units of the bounds."""
-    steps, weights, start, total = _ruin_units(distribution, bankroll)
+    steps, _, _, total = _ruin_units(distribution, bankroll)
     states = rounds * max(0, -min(steps))  # the capital levels the dynamic programme keeps
     work = rounds * max(states, 1) * len(steps)
     return work, work * max(1, (rounds * total.bit_length()) // 64)
@@ -367,7 +373,7 @@ def ruin_within(
     cap = rounds * loss  # capital above (rounds left) × loss is safe: above cap, dropped
     if want_exact:
         return RuinWithin(bankroll, rounds, _ruin_exact(steps, weights, start, cap, rounds, total), 0.0)
-    n = rounds * (len(steps) + 2)
+    n = rounds * (2 * len(steps) + 2) + loss + 2
     gamma = n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
     return RuinWithin(bankroll, rounds, _ruin_float(steps, weights, start, cap, rounds, total), gamma)
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from trey.core.numbers import decimal_text, fraction_text, percent_text, sqrt_decimal
 from trey.present.layout import TextTable, label, print_table, say, terminal_console
 from trey.present.protection_view import net_words
-from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk
+from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk, outward
 
 
 def _chance(value: Fraction | float, error: float = 0.0) -> str:
@@ -28,8 +28,15 @@ def _result(value: Fraction) -> str:
     return f"{'+' if value > 0 else ''}{fraction_text(value)}"
 
 
-def _bound(value: Decimal | None) -> str:
-    return "" if value is None else f"{100 * float(value):.4f}%"
+def _bound(value: Decimal | None, *, up: bool | None = None) -> str:
+    """A probability as a percentage to 4 significant digits; a bound rounded outward (``up`` for an upper one)."""
+    if value is None:
+        return ""
+    percent = value * 100
+    shown = (
+        outward(percent, 4, up=up) if up is not None else percent.quantize(Decimal(1).scaleb(percent.adjusted() - 3))
+    )
+    return f"{shown:f}%"
 
 
 def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
@@ -39,7 +46,10 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
         ("Player edge", f"{percent_text(f.stats.mean)} (SD {decimal_text(sqrt_decimal(f.stats.variance), 4)})"),
         ("N0 (SD / edge)²", decimal_text(f.n0, 1, grouping=True) + " rounds" if f.n0 is not None else "never"),
         ("Desirability index", decimal_text(f.desirability_index, 4)),
-        ("Most likely round", ", ".join(f"{net_words(r.net)} ({_share(r.combinations, f.stats.cycle)})" for r in f.most_likely)),
+        (
+            "Most likely round",
+            ", ".join(f"{net_words(r.net)} ({_share(r.combinations, f.stats.cycle)})" for r in f.most_likely),
+        ),
     ]
     n = f"{report.rounds:,} rounds"
     if w.session is not None:
@@ -66,7 +76,7 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
         rows.append(("Ruin, no limit", f"{percent_text(e.exact, 0)} (exact)"))
     else:
         rows += [
-            ("Ruin, no limit", f"{_bound(e.lower)} to {_bound(e.upper)} (Lundberg's bounds)"),
+            ("Ruin, no limit", f"{_bound(e.lower, up=False)} to {_bound(e.upper, up=True)} (Lundberg's bounds)"),
             ("  diffusion approx.", _bound(e.diffusion)),
         ]
     return rows

@@ -10,6 +10,7 @@ is not computed and says why, the others are.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -17,6 +18,7 @@ from trey.core.errors import TreyError
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.core.version import __version__
 from trey.engine import analyze
+from trey.engine.results import GameAnalysis
 from trey.engine.risk import (
     MAX_ROUNDS,
     EventualRuin,
@@ -99,11 +101,15 @@ def risk(
         raise TreyError(f"the game has no wager {wager!r}", hint=f"give one of {', '.join(ids)}")
     game = spec.wagers.ante_play
     if (seen is not None or strategy is not None) and game is None:
-        raise TreyError("the game has no Ante & Play: no decision to play otherwise", hint="leave out --seen-card and --strategy")
+        raise TreyError(
+            "the game has no Ante & Play: no decision to play otherwise", hint="leave out --seen-card and --strategy"
+        )
     if seen is not None and strategy is not None:
         raise TreyError("--seen-card plays the informed strategy", hint="give --seen-card or --strategy, not both")
     if seen is not None and wager not in (None, ANTE_PLAY):
-        raise TreyError(f"a seen dealer card changes Ante & Play's decisions, not {wager}", hint=f"give --wager {ANTE_PLAY}")
+        raise TreyError(
+            f"a seen dealer card changes Ante & Play's decisions, not {wager}", hint=f"give --wager {ANTE_PLAY}"
+        )
     if seen is not None and seen not in SEEN:
         raise TreyError(f"--seen-card {seen!r}", hint=f"give one of {', '.join(SEEN)}")
     if strategy is not None:
@@ -117,7 +123,7 @@ def risk(
         distribution = result.net_results
         player = "every deal counted" if name != ANTE_PLAY else f"strategy: {_strategy_label(spec)}"
         if seen is not None:
-            distribution, player = _informed(spec, seen), _seen_words(seen)
+            distribution, player = _informed(spec, analysis, seen), _seen_words(seen)
         results.append(_wager_risk(name, result.title, player, distribution, bankroll, rounds))
     return RiskReport(spec, bankroll, rounds, tuple(results))
 
@@ -135,13 +141,15 @@ def _seen_words(seen: str) -> str:
     return f"informed: the class of one dealer card ({seen})"
 
 
-def _informed(spec: GameSpec, seen: str) -> tuple[NetResult, ...]:
+def _informed(spec: GameSpec, analysis: GameAnalysis, seen: str) -> tuple[NetResult, ...]:
     game = spec.wagers.ante_play
     assert game is not None
-    ante = analyze(spec).ante_play
+    ante = analysis.ante_play
     assert ante is not None
     q = spec.rules.dealer_qualifier.minimum_key
-    batches = one_card(q) if seen == "one" else two_cards(q) if seen == "two" else card_classes(q, BUILT_IN_CLASSES[seen])
+    batches = (
+        one_card(q) if seen == "one" else two_cards(q) if seen == "two" else card_classes(q, BUILT_IN_CLASSES[seen])
+    )
     return evaluate(seen, Informed(game, spec.rules), batches, ante.plays, ante.stats).net_results
 
 
@@ -172,8 +180,11 @@ def _wager_risk(
     )
 
 
-def _probability_json(value: Fraction | float) -> str | float:
-    return fraction_text(value) if isinstance(value, Fraction) else rounded_float(Fraction(value), 12)
+def chance_json(value: Fraction | float) -> dict[str, Any]:
+    """A probability: ``value`` a float (12 decimals), ``exact`` its fraction when it is exact (long: its
+    denominator is a power of the cycle), else null."""
+    exact = fraction_text(value) if isinstance(value, Fraction) else None
+    return {"value": rounded_float(Fraction(value), 12), "exact": exact}
 
 
 def session_json(session: RoundsDistribution, bankroll: Fraction) -> dict[str, Any]:
@@ -186,14 +197,26 @@ def session_json(session: RoundsDistribution, bankroll: Fraction) -> dict[str, A
         "quantiles": [
             {"probability": fraction_text(p), "result": fraction_text(session.quantile(p))} for p in SESSION_QUANTILES
         ],
-        "most_likely": {"result": fraction_text(mode), "probability": _probability_json(mode_probability)},
-        "behind": _probability_json(session.below(Fraction(0))),
-        "bankroll_lost": _probability_json(session.at_most(-bankroll)),
+        "most_likely": {"result": fraction_text(mode), "probability": chance_json(mode_probability)},
+        "behind": chance_json(session.below(Fraction(0))),
+        "bankroll_lost": chance_json(session.at_most(-bankroll)),
     }
 
 
-def _bound_json(value: Any) -> float | None:
-    return None if value is None else float(f"{value:.6e}")
+def outward(value: Decimal, places: int, *, up: bool) -> Decimal:
+    """``value`` to ``places`` significant digits, rounded away from inside a bound (up for an upper bound)."""
+    if value == 0:
+        return value
+    exponent = value.adjusted() - places + 1
+    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_CEILING if up else ROUND_FLOOR)
+
+
+def _bound_json(value: Decimal | None, *, up: bool | None = None) -> float | None:
+    if value is None:
+        return None
+    return float(
+        outward(value, 7, up=up) if up is not None else value.quantize(Decimal(1).scaleb(value.adjusted() - 6))
+    )
 
 
 def risk_report_json(report: RiskReport) -> dict[str, Any]:
@@ -215,14 +238,14 @@ def risk_report_json(report: RiskReport) -> dict[str, Any]:
                 if w.ruin is None
                 else {
                     "exact": w.ruin.exact,
-                    "probability": _probability_json(w.ruin.probability),
+                    "probability": chance_json(w.ruin.probability),
                     "relative_error_bound": float(f"{w.ruin.relative_error:.3g}"),
                 },
                 "ruin_within_not_computed": w.ruin_why,
                 "ruin_unlimited": {
                     "exact": fraction_text(e.exact) if e.exact is not None else None,
-                    "lundberg_lower": _bound_json(e.lower),
-                    "lundberg_upper": _bound_json(e.upper),
+                    "lundberg_lower": _bound_json(e.lower, up=False),
+                    "lundberg_upper": _bound_json(e.upper, up=True),
                     "adjustment_coefficient": _bound_json(e.exponent_low),
                     "diffusion_approximation": _bound_json(e.diffusion),
                 },
