@@ -11,6 +11,7 @@ import pytest
 from conftest import STANDARD, run_cli
 from trey.core.errors import TreyError
 from trey.core.jsonschemas import validator
+from trey.core.numbers import percent_text
 from trey.engine.risk import risk_figures, rounds_distribution, ruin_within
 from trey.paytable.load import load_spec
 from trey.paytable.model import StrategyKind
@@ -73,6 +74,12 @@ def test_another_strategy_is_counted_and_the_optimal_threshold_changes_nothing()
             "error: a bankroll of 0 units (give more than 0 and at most 1,000,000 units)\n",
         ),
         (("--bankroll", "lots", "--rounds", "10"), 2, "'lots' is not a number of units such as 250 or 12.5"),
+        (("--bankroll", "1e999999", "--rounds", "10"), 2, "'1e999999' is not a number of units such as 250 or 12.5"),
+        (
+            ("--bankroll", "10", "--rounds", "10", "--loss", "-3"),
+            2,
+            "'-3' is not a number of units such as 250 or 12.5",
+        ),
         (("--bankroll", "10", "--rounds", "0"), 1, "error: 0 rounds (give 1 to 10,000,000 rounds)\n"),
         (
             ("--bankroll", "10", "--rounds", "10", "--wager", "bingo"),
@@ -117,3 +124,19 @@ def test_a_figure_beyond_its_bound_says_why_and_the_others_are_given() -> None:
     assert w.ruin is not None and w.eventual.exact == 1
     with pytest.raises(TreyError, match="a bankroll of 2000000 units"):
         risk(SPEC, bankroll=Fraction(2_000_000), rounds=10)
+
+
+def test_the_chance_of_a_loss_is_the_sessions_and_the_bankroll_is_printed_as_given() -> None:
+    result = run_cli("risk", STANDARD, "--bankroll", "12.5", "--rounds", "50", "--wager", "prime", "--loss", "3")
+    assert result.exit_code == 0, result.stderr
+    report = risk(SPEC, bankroll=Fraction(25, 2), rounds=50, wager="prime", loss=Fraction(3))
+    (w,) = report.wagers
+    assert w.session is not None and w.session.exact
+    brute = sum(  # P(result <= -3), from the session's own exact counts, lattice point by point
+        (Fraction(c, w.session.total) for k, c in enumerate(w.session.counts or ()) if w.session.value(k) <= -3),
+        Fraction(0),
+    )
+    assert w.session.at_most(Fraction(-3)) == brute
+    line = next(line for line in result.stdout.splitlines() if line.startswith("Ending 3 units down"))
+    assert line.split()[-1] == percent_text(brute)
+    assert "Ruin of 12.5 units in 50 rounds" in result.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from typing import Annotated
 
@@ -10,13 +11,14 @@ import typer
 
 from trey.cli.app import OutputFormat, PaytableFile, app, standard_game, user_errors
 
+UNITS = re.compile(r"[0-9]{1,7}(\.[0-9]{1,6})?")  # 250, 12.5: whole units and at most six decimals
+
 
 def _bankroll(text: str) -> Fraction:
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise typer.BadParameter(f"{text!r} is not a number of units such as 250 or 12.5") from None
-    return value
+    """A number of units as written (never an exponent, which would choose the work of reading it)."""
+    if not UNITS.fullmatch(text.strip()):
+        raise typer.BadParameter(f"{text!r} is not a number of units such as 250 or 12.5")
+    return Fraction(text.strip())
 
 
 @app.command()
@@ -46,6 +48,14 @@ def risk(
             show_default=False,
         ),
     ] = None,
+    loss: Annotated[
+        str | None,
+        typer.Option(
+            "--loss",
+            help="Give the chance of ending this many units down or more (default: the bankroll).",
+            show_default=False,
+        ),
+    ] = None,
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
 ) -> None:
     """How long each wager's edge takes to show (N0, desirability index), a session's result and the risk of
@@ -62,6 +72,7 @@ def risk(
         wager=wager,
         seen=seen_card,
         strategy=parse_strategy(strategy) if strategy is not None else None,
+        loss=_bankroll(loss) if loss is not None else None,
     )
     if output_format is OutputFormat.JSON:
         print(json.dumps(risk_report_json(report), indent=2))

@@ -20,6 +20,14 @@ def _chance(value: Fraction | float, error: float = 0.0) -> str:
     return f"{text} (±{100 * error:.1g} pt)" if error else text
 
 
+def units(value: Fraction) -> str:
+    """``250``, ``12.5``: a number of units as it was given (a fraction when it has no short decimal)."""
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    places = next((p for p in range(1, 7) if (value * 10**p).denominator == 1), None)
+    return decimal_text(value, places, grouping=True) if places is not None else fraction_text(value)
+
+
 def _share(count: int, cycle: int) -> str:
     return percent_text(Fraction(count, cycle), 2)
 
@@ -61,11 +69,11 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
             (f"Result of {n}", f"quantiles {quantiles} ({how})"),
             ("Most likely result", f"{_result(mode)} ({_chance(chance)})"),
             ("Ending behind", _chance(s.below(Fraction(0)))),
-            (f"Ending {fraction_text(report.bankroll)} units down", _chance(s.at_most(-report.bankroll))),
+            (f"Ending {units(report.loss)} units down", _chance(s.at_most(-report.loss))),
         ]
     else:
         rows.append((f"Result of {n}", f"not computed: {w.session_why}"))
-    ruin_label = f"Ruin of {fraction_text(report.bankroll)} units in {n}"
+    ruin_label = f"Ruin of {units(report.bankroll)} units in {n}"
     if w.ruin is not None:
         error = w.ruin.relative_error * float(w.ruin.probability)
         rows.append((ruin_label, _chance(w.ruin.probability, error) + (" (exact)" if w.ruin.exact else "")))

@@ -64,6 +64,7 @@ class RiskReport:
     bankroll: Fraction
     rounds: int
     wagers: tuple[WagerRisk, ...]
+    loss: Fraction  # the session's loss whose chance is given: P(result <= -loss); the bankroll unless told
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -88,14 +89,18 @@ def risk(
     wager: str | None = None,
     seen: str | None = None,
     strategy: Strategy | None = None,
+    loss: Fraction | None = None,
 ) -> RiskReport:
     """The risk figures of every wager of ``spec`` (or of ``wager``) for a session of ``rounds`` rounds and a
     bankroll of ``bankroll`` units; ``strategy`` replaces the paytable's, ``seen`` (one of :data:`SEEN`) plays Ante
-    & Play as a player who sees that much of the dealer's hand (:mod:`trey.protect.informed`)."""
+    & Play as a player who sees that much of the dealer's hand (:mod:`trey.protect.informed`); ``loss``: the loss
+    whose chance of ending the session at or beyond it is given (the bankroll by default)."""
     if not 0 < bankroll <= MAX_BANKROLL:
         raise TreyError(f"a bankroll of {bankroll} units", hint=f"give more than 0 and at most {MAX_BANKROLL:,} units")
     if not 1 <= rounds <= MAX_ROUNDS:
         raise TreyError(f"{rounds:,} rounds", hint=f"give 1 to {MAX_ROUNDS:,} rounds")
+    if loss is not None and not 0 < loss <= MAX_BANKROLL:
+        raise TreyError(f"a loss of {loss} units", hint=f"give more than 0 and at most {MAX_BANKROLL:,} units")
     ids = spec.wagers.ids
     if wager is not None and wager not in ids:
         raise TreyError(f"the game has no wager {wager!r}", hint=f"give one of {', '.join(ids)}")
@@ -125,7 +130,7 @@ def risk(
         if seen is not None:
             distribution, player = _informed(spec, analysis, seen), _seen_words(seen)
         results.append(_wager_risk(name, result.title, player, distribution, bankroll, rounds))
-    return RiskReport(spec, bankroll, rounds, tuple(results))
+    return RiskReport(spec, bankroll, rounds, tuple(results), bankroll if loss is None else loss)
 
 
 def _strategy_label(spec: GameSpec) -> str:
@@ -187,7 +192,7 @@ def chance_json(value: Fraction | float) -> dict[str, Any]:
     return {"value": rounded_float(Fraction(value), 12), "exact": exact}
 
 
-def session_json(session: RoundsDistribution, bankroll: Fraction) -> dict[str, Any]:
+def session_json(session: RoundsDistribution, loss: Fraction) -> dict[str, Any]:
     """The distribution of a session's result: exact (fractions) or numerical (floats, with the error bound)."""
     mode, mode_probability = session.most_likely()
     return {
@@ -199,7 +204,8 @@ def session_json(session: RoundsDistribution, bankroll: Fraction) -> dict[str, A
         ],
         "most_likely": {"result": fraction_text(mode), "probability": chance_json(mode_probability)},
         "behind": chance_json(session.below(Fraction(0))),
-        "bankroll_lost": chance_json(session.at_most(-bankroll)),
+        "loss": fraction_text(loss),
+        "ending_at_loss": chance_json(session.at_most(-loss)),
     }
 
 
@@ -232,7 +238,7 @@ def risk_report_json(report: RiskReport) -> dict[str, Any]:
                 "player_edge": fraction_text(w.figures.stats.mean),
                 "std_dev": rounded_float(sqrt_decimal(w.figures.stats.variance), 4),
                 **risk_json(w.figures),
-                "session": session_json(w.session, report.bankroll) if w.session is not None else None,
+                "session": session_json(w.session, report.loss) if w.session is not None else None,
                 "session_not_computed": w.session_why,
                 "ruin_within": None
                 if w.ruin is None
