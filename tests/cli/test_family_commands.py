@@ -135,6 +135,7 @@ REFUSALS = {
     "simulate --log -": ["simulate", FACE_UP_ULTIMATE, "--rounds", "1000", "--log", "-"],
     "simulate --shard": ["simulate", FACE_UP_ULTIMATE, "--shard", "1/2", "--out", "out.json"],
     "protect": ["protect", FACE_UP_ULTIMATE, "--no-two-cards", "--out", "out"],
+    "risk": ["risk", FACE_UP_ULTIMATE, "--bankroll", "10", "--rounds", "10"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
     "audit": ["audit", FACE_UP_ULTIMATE, "rounds.jsonl", "--out", "out"],
     "solve": ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--house-edge", "3%"],
