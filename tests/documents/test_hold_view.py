@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import STANDARD
 from trey.core.numbers import percent_text
-from trey.documents.hold_view import HOLD_CONFIDENCES, hold_confidence
+from trey.documents.hold_view import HOLD_CONFIDENCES, HOLD_ROUNDS, hold_rows
 from trey.engine import analyze
 from trey.paytable.load import load_spec
 
@@ -40,16 +40,16 @@ def _plain_quantiles(nets: list[tuple[int, int]], rounds: int, levels: list[Frac
 
 def test_the_hold_ranges_are_the_quantiles_of_a_plain_convolution_and_the_report_carries_them() -> None:
     analysis = analyze(load_spec(STANDARD))
-    table = hold_confidence(analysis)
     prime = analysis.wagers["prime"]
     nets = [(int(r.net), r.combinations) for r in prime.net_results]
-    row = next(w for w in table["wagers"] if w["title"] == prime.title)["rows"][0]
+    (row,) = hold_rows(prime, (100,))
     assert row["rounds"] == "100" and row["method"] == "exact"
     for confidence, cell in zip(HOLD_CONFIDENCES, row["cells"], strict=True):
         low, high = _plain_quantiles(nets, 100, [(1 - confidence) / 2, (1 + confidence) / 2])
         assert cell == f"{percent_text(Fraction(-high, 100), 2)} to {percent_text(Fraction(-low, 100), 2)}"
-    six = next(w for w in table["wagers"] if w["title"] == "Six Card Bonus")["rows"][-1]
+    (six,) = hold_rows(analysis.wagers["six_card_bonus"], (10_000,))
     assert six == {"rounds": "10,000", "cells": ["beyond the bound", "beyond the bound"], "method": "not computed"}
+    assert HOLD_ROUNDS == (100, 1_000, 10_000)
     html = (REPO / "reports" / "standard.certificate.html").read_text(encoding="utf-8")
     assert "<h2>Appendix D. Range of the realised hold</h2>" in html
     cells = "".join(f'<td class="num">{cell}</td>' for cell in row["cells"])

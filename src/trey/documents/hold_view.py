@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from trey.core.numbers import percent_text
-from trey.engine.results import GameAnalysis
+from trey.engine.results import GameAnalysis, WagerAnalysis
 from trey.engine.risk import RiskBoundError, hold_range, rounds_distribution
 from trey.engine.stats import NetResult
 
@@ -32,13 +32,19 @@ def _cells(distribution: tuple[NetResult, ...], rounds: int) -> tuple[tuple[str,
     return tuple(cells), method
 
 
+def hold_rows(result: WagerAnalysis, rounds: tuple[int, ...] = HOLD_ROUNDS) -> list[dict[str, Any]]:
+    """One wager's rows: its ranges after each of ``rounds``, and how they were counted."""
+    rows = []
+    for n in rounds:
+        cells, method = _cells(tuple(result.net_results), n)
+        rows.append({"rounds": f"{n:,}", "cells": list(cells), "method": method})
+    return rows
+
+
 def hold_confidence(analysis: GameAnalysis) -> dict[str, Any]:
     """The table's rows (a wager's rounds each) and its column headings."""
-    wagers = []
-    for result in analysis.wagers.values():
-        rows = []
-        for rounds in HOLD_ROUNDS:
-            cells, method = _cells(tuple(result.net_results), rounds)
-            rows.append({"rounds": f"{rounds:,}", "cells": list(cells), "method": method})
-        wagers.append({"title": result.title, "hold": percent_text(result.stats.house_edge), "rows": rows})
+    wagers = [
+        {"title": result.title, "hold": percent_text(result.stats.house_edge), "rows": hold_rows(result)}
+        for result in analysis.wagers.values()
+    ]
     return {"confidences": [percent_text(c, 0) for c in HOLD_CONFIDENCES], "wagers": wagers}

@@ -14,10 +14,17 @@ from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk, outward
 
 
 def _chance(value: Fraction | float, error: float = 0.0) -> str:
-    if isinstance(value, Fraction):
-        return percent_text(value)
-    text = f"{100 * value:.4f}%"
-    return f"{text} (±{100 * error:.1g} pt)" if error else text
+    """A probability as a percentage: 4 decimals, or 3 significant digits below 0.01% (never a bare 0.0000%); a
+    numerical one within its ``error`` of 0 as "below" the error, else with it."""
+    if isinstance(value, float) and error and value <= error:
+        return f"below {100 * error:.1g}%"
+    if value == 0:
+        text = "0%"
+    elif value * 100 < Fraction(1, 100):
+        text = f"{100 * float(value):.3g}%"
+    else:
+        text = percent_text(value) if isinstance(value, Fraction) else f"{100 * value:.4f}%"
+    return f"{text} ±{100 * error:.1g} pt" if error else text
 
 
 def units(value: Fraction) -> str:
@@ -62,14 +69,14 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
     n = f"{report.rounds:,} rounds"
     if w.session is not None:
         s = w.session
-        how = "exact" if s.exact else f"FFT, each chance ±{s.cdf_error:.1g}"
+        how = "exact" if s.exact else f"FFT, chances ±{100 * s.cdf_error:.1g} pt"
         mode, chance = s.most_likely()
         quantiles = ", ".join(f"{int(p * 100)}%: {_result(s.quantile(p))}" for p in SESSION_QUANTILES)
         rows += [
             (f"Result of {n}", f"quantiles {quantiles} ({how})"),
-            ("Most likely result", f"{_result(mode)} ({_chance(chance)})"),
-            ("Ending behind", _chance(s.below(Fraction(0)))),
-            (f"Ending {units(report.loss)} units down", _chance(s.at_most(-report.loss))),
+            ("Most likely result", f"{_result(mode)} ({_chance(chance, s.cdf_error)})"),
+            ("Ending behind", _chance(s.below(Fraction(0)), s.cdf_error)),
+            (f"Ending {units(report.loss)} units down", _chance(s.at_most(-report.loss), s.cdf_error)),
         ]
     else:
         rows.append((f"Result of {n}", f"not computed: {w.session_why}"))
