@@ -147,3 +147,22 @@ def test_work_that_input_would_make_unbounded_is_refused() -> None:
     with pytest.raises(RiskBoundError, match="at most 2,000,000,000 are computed"):
         ruin_within(COIN, Fraction(10**6), 10**6)
     assert ruin_within(COIN, Fraction(11), 10).probability == 0  # cannot lose 11 in 10 rounds
+
+
+def test_the_fft_of_many_rounds_is_within_its_stated_bound_of_the_exact_distribution() -> None:
+    """Prime's 100 rounds (501 results), both ways: every probability within the a priori bound, and each
+    cumulative one within the bound stated for them."""
+    prime = (
+        NetResult(Fraction(-1), 311_365_600),
+        NetResult(Fraction(3), 86_595_600),
+        NetResult(Fraction(4), 9_209_200),
+    )
+    exact = rounds_distribution(prime, 100, exact=True)
+    numeric = rounds_distribution(prime, 100, exact=False)
+    assert exact.counts is not None and numeric.floats is not None
+    truth = np.array([c / exact.total for c in exact.counts])
+    assert np.abs(numeric.floats - truth).max() <= numeric.point_error
+    cumulative = np.cumsum([Fraction(c, exact.total) for c in exact.counts])
+    assert max(abs(float(numeric.below(exact.value(k + 1))) - float(cumulative[k])) for k in range(501)) <= (
+        numeric.cdf_error
+    )
