@@ -110,9 +110,13 @@ def risk_table(protection: Protection) -> TextTable:
 
 
 def risk_cells(figures: RiskFigures) -> tuple[str, str, str]:
-    """N0 (rounded to whole rounds, or "never" at no edge), the DI to 4 decimals, the most likely net result."""
+    """N0 (rounded to whole rounds, or "never" at no edge), the DI to 4 decimals, the most likely net result and its
+    probability."""
     n0 = decimal_text(figures.n0, 0, grouping=True) if figures.n0 is not None else "never"
-    likely = ", ".join(net_words(r.net) for r in figures.most_likely)
+    cycle = figures.stats.cycle
+    likely = ", ".join(
+        f"{net_words(r.net)} ({percent_text(Fraction(r.combinations, cycle))})" for r in figures.most_likely
+    )
     return n0, decimal_text(figures.desirability_index, 4), likely
 
 
