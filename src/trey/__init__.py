@@ -9,6 +9,7 @@ returns::
     family = trey.analyze_family(trey.load_spec("paytables/family/face-up-ultimate.yaml"))  # another game's round
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
     trey.verify(Path("standard.certificate.pdf"))
+    trey.risk(spec, bankroll=Fraction(250), rounds=2500, seen="one")  # N0, a session's result, the risk of ruin
 
 The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` →
 ``rules`` → ``engine`` → ``figures`` → ``play``, ``choose``, ``protect`` → ``trust``, ``floor`` → ``audit`` →
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from trey.play.simulate import simulate
     from trey.protect.hand import hand
     from trey.protect.protection import protect
+    from trey.protect.risk import risk
     from trey.trust.validation import validate
 
 # Each name of the API and the module that states it. Imported when first used, so that `import trey` (and so
@@ -52,6 +54,7 @@ _API = {
     "hand": "trey.protect.hand",
     "load_spec": "trey.paytable.load",
     "protect": "trey.protect.protection",
+    "risk": "trey.protect.risk",
     "simulate": "trey.play.simulate",
     "solve": "trey.choose.solve",
     "validate": "trey.trust.validation",
@@ -73,6 +76,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "hand",
     "load_spec",
     "protect",
+    "risk",
     "simulate",
     "solve",
     "validate",

@@ -158,6 +158,7 @@ def test_analyze_meter_of_a_family_game_is_refused() -> None:
 
 
 REFUSALS = {
+    "risk": ["risk", FACE_UP_ULTIMATE, "--bankroll", "10", "--rounds", "10"],
     "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
 }
 TOOL_NAMES: dict[str, str] = {}

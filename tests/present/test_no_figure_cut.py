@@ -42,7 +42,7 @@ from trey.play.shards import merge_parts
 from trey.play.simulate import SimulationResult, simulation_json
 from trey.play.simulate import simulate as run_simulation
 from trey.present.layout import terminal_console
-from trey.present.protection_view import print_protection
+from trey.present.protection_view import net_words, print_protection
 from trey.present.solve_view import grid_json, solution_json
 from trey.present.terminal import print_analysis, print_comparison, print_simulation, terminal_money, units_text
 from trey.protect.protection import protect, protection_json
@@ -161,6 +161,7 @@ ANALYSIS_NOT_PRINTED = {
     "jackpot_probability": "a progressive's meter rows' probability, in the outcome table's probabilities",
     "at_break_even": "a progressive's figures at its break-even meter (the JSON's, for a lab)",
     "rtp_range": "the realised RTP's range after N rounds: the certificate's table, made from the volatility index",
+    "risk": "N0, the desirability index and the most likely outcome: trey risk prints them (analyze's table is kept)",
 }
 EXACT = ("rtp", "house_edge", "hit_frequency", "variance", "probability", "element_of_risk")
 
@@ -347,6 +348,11 @@ def test_protect_prints_every_figure_of_its_json_whole(analyses: dict[Path, Game
         "average_wager": _decimal4,
         "folded_at_or_above": _grouped,
         **dict.fromkeys(("plays_below_normal", "folds_above_normal"), per_1000),
+        # the risk table: N0 to whole rounds, the DI to 4 decimals, the most likely round and its probability
+        "n0": lambda v: decimal_text(Fraction(v), 0, grouping=True),
+        "desirability_index": _float4,
+        "net": lambda v: net_words(Fraction(v)),
+        "probability": _percent,
     }
     data = protection_json(found)
     side_bets = data.pop("side_bets")

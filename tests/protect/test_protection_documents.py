@@ -43,7 +43,9 @@ def test_a_certificate_with_protection_carries_verifies_and_refuses_a_changed_fi
     assert data["certificate_format"] == 3
     assert list(validator("certificate").iter_errors(data)) == []
     expected = protection_json(standard_protection())
-    assert data["protection"]["scenarios"] == expected["scenarios"]  # the same figures as trey protect
+    # the same figures as trey protect, but its risk figures (issue 34), left out as certificates were first issued
+    same = [{k: v for k, v in s.items() if k != "risk"} for s in expected["scenarios"]]
+    assert data["protection"]["scenarios"] == same and all("risk" in s for s in expected["scenarios"])
     pages = [page.extract_text() for page in PdfReader(io.BytesIO(made.files["standard.certificate.pdf"])).pages]
     text = " ".join(" ".join(page.split()) for page in pages)  # as _text reads it (the pages read once here)
     assert "Game protection" in text and "one dealer card 3.4829% 6.8558 pt 54.2203% 1.7417" in text

@@ -87,7 +87,7 @@ def test_what_a_certificate_holds_is_bounded_before_it_is_walked(issued: dict[st
     profile = {**issued["profile"], "name": "my-lab"}
     many = _forged({**issued, "profile": {**profile, "approved": {"pair_plus": [{}] * MAX_VALUES}}}, tmp_path)
     assert _refused(many) == (
-        f"error: {many}: not a valid certificate: {MAX_VALUES + 175:,} objects and lists, more than the "
+        f"error: {many}: not a valid certificate: {MAX_VALUES + 187:,} objects and lists, more than the "
         f"{MAX_VALUES:,} values a certificate holds (give the .certificate.json file that trey certify wrote)\n"
     )
     outcomes = copy.deepcopy(issued)

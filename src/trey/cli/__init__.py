@@ -8,6 +8,7 @@ from trey.cli import hand  # noqa: F401
 from trey.cli import trust  # noqa: F401
 from trey.cli import floor  # noqa: F401
 from trey.cli import protect  # noqa: F401
+from trey.cli import risk  # noqa: F401
 from trey.cli import audit  # noqa: F401
 from trey.cli import serve  # noqa: F401
 

@@ -26,6 +26,7 @@ NAMES = (
     "simulation-part",
     "hand",
     "source-mapping",
+    "risk",
 )
 
 

@@ -26,6 +26,7 @@ from trey.documents.charts import (
     rtp_meter_svg,
 )
 from trey.documents.environment import render
+from trey.documents.hold_view import hold_confidence
 from trey.engine.progressive import ProgressiveAnalysis
 from trey.engine.results import AntePlayAnalysis, WagerAnalysis
 from trey.engine.stats import OutcomeRow, WagerStats
@@ -595,6 +596,7 @@ def certificate_context(
         "disclosure": _disclosure(cert),
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
+        "hold_confidence": hold_confidence(cert.analysis),
     }
 
 

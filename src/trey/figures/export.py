@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
 from trey.core.version import __version__
 from trey.engine.results import AntePlayAnalysis, GameAnalysis, HandOutcome, WagerAnalysis
+from trey.engine.risk import RiskFigures, risk_figures
 from trey.engine.stats import OutcomeRow, WagerStats
 from trey.figures.registry import ANTE_PLAY_FIGURES, RANGE_PLACES, STD_DEV, WAGER_FIGURES, rtp_ranges
 from trey.figures.theo import TheoreticalWin, theoretical_win
@@ -59,6 +60,7 @@ def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str
         "outcomes": [outcome_json(row) for row in result.outcomes],
         "net_results": [{"net": fraction_text(r.net), "combinations": r.combinations} for r in result.net_results],
         "rtp_range": rtp_range_json(result.stats),
+        "risk": risk_json(risk_figures(result.net_results)),
     }
     if result.progressive is not None:
         data["progressive"] = progressive_json(result.progressive)
@@ -79,6 +81,20 @@ def wager_json(result: WagerAnalysis, meter: Fraction | None = None) -> dict[str
             "hands_folded": result.strategy.hands_folded,
         }
     return data
+
+
+def risk_json(figures: RiskFigures) -> dict[str, Any]:
+    """A wager's ``risk`` section (schemas/analysis.schema.json): N0, the desirability index, the most likely
+    outcome of one round."""
+    cycle = figures.stats.cycle
+    return {
+        "n0": fraction_text(figures.n0) if figures.n0 is not None else None,
+        "desirability_index": rounded_float(figures.desirability_index, 4),
+        "most_likely": [
+            {"net": fraction_text(r.net), "probability": fraction_text(Fraction(r.combinations, cycle))}
+            for r in figures.most_likely
+        ],
+    }
 
 
 def _stats_json(stats: WagerStats) -> dict[str, Any]:

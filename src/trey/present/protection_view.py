@@ -7,7 +7,8 @@ from fractions import Fraction
 from rich.console import Console
 
 from trey.cards.hands import describe_key
-from trey.core.numbers import decimal_text, percent_text, sqrt_decimal
+from trey.core.numbers import decimal_text, fraction_text, percent_text, sqrt_decimal
+from trey.engine.risk import RiskFigures, risk_figures
 from trey.present.layout import TextTable, figure, label, print_table, say, terminal_console
 from trey.protect.protection import Protection
 
@@ -58,6 +59,7 @@ def print_protection(protection: Protection, console: Console | None = None) -> 
     columns = (label("the player knows"), *(figure(c) for c in ("player edge", "gain", "hit frequency", "SD")))
     summary = TextTable((*columns, figure("average wager")), rows, title="What the information is worth")
     print_table(console, summary)
+    print_table(console, risk_table(protection))
     for play in protection.scenarios:
         deals = play.stats.cycle
         chart = [
@@ -92,6 +94,37 @@ def print_protection(protection: Protection, console: Console | None = None) -> 
     if bets:
         columns = (label("wager"), figure("RTP"), figure("informed RTP"), label("why"))
         print_table(console, TextTable(columns, bets, title="Side bets (placed before anything is seen)"))
+
+
+def risk_table(protection: Protection) -> TextTable:
+    """How long each scenario's edge takes to show (issue 34): N0, the desirability index and the most likely
+    result of one round, exact (:mod:`trey.engine.risk`)."""
+    ante = protection.analysis.ante_play
+    assert ante is not None
+    rows = [
+        ("nothing (normal play)", *risk_cells(risk_figures(ante.net_results))),
+        *((play.scenario, *risk_cells(risk_figures(play.net_results))) for play in protection.scenarios),
+    ]
+    columns = (label("the player knows"), figure("N0 (rounds)"), figure("DI"), figure("most likely round"))
+    return TextTable(columns, rows, title="How long the edge takes to show")
+
+
+def risk_cells(figures: RiskFigures) -> tuple[str, str, str]:
+    """N0 (rounded to whole rounds, or "never" at no edge), the DI to 4 decimals, the most likely net result and its
+    probability."""
+    n0 = decimal_text(figures.n0, 0, grouping=True) if figures.n0 is not None else "never"
+    cycle = figures.stats.cycle
+    likely = ", ".join(
+        f"{net_words(r.net)} ({percent_text(Fraction(r.combinations, cycle))})" for r in figures.most_likely
+    )
+    return n0, decimal_text(figures.desirability_index, 4), likely
+
+
+def net_words(net: Fraction) -> str:
+    """``lose 2``, ``win 1/2``, ``push``: a net result in units."""
+    if net == 0:
+        return "push"
+    return f"{'win' if net > 0 else 'lose'} {fraction_text(abs(net))}"
 
 
 def _per_1000(count: int, deals: int) -> str:

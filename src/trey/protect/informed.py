@@ -26,7 +26,7 @@ from trey.cards.hand_table import HANDS, HandTable, hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.decide import Expectations
-from trey.engine.stats import WagerStats, net_distribution, stats_of
+from trey.engine.stats import NetResult, WagerStats, net_distribution, stats_of
 from trey.paytable.model import STANDARD_ROUND, AntePlay, Rules
 from trey.rules.ante_play import Situation, bonus_column, bonus_pays, resolution_table
 from trey.rules.round import DEAL_CLASSES, FOLD
@@ -159,6 +159,8 @@ class InformedPlay:
     # The decisions of every context of seen cards (what a side bet lost on a fold returns follows from them).
     seen: tuple[tuple[int, ...], ...] = ()
     plays: BoolArray | None = None
+    # The distribution of the informed player's net result per Ante (its risk figures: trey.engine.risk).
+    net_results: tuple[NetResult, ...] = ()
 
     @property
     def gain(self) -> Fraction:
@@ -209,7 +211,8 @@ def evaluate(
         charts.append(Chart(label, weakest, int((~plays & at_or_above & valid).sum())))
         if advance is not None:
             advance(len(batch.totals))
-    stats = stats_of(net_distribution(pairs))
+    distribution = net_distribution(pairs)
+    stats = stats_of(distribution)
     average = 1 + Fraction(played, total)
     decisions_kept = np.concatenate(all_plays) if all_plays else None
     return InformedPlay(
@@ -223,4 +226,5 @@ def evaluate(
         hand_played,
         tuple(seen),
         decisions_kept,
+        distribution,
     )

@@ -20,6 +20,8 @@ from trey.core.runner import Where
 from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
+from trey.engine.risk import risk_figures
+from trey.figures.export import risk_json
 from trey.paytable.model import GameSpec, OnFold, SideBet
 from trey.protect.colluders import MAX_COLLUDERS, MAX_SAMPLES, ColluderPlay, scenario_name
 from trey.protect.colluders import colluders as sample_colluders
@@ -217,6 +219,7 @@ def _stats_json(play: InformedPlay) -> dict[str, Any]:
         "variance": fraction_text(stats.variance),
         "std_dev": rounded_float(sqrt_decimal(stats.variance), 4),
         "average_wager": fraction_text(play.average_wager),
+        "risk": risk_json(risk_figures(play.net_results)),
     }
 
 
@@ -263,6 +266,7 @@ def protection_json(protection: Protection) -> dict[str, Any]:
             "hit_frequency": fraction_text(normal.hit_frequency),
             "std_dev": rounded_float(sqrt_decimal(normal.variance), 4),
             "average_wager": fraction_text(ante.average_wager),
+            "risk": risk_json(risk_figures(ante.net_results)),
         },
         "scenarios": scenarios
         + [
@@ -299,7 +303,9 @@ def certified_protection_json(protection: Protection) -> dict[str, Any]:
     """The certificate's ``protection`` section: the exact scenarios and the side bets (no sampled figure: a
     certificate states what every deal gives)."""
     data = protection_json(protection)
-    return {"scenarios": [s for s in data["scenarios"] if s["exact"]], "side_bets": data["side_bets"]}
+    # Without the risk figures (issue 34), as certificates were issued before them, so that those still verify.
+    scenarios = [{k: v for k, v in s.items() if k != "risk"} for s in data["scenarios"] if s["exact"]]
+    return {"scenarios": scenarios, "side_bets": data["side_bets"]}
 
 
 def strategy_words(weakest: int | None) -> str:

@@ -336,7 +336,7 @@ def _family_certificate(
 # already (the range of the realised RTP from the variance, the outcomes by hand and the dealer's qualifying from
 # the counting): a certificate issued before they were added lacks them and is compared without them; one that
 # has them must agree with the fresh computation like every other field.
-ADDED_FIELDS = frozenset({"rtp_range", "by_hand", "dealer_qualifies"})
+ADDED_FIELDS = frozenset({"rtp_range", "by_hand", "dealer_qualifies", "risk"})
 ADDED_FIELDS_AT = re.compile(r"\$\.analysis\.wagers\.[a-z][a-z0-9_]*")  # in a wager's analysis, and nowhere else
 
 
