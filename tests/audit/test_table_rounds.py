@@ -471,3 +471,24 @@ def test_a_source_without_the_optional_fields_reads_as_it_is(
     assert found.deals is not None and found.deals.decks is None
     assert set(found.deals.labels["dealer"].tolist()) == {""} and set(found.deals.labels["table"].tolist()) == {""}
     assert as_text(found) == as_text(audit(spec(), [tmp_path / "bare.parquet"], columnar=False))
+
+
+def test_a_database_that_listens_and_never_answers_is_one_error_after_the_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+    import time
+
+    import trey.audit.sources as sources
+
+    monkeypatch.setattr(sources, "CONNECT_SECONDS", 2)
+    with socket.socket() as listener:  # accepts the connection, then says nothing
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(SourceError, match=r"the database does not answer .*\[source.unreachable\]") as caught:
+            audited([SqlSource(f"postgresql+psycopg://trey@127.0.0.1:{port}/trey", table="seats")])
+        waited = time.monotonic() - start
+    assert caught.value.hint == "trey waits 2 s for it"
+    assert waited < 30  # bounded: the wait, not forever (no timing beyond that is asserted)
