@@ -490,3 +490,60 @@ def test_a_source_without_the_optional_fields_reads_as_it_is(
     assert found.deals is not None and found.deals.decks is None
     assert set(found.deals.labels["dealer"].tolist()) == {""} and set(found.deals.labels["table"].tolist()) == {""}
     assert as_text(found) == as_text(audit(spec(), [tmp_path / "bare.parquet"], columnar=False))
+
+
+def test_a_database_that_listens_and_never_answers_is_one_error_after_the_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+    import time
+
+    import trey.audit.sources as sources
+
+    monkeypatch.setattr(sources, "CONNECT_SECONDS", 2)
+    with socket.socket() as listener:  # accepts the connection, then says nothing
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(SourceError, match=r"the database does not answer .*\[source.unreachable\]") as caught:
+            audited([SqlSource(f"postgresql+psycopg://trey@127.0.0.1:{port}/trey", table="seats")])
+        waited = time.monotonic() - start
+    assert caught.value.hint == "trey waits 2 s for it"
+    assert waited < 30  # bounded: the wait, not forever (no timing beyond that is asserted)
+
+
+def test_a_csv_of_table_rounds_refuses_a_line_and_reads_on(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    _, rows = tabular
+    names = list(rows[0])
+    text = ",".join(names) + "\n" + "".join(",".join(str(r[n]) for n in names) + "\n" for r in rows[:8])
+    lines = text.splitlines(keepends=True)
+    lines.insert(3, '"not, closed\n')  # after the two seats of round 1: a record of its own, the second
+    path = tmp_path / "rounds.csv"
+    path.write_text("".join(lines))
+    found = audited([path])
+    assert [(p.line, p.code, p.message) for p in found.problems] == [
+        (2, "log.field", "not a CSV line: unexpected end of data")
+    ]
+    assert (found.table_rounds, found.rounds, found.mispaid_count) == (4, 8, 0)
+    assert as_text(found) == as_text(audit(spec(), [path], columnar=False))
+    (tmp_path / "twice.csv").write_text("round,seat,dealer_cards,round\n")
+    with pytest.raises(SourceError, match=r"the header names the column 'round' twice \[log.csv-header\]"):
+        audited([tmp_path / "twice.csv"])
+
+
+def test_the_command_audits_a_database_table(tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]) -> None:
+    _, rows = tabular
+    database = tmp_path / "rounds.db"
+    with sqlite3.connect(database) as connection:
+        quoted = ", ".join(f'"{n}"' for n in rows[0])
+        connection.execute(f"CREATE TABLE seats ({quoted})")
+        connection.executemany(
+            f"INSERT INTO seats VALUES ({', '.join('?' * len(rows[0]))})", [list(r.values()) for r in rows]
+        )
+    result = CliRunner().invoke(app, ["audit", str(PAYTABLE), f"sqlite:///{database}", "--table", "seats"])
+    assert result.exit_code == 1
+    assert result.output.startswith("FAIL: 1 wager mis-paid")
+    assert "T1-0000005/2" in result.output

@@ -220,15 +220,13 @@ def prove_rounds(
         lists = long.lists(values, name != "dealer_cards") if values is not None else None
         if values is not None and lists is None:
             row_ok[:] = False
-        codes, given, ok = _cards(lists, width, card_of, groups)
-        return codes[group], given[group], ok[group]
+        return _cards(lists, width, card_of, groups)
 
-    dealer, _, dealer_ok = round_cards("dealer_cards", HAND)
-    row_ok &= dealer_ok
-    deck, deck_given, deck_ok = round_cards("deck", DECK_SIZE)
-    fed, fed_given, fed_ok = round_cards("input", DECK_SIZE)
-    row_ok &= ~deck_given | deck_ok
-    row_ok &= ~fed_given | (fed_ok & deck_given)
+    dealer_g, _, dealer_ok = round_cards("dealer_cards", HAND)  # by round
+    dealer = dealer_g[group]  # by row
+    deck, with_deck, deck_ok = round_cards("deck", DECK_SIZE)
+    fed, with_input, fed_ok = round_cards("input", DECK_SIZE)
+    row_ok &= (dealer_ok & (~with_deck | deck_ok) & (~with_input | (fed_ok & with_deck)))[group]
     # The seat's own fields.
     seat, seat_ok = read_ints(f.get("seat"), seat_of, 0)
     row_ok &= seat_ok & (seat >= 1) & (seat <= counts)
@@ -304,27 +302,21 @@ def prove_rounds(
     rank = np.arange(n) - first[group]
     # Player cards: each once in the round; the dealer's (repeated on each row) distinct from every player's.
     everyone = np.concatenate(
-        [group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer[first]], axis=None
+        [group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer_g], axis=None
     )
     everyone.sort()
     twice = everyone[1:][everyone[1:] == everyone[:-1]] // DECK_SIZE
     good[twice] = False
-    with_deck = deck_given[first]
-    dealt = np.sort(deck, axis=1)
-    good &= ~with_deck | (dealt == np.arange(DECK_SIZE)).all(axis=1)[first]
-    fed_sorted = np.sort(fed, axis=1)
-    with_input = fed_given[first]
-    good &= ~with_input | (fed_sorted == np.arange(DECK_SIZE)).all(axis=1)[first]
+    good &= ~with_deck | (np.sort(deck, axis=1) == np.arange(DECK_SIZE)).all(axis=1)
+    good &= ~with_input | (np.sort(fed, axis=1) == np.arange(DECK_SIZE)).all(axis=1)
     at = HAND * rank
-    rows_deck = deck[first[group]]
-    player_from = np.stack([rows_deck[np.arange(n), np.minimum(at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
+    player_from = np.stack([deck[group, np.minimum(at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
     good &= group_all(~with_deck[group] | (player_from == player).all(axis=1))
     dealer_at = HAND * sizes
-    first_deck = deck[first]
     dealer_from = np.stack(
-        [first_deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1
+        [deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1
     )
-    good &= ~with_deck | (dealer_from == dealer[first]).all(axis=1)
+    good &= ~with_deck | (dealer_from == dealer_g).all(axis=1)
     # The proven rounds' seats as columns and their dealt cards.
     picked = np.flatnonzero(good[group])
     id_rows = pa.array(ids[picked], type=pa.string())
@@ -337,7 +329,7 @@ def prove_rounds(
         pa.array(tables[picked], type=pa.string()),
         pa.array(seat[picked], type=pa.int64()),
         player[picked],
-        dealer[first][group][picked],
+        dealer[picked],
         ~(ante & folds)[picked],
         {w: a[picked] for w, a in bet_on.items()},
         {w: a[picked] for w, a in bets.items()},
@@ -347,18 +339,19 @@ def prove_rounds(
         {w: np.zeros(len(picked), dtype=bool) for w in metered},
         {w: np.zeros(len(picked), dtype=np.int64) for w in metered},
     )
-    rounds_kept = first[good]
+    rounds_kept = first[good]  # their first rows
+    kept = np.flatnonzero(good)
     return Proven(
         good,
         seats,
-        dealer[rounds_kept].astype(np.int8),
+        dealer_g[kept].astype(np.int8),
         proven_round[group[picked]].astype(np.int64),
         seat[picked].astype(np.int16),
         player[picked].astype(np.int8),
-        np.where(deck_given[rounds_kept][:, None], deck[rounds_kept], 0).astype(np.int8),
-        np.where(fed_given[rounds_kept][:, None], fed[rounds_kept], 0).astype(np.int8),
-        deck_given[rounds_kept],
-        fed_given[rounds_kept],
+        np.where(with_deck[kept][:, None], deck[kept], 0).astype(np.int8),
+        np.where(with_input[kept][:, None], fed[kept], 0).astype(np.int8),
+        with_deck[kept],
+        with_input[kept],
         {
             "table": np.where(tables[rounds_kept] == None, "", tables[rounds_kept]).astype(object),  # noqa: E711
             **{g: labels[g][rounds_kept] for g in GROUPS if g != "table"},
