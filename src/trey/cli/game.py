@@ -35,6 +35,7 @@ from trey.core.errors import TreyError
 from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
 
 if TYPE_CHECKING:
+    from trey.engine.results import GameAnalysis
     from trey.paytable.model import GameSpec
     from trey.play.shards import Merged
     from trey.play.simulate import SimulationResult
@@ -93,6 +94,26 @@ def analyze(
         Path | None, typer.Option("--out", help="The file to write (--format xlsx).", show_default=False)
     ] = None,
     force: Force = False,
+    mix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mix",
+            help="The table's bet mix, one wager each: WAGER=BET or WAGER=SHARE@BET (ante_play=25, "
+            "pair_plus=60%@10): adds the blended house edge, the theoretical win per table-hour and its range "
+            "(the whole table counted: seconds).",
+            show_default=False,
+        ),
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
+    occupancy: Annotated[str, typer.Option("--occupancy", help="Share of seats occupied (0.85, 85%), with --mix.")] = "1",
+    decisions_per_hour: Annotated[
+        int | None,
+        typer.Option(
+            "--decisions-per-hour",
+            help="Rounds dealt an hour, with --mix (default: the paytable's table: decisions_per_hour, else 60).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
     from trey.engine import analyze as run_analysis
@@ -116,6 +137,9 @@ def analyze(
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     options = FormatOptions(exact=exact, meter=at_meter)
+    if mix:
+        _print_with_money(spec, analysis, chosen.name, options, mix, seats, occupancy, decisions_per_hour)
+        return
     if out is not None:
         made = chosen.make(analysis, options)
         assert isinstance(made, bytes)
@@ -125,6 +149,33 @@ def analyze(
     text = chosen.make(analysis, options)
     if text is not None:
         sys.stdout.write(text if isinstance(text, str) else text.decode())
+
+
+def _print_with_money(
+    spec: GameSpec,
+    analysis: GameAnalysis,
+    output_format: str,
+    options: FormatOptions,
+    mix: list[str],
+    seats: int,
+    occupancy: str,
+    decisions_per_hour: int | None,
+) -> None:
+    """``trey analyze --mix``: the analysis, then the table's money (terminal), or under ``table_money`` (JSON)."""
+    from trey.engine.money import money_of_table, table_money_json, table_money_lines
+
+    if output_format not in ("table", "json"):
+        raise typer.BadParameter("--mix is shown with --format table or json")
+    money = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour)
+    made = ANALYSIS_FORMATS[output_format].make(analysis, options)
+    if output_format == "json":
+        assert isinstance(made, str)
+        data = json.loads(made)
+        data["table_money"] = table_money_json(money)
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    currency = spec.table.currency if spec.table is not None else "USD"
+    say("\n".join(["", *table_money_lines(money, currency)]))
 
 
 # The formats of a family game's analysis, so far (issue 31): the others refuse it rather than print the standard
