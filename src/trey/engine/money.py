@@ -253,3 +253,9 @@ def money_of_table(
     except ValueError as exc:
         raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
     return table_money(analysis, bet_mix, moments)
+
+
+def n0(sd: float, edge: Fraction) -> float | None:
+    """N0 = (SD / edge)^2: the rounds after which the expected result equals one standard deviation of it (the
+    edge "shows"). None for no edge. (Stated here until the risk figures of issue 34 item 1 give it one home.)"""
+    return None if edge == 0 else (sd / float(edge)) ** 2
