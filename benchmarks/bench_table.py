@@ -20,9 +20,9 @@ import time
 import numpy as np
 
 from trey.engine import player_decisions
-from trey.engine.table import table_moments
 from trey.paytable.load import load_spec
 from trey.play.settle import Settler
+from trey.play.table import table_moments
 
 STANDARD = "paytables/standard.yaml"
 
@@ -72,12 +72,16 @@ def main() -> None:
     cpu, wall = time.process_time(), time.perf_counter()
     moments = table_moments(spec)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(f"exact moments of {len(moments.wagers)} wagers ({moments.dealer_patterns} dealer patterns): "
-          f"{cpu:.1f} s CPU, {wall:.1f} s wall")
+    print(
+        f"exact moments of {len(moments.wagers)} wagers ({moments.dealer_patterns} dealer patterns): "
+        f"{cpu:.1f} s CPU, {wall:.1f} s wall"
+    )
     cpu, wall = time.process_time(), time.perf_counter()
     wagers, mean, product_mean, product_var = simulate(rounds, seats)
-    print(f"simulated {rounds:,} rounds of {seats} seats: {time.process_time() - cpu:.0f} s CPU, "
-          f"{time.perf_counter() - wall:.0f} s wall")
+    print(
+        f"simulated {rounds:,} rounds of {seats} seats: {time.process_time() - cpu:.0f} s CPU, "
+        f"{time.perf_counter() - wall:.0f} s wall"
+    )
     worst = 0.0
     print(f"{'wager':>16} {'other seat':>16} {'exact cov':>12} {'simulated':>12} {'s.e.':>10} {'z':>6}")
     for (i, w), (j, v) in itertools.product(enumerate(wagers), repeat=2):

@@ -22,8 +22,8 @@ from trey.cards.readings import PLAYER_HAND, Deals
 from trey.core.errors import TreyError
 from trey.engine import analyze
 from trey.engine.money import BetMix, MixBet
-from trey.engine.table import table_moments
 from trey.paytable.load import load_spec
+from trey.play.table import table_moments
 
 REPO = Path(__file__).resolve().parents[2]
 PAIR_PLUS = REPO / "paytables" / "pair_plus" / "40-30-6-3-1.yaml"
@@ -96,10 +96,22 @@ def _write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("table,shift,hours,drop,win,win\nT,S,8,100,10,10\n", "ledger.csv: the column 'win' is given twice (each column once)"),
-        ("table,shift,hours,drop\nT,S,8,100\n", "ledger.csv: no column win (a ledger has the columns table, shift, hours, drop, win)"),
-        ("table,shift,hours,drop,win\nT,S,8,lots,10\n", "ledger.csv:2: drop 'lots' is not a number (write it as 1234.50)"),
-        ("table,shift,hours,drop,win\nT,S,0,100,10\n", "ledger.csv:2: hours must be positive, not 0 (a shift has hours and drop)"),
+        (
+            "table,shift,hours,drop,win,win\nT,S,8,100,10,10\n",
+            "ledger.csv: the column 'win' is given twice (each column once)",
+        ),
+        (
+            "table,shift,hours,drop\nT,S,8,100\n",
+            "ledger.csv: no column win (a ledger has the columns table, shift, hours, drop, win)",
+        ),
+        (
+            "table,shift,hours,drop,win\nT,S,8,lots,10\n",
+            "ledger.csv:2: drop 'lots' is not a number (write it as 1234.50)",
+        ),
+        (
+            "table,shift,hours,drop,win\nT,S,0,100,10\n",
+            "ledger.csv:2: hours must be positive, not 0 (a shift has hours and drop)",
+        ),
         ("table,shift,hours,drop,win\n", "ledger.csv: no rows (a ledger has one row per table and shift)"),
     ],
 )
@@ -111,7 +123,9 @@ def test_bad_ledgers_are_refused(tmp_path: Path, text: str, message: str) -> Non
 
 def test_a_parquet_ledger_and_its_duplicate_columns(tmp_path: Path) -> None:
     path = tmp_path / "ledger.parquet"
-    pq.write_table(pa.table({"table": ["T1"], "shift": ["day"], "hours": [8.0], "drop": [20000.0], "win": [3500.0]}), path)
+    pq.write_table(
+        pa.table({"table": ["T1"], "shift": ["day"], "hours": [8.0], "drop": [20000.0], "win": [3500.0]}), path
+    )
     (row,) = read_ledger(path)
     assert (row.table, row.drop, row.win) == ("T1", Fraction(20000), Fraction(3500))
     twice = pa.Table.from_arrays([pa.array(["T1"]), pa.array(["T1"])], names=["table", "table"])

@@ -104,10 +104,10 @@ def _rows(records: Sequence[dict[str, Any]], name: str, first_line: int) -> tupl
         texts = {k: "" if v is None else str(v) for k, v in record.items()}
         for column in ("table", "shift"):
             if not texts[column].strip() or len(texts[column]) > MAX_TEXT:
-                raise TreyError(f"{where}: {column} must be 1 to {MAX_TEXT} characters", hint="name the table and shift")
-        rated = {
-            c: _number(texts[c], c, where, positive=True) if texts.get(c, "").strip() else None for c in OPTIONAL
-        }
+                raise TreyError(
+                    f"{where}: {column} must be 1 to {MAX_TEXT} characters", hint="name the table and shift"
+                )
+        rated = {c: _number(texts[c], c, where, positive=True) if texts.get(c, "").strip() else None for c in OPTIONAL}
         occupancy = rated["occupancy"]
         if occupancy is not None and occupancy > 1:
             raise TreyError(f"{where}: occupancy must be a share of at most 1", hint="write 0.85 for 85%")
@@ -134,7 +134,9 @@ def _check_columns(columns: Sequence[str], name: str) -> None:
         seen.add(column)
     missing = [c for c in REQUIRED if c not in seen]
     if missing:
-        raise TreyError(f"{name}: no column {', '.join(missing)}", hint=f"a ledger has the columns {', '.join(REQUIRED)}")
+        raise TreyError(
+            f"{name}: no column {', '.join(missing)}", hint=f"a ledger has the columns {', '.join(REQUIRED)}"
+        )
     unknown = [c for c in columns if c not in REQUIRED + OPTIONAL]
     if unknown:
         raise TreyError(
@@ -163,12 +165,14 @@ def read_ledger(path: Path) -> tuple[LedgerRow, ...]:
         raise TreyError(f"{name}: empty", hint=f"a ledger has the columns {', '.join(REQUIRED)}")
     header = [h.strip() for h in header]
     _check_columns(header, name)
-    records = []
+    records: list[dict[str, Any]] = []
     for number, values in enumerate(reader, start=2):
         if len(records) >= MAX_ROWS:
             raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
         if len(values) != len(header):
-            raise TreyError(f"{name}:{number}: {len(values)} fields, the header has {len(header)}", hint="one per column")
+            raise TreyError(
+                f"{name}:{number}: {len(values)} fields, the header has {len(header)}", hint="one per column"
+            )
         records.append(dict(zip(header, values, strict=True)))
     if not records:
         raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
@@ -240,7 +244,17 @@ def hold_report(
     )
     shortfall = float(skim * (1 - edge / drop_to_handle))
     needed = (z_alpha + Z_POWER_90) ** 2 * float(unit_variance) / shortfall**2
-    return HoldReport(ledger, drop_to_handle, alpha, edge, tuple(tests), tuple(holm([t.p_value for t in tests], alpha)), verdict, skim, needed)
+    return HoldReport(
+        ledger,
+        drop_to_handle,
+        alpha,
+        edge,
+        tuple(tests),
+        tuple(holm([t.p_value for t in tests], alpha)),
+        verdict,
+        skim,
+        needed,
+    )
 
 
 def _normal_quantile(p: float) -> float:
@@ -290,18 +304,16 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
 def hold_lines(report: HoldReport) -> list[str]:
     """``trey hold`` in the terminal: the verdict first."""
     verdict = report.verdict
-    headline = (
-        f"PASS: {len(report.tests):,} table-shifts, none out of range"
-        if verdict.passed
-        else verdict.headline
-    )
+    headline = f"PASS: {len(report.tests):,} table-shifts, none out of range" if verdict.passed else verdict.headline
     lines = [headline, *([f"- {f}" for f in verdict.findings] if len(verdict.findings) > 1 else [])]
     lines.append(
         f"α = {alpha_text(report.alpha)} family-wise, Holm over {len(report.tests):,} table-shifts; "
         f"drop-to-handle {float(report.drop_to_handle):.2f}, blended house edge {float(report.blended_edge):.4%}, "
         f"expected hold {float(report.expected_hold):.2%} of drop"
     )
-    lines.append(f"{'table':<12} {'shift':<12} {'hours':>7} {'drop':>12} {'win':>11} {'hold':>7} {'expected':>11} {'z':>7}")
+    lines.append(
+        f"{'table':<12} {'shift':<12} {'hours':>7} {'drop':>12} {'win':>11} {'hold':>7} {'expected':>11} {'z':>7}"
+    )
     for t, flagged in zip(report.tests, report.flagged, strict=True):
         r = t.row
         lines.append(
@@ -329,7 +341,7 @@ def check_hold(
     """``trey hold``: the ledger read, the game counted (its whole table too) and every table-shift tested."""
     from trey.engine import analyze
     from trey.engine.money import mix_of, parse_share
-    from trey.engine.table import table_moments
+    from trey.play.table import table_moments
 
     rows = read_ledger(ledger)
     analysis = analyze(spec)

@@ -105,7 +105,9 @@ def analyze(
         ),
     ] = None,
     seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
-    occupancy: Annotated[str, typer.Option("--occupancy", help="Share of seats occupied (0.85, 85%), with --mix.")] = "1",
+    occupancy: Annotated[
+        str, typer.Option("--occupancy", help="Share of seats occupied (0.85, 85%), with --mix.")
+    ] = "1",
     decisions_per_hour: Annotated[
         int | None,
         typer.Option(
@@ -162,7 +164,8 @@ def _print_with_money(
     decisions_per_hour: int | None,
 ) -> None:
     """``trey analyze --mix``: the analysis, then the table's money (terminal), or under ``table_money`` (JSON)."""
-    from trey.engine.money import money_of_table, table_money_json, table_money_lines
+    from trey.engine.money import table_money_json, table_money_lines
+    from trey.play.table import money_of_table
 
     if output_format not in ("table", "json"):
         raise typer.BadParameter("--mix is shown with --format table or json")

@@ -22,7 +22,9 @@ def hold(
         typer.Option("--mix", help="The bet mix: WAGER=BET or WAGER=SHARE@BET, one wager each.", show_default=False),
     ],
     seats: Annotated[int, typer.Option("--seats", help="Seats at each table (1-7).")] = 7,
-    occupancy: Annotated[str, typer.Option("--occupancy", help="Share of seats occupied, unless a row rates it.")] = "1",
+    occupancy: Annotated[
+        str, typer.Option("--occupancy", help="Share of seats occupied, unless a row rates it.")
+    ] = "1",
     drop_to_handle: Annotated[
         str, typer.Option("--drop-to-handle", help="Drop as a share of handle (0.2: handle is 5 x drop).")
     ] = "0.2",
@@ -41,8 +43,14 @@ def hold(
     except ValueError as exc:
         raise TreyError(f"--alpha: {exc}") from None
     report = check_hold(
-        ledger, load_spec(paytable), mix, seats=seats, occupancy=occupancy, drop_to_handle=drop_to_handle,
-        alpha=level, skim=skim,
+        ledger,
+        load_spec(paytable),
+        mix,
+        seats=seats,
+        occupancy=occupancy,
+        drop_to_handle=drop_to_handle,
+        alpha=level,
+        skim=skim,
     )
     if output_format is OutputFormat.JSON:
         sys.stdout.write(json.dumps(hold_json(report), indent=2) + "\n")

@@ -26,7 +26,6 @@ from typing import Any
 from trey.engine.results import GameAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.engine.table import MAX_SEATS, Seating, TableMoments, round_variance, seat_variance
-from trey.paytable.model import GameSpec
 
 DEFAULT_DECISIONS_PER_HOUR = 60
 MAX_DECISIONS_PER_HOUR = 1_000
@@ -227,32 +226,6 @@ def table_money_lines(money: TableMoney, currency: str = "USD") -> list[str]:
 def mix_of(texts: Sequence[str], seats: int, occupancy: Fraction, decisions_per_hour: int) -> BetMix:
     """A :class:`BetMix` from ``--mix`` texts and the table's options."""
     return BetMix(tuple(parse_mix_bet(t) for t in texts), seats, occupancy, decisions_per_hour)
-
-
-def money_of_table(
-    spec: GameSpec,
-    analysis: GameAnalysis,
-    mix: Sequence[str],
-    seats: int = MAX_SEATS,
-    occupancy: str = "1",
-    decisions_per_hour: int | None = None,
-) -> TableMoney:
-    """``trey analyze --mix``: the bet mix read from its texts (a :class:`~trey.core.errors.TreyError` with a hint
-    when one is wrong), the table's pace from ``decisions_per_hour`` or the paytable's ``table:`` section (else
-    60), the whole table's moments counted, and the money made of them."""
-    from trey.core.errors import TreyError
-    from trey.engine.table import table_moments
-
-    pace = decisions_per_hour
-    if pace is None:
-        pace = spec.table.decisions_per_hour if spec.table is not None else None
-    try:
-        bet_mix = mix_of(mix, seats, parse_share(occupancy), pace or DEFAULT_DECISIONS_PER_HOUR)
-        table_money(analysis, bet_mix)  # the wagers checked before the table is counted
-        moments = table_moments(spec)
-    except ValueError as exc:
-        raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
-    return table_money(analysis, bet_mix, moments)
 
 
 def n0(sd: float, edge: Fraction) -> float | None:

@@ -69,7 +69,10 @@ def leak_costs_json(costs: tuple[LeakCost, ...], average_ante: Fraction, decisio
 
 
 def leak_cost_lines(costs: tuple[LeakCost, ...], average_ante: Fraction, decisions_per_hour: int) -> list[str]:
-    lines = [f"Leaks in money: one informed player at {float(average_ante):,.2f} an Ante, {decisions_per_hour} decisions an hour"]
+    lines = [
+        f"Leaks in money: one informed player at {float(average_ante):,.2f} an Ante, "
+        f"{decisions_per_hour} decisions an hour"
+    ]
     for c in costs:
         shows = "never" if c.hours_to_show is None else f"{c.hours_to_show:,.1f} h ({c.n0_rounds:,.0f} rounds)"
         lines.append(f"  {c.scenario}: costs {float(c.cost_per_hour):,.2f} an hour; shows after {shows}")

@@ -13,8 +13,9 @@ from jsonschema import Draft202012Validator
 from conftest import run_cli
 from trey.engine import analyze
 from trey.engine.money import BetMix, MixBet, parse_mix_bet, table_money
-from trey.engine.table import round_variance, table_moments
+from trey.engine.table import round_variance
 from trey.paytable.load import load_spec
+from trey.play.table import table_moments
 
 REPO = Path(__file__).resolve().parents[2]
 STANDARD = REPO / "paytables" / "standard.yaml"

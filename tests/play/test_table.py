@@ -13,19 +13,9 @@ import pytest
 from trey.cards.hand_table import hand_table
 from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS
 from trey.engine import analyze
-from trey.engine.table import (
-    PairCounter,
-    Seating,
-    TableMoments,
-    _compose,
-    _inverse,
-    _moved,
-    _right_cosets,
-    round_variance,
-    seat_mean,
-    table_moments,
-)
+from trey.engine.table import Seating, TableMoments, round_variance, seat_mean
 from trey.paytable.load import load_spec
+from trey.play.table import PairCounter, _compose, _inverse, _moved, _right_cosets, table_moments
 
 PAYTABLES = Path(__file__).resolve().parents[2] / "paytables"
 
@@ -141,7 +131,10 @@ def _enumerated_round_variance(seats: int, occupancy: Fraction, share: Fraction)
     a = {(0, 0): 3, (0, 1): -1, (0, 2): -2, (1, 0): -1, (1, 1): -1, (1, 2): 5}
     b = {0: -1, 1: 2, 2: -1}
     pd = {0: Fraction(1, 3), 1: Fraction(2, 3)}
-    pc = {0: {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)}, 1: {0: Fraction(1, 5), 1: Fraction(2, 5), 2: Fraction(2, 5)}}
+    pc = {
+        0: {0: Fraction(1, 2), 1: Fraction(1, 4), 2: Fraction(1, 4)},
+        1: {0: Fraction(1, 5), 1: Fraction(2, 5), 2: Fraction(2, 5)},
+    }
     bets = {"a": Fraction(2), "b": Fraction(3)}
     first = second = Fraction(0)
     for d in (0, 1):
@@ -151,14 +144,19 @@ def _enumerated_round_variance(seats: int, occupancy: Fraction, share: Fraction)
                     p = pd[d]
                     for c, s, o in zip(cs, sat, on_b, strict=True):
                         p *= pc[d][c] * (occupancy if s else 1 - occupancy) * (share if o else 1 - share)
-                    t = sum(s * (bets["a"] * a[(d, c)] + o * bets["b"] * b[c]) for c, s, o in zip(cs, sat, on_b, strict=True))
+                    t = sum(
+                        s * (bets["a"] * a[(d, c)] + o * bets["b"] * b[c])
+                        for c, s, o in zip(cs, sat, on_b, strict=True)
+                    )
                     first += p * t
                     second += p * t * t
-    values = {"a": lambda d, c: a[(d, c)], "b": lambda d, c: b[c]}
+    values = {"a": lambda d, c: a[(d, c)], "b": lambda _d, c: b[c]}
     names = ("a", "b")
     mean = tuple(sum(pd[d] * pc[d][c] * values[w](d, c) for d in (0, 1) for c in range(3)) for w in names)
     same = tuple(
-        tuple(sum(pd[d] * pc[d][c] * values[w](d, c) * values[v](d, c) for d in (0, 1) for c in range(3)) for v in names)
+        tuple(
+            sum(pd[d] * pc[d][c] * values[w](d, c) * values[v](d, c) for d in (0, 1) for c in range(3)) for v in names
+        )
         for w in names
     )
     other = tuple(
@@ -176,7 +174,9 @@ def _enumerated_round_variance(seats: int, occupancy: Fraction, share: Fraction)
     return second - first**2, TableMoments(names, mean, same, other, 0)
 
 
-@pytest.mark.parametrize(("seats", "occupancy", "share"), [(1, Fraction(1), Fraction(1)), (3, Fraction(3, 4), Fraction(2, 5))])
+@pytest.mark.parametrize(
+    ("seats", "occupancy", "share"), [(1, Fraction(1), Fraction(1)), (3, Fraction(3, 4), Fraction(2, 5))]
+)
 def test_round_variance_equals_an_enumeration(seats: int, occupancy: Fraction, share: Fraction) -> None:
     expected, moments = _enumerated_round_variance(seats, occupancy, share)
     seating = Seating((("a", Fraction(1), Fraction(2)), ("b", share, Fraction(3))))

@@ -27,8 +27,15 @@ def test_one_seen_card_costs_and_shows_after_jacobsons_n0() -> None:
 
 
 def test_trey_protect_average_ante_json() -> None:
-    run = run_cli("protect", str(REPO / "paytables" / "standard.yaml"), "--no-two-cards", "--format", "json",
-                  "--average-ante", "25")
+    run = run_cli(
+        "protect",
+        str(REPO / "paytables" / "standard.yaml"),
+        "--no-two-cards",
+        "--format",
+        "json",
+        "--average-ante",
+        "25",
+    )
     assert run.exit_code == 0
     data = json.loads(run.stdout)
     schema = json.loads((REPO / "schemas" / "protection.schema.json").read_text())
