@@ -101,24 +101,25 @@ class PairCounter:
         self.hands = len(hand_cards)
         a, b, c = hand_cards[:, 0], hand_cards[:, 1], hand_cards[:, 2]
         self._ids: dict[int, IntArray] = {}
-        pairs = [a * deck + b, a * deck + c, b * deck + c, b * deck + a, c * deck + a, c * deck + b]
-        self.pair_ids = np.stack(pairs, axis=1).reshape(-1)
+        self.pair_ids = np.stack([a * deck + b, a * deck + c, b * deck + c], axis=1).reshape(-1)  # x < y
 
     def exact_for(self, largest: int) -> bool:
         """Whether values of at most ``largest`` in size keep every sum exact."""
         return largest * self.hands < 2**53 and (largest * self.hands) ** 2 * 4 < 2**63
 
     def sums(self, values: IntArray) -> Sums:
-        """The :class:`Sums` of ``values``: one bincount over the hands' ordered pairs of cards (a hand holding x
-        adds to the pairs (x, y) of its two other cards y, so the sum over x's pairs is twice x's sum)."""
+        """The :class:`Sums` of ``values``: one bincount over the hands' pairs of cards x < y, made symmetric (a hand
+        holding x adds to the pairs (x, y) of its two other cards y, so the sum over x's pairs is twice x's sum)."""
         width = values.shape[1]
         ids = self._ids.get(width)
         if ids is None:
             ids = self._ids[width] = (self.pair_ids[:, None] * width + np.arange(width)).reshape(-1)
-        weights = np.repeat(values.astype(np.float64), 6, axis=0).reshape(-1)
-        pairs = np.bincount(ids, weights, self.deck * self.deck * width).reshape(self.deck * self.deck, width)
-        exact = np.rint(pairs).astype(np.int64)  # sums of at most hands * largest: exact in float64
-        cards = exact.reshape(self.deck, self.deck, width).sum(axis=1) // 2
+        weights = np.repeat(values.astype(np.float64), 3, axis=0).reshape(-1)
+        upper = np.bincount(ids, weights, self.deck * self.deck * width).reshape(self.deck, self.deck, width)
+        exact = np.rint(upper).astype(np.int64)  # sums of at most hands * largest: exact in float64
+        exact = exact + exact.transpose(1, 0, 2)
+        cards = exact.sum(axis=1) // 2
+        exact = exact.reshape(self.deck * self.deck, width)
         return Sums(values.sum(axis=0), cards, exact)
 
     @staticmethod
@@ -177,22 +178,37 @@ def _without(spec: GameSpec, keep: Callable[[str], bool]) -> GameSpec | None:
 
 
 class _Nets:
-    """Integer nets (in 1/unit of a bet) of some of a game's wagers for every seat hand against one dealer hand."""
+    """Integer nets (in 1/unit of a bet) of some of a game's wagers for every seat hand against one dealer hand.
+    A wager that reads the seat's own cards alone is settled once for every hand; the others at each dealer hand."""
 
     def __init__(self, spec: GameSpec, plays: npt.NDArray[np.bool_] | None, wagers: Sequence[str], unit: int) -> None:
-        self.settler = Settler(spec, plays)
-        self.plays = plays
-        self.columns = [np.array([int(n * unit) for n in self.settler.tables[w].nets], dtype=np.int64) for w in wagers]
+        settler = Settler(spec, plays)
+        columns = {w: np.array([int(n * unit) for n in settler.tables[w].nets], dtype=np.int64) for w in wagers}
+        own = [w for w in wagers if w != ANTE_PLAY and READINGS[spec.wagers.side_bet(w).reads].seat is Seat.PLAYER]
+        self.dealt = [w for w in wagers if w not in own]
         self.wagers = tuple(wagers)
+        self.plays = plays
+        self.columns = columns
+        cards = hand_table().cards
+        own_spec = _without(spec, lambda w: w in own)
+        outcomes = {} if own_spec is None else Settler(own_spec, plays).settle(cards, cards, played=plays)
+        self.own = {w: columns[w][outcomes[w]] for w in own}  # (the dealer's cards are not read)
+        dealt_spec = _without(spec, lambda w: w in self.dealt)
+        self.settler = Settler(dealt_spec, plays) if dealt_spec is not None else None
 
     def at(self, dealer: int, disjoint: IntArray) -> IntArray:
         table = hand_table()
         values = np.zeros((HANDS, len(self.wagers)), dtype=np.int64)
-        played = self.plays[disjoint] if self.plays is not None else None
-        dealt = np.repeat(table.cards[dealer : dealer + 1], len(disjoint), axis=0)
-        outcomes = self.settler.settle(table.cards[disjoint], dealt, played=played)
+        outcomes: dict[str, IntArray] = {}
+        if self.settler is not None:
+            played = self.plays[disjoint] if self.plays is not None else None
+            dealt = np.repeat(table.cards[dealer : dealer + 1], len(disjoint), axis=0)
+            outcomes = self.settler.settle(table.cards[disjoint], dealt, played=played)
         for i, wager in enumerate(self.wagers):
-            values[disjoint, i] = self.columns[i][outcomes[wager]]
+            if wager in self.own:
+                values[disjoint, i] = self.own[wager][disjoint]
+            else:
+                values[disjoint, i] = self.columns[wager][outcomes[wager]]
         return values
 
 
