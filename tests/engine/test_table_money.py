@@ -97,3 +97,18 @@ def test_analyze_refuses_a_wager_the_game_does_not_offer() -> None:
         "error: --mix: the game offers no wager 'ante_play' (it offers pair_plus) "
         "(e.g. --mix ante_play=25 --mix pair_plus=60%@10)\n"
     )
+
+
+def test_compare_with_a_mix() -> None:
+    other = REPO / "paytables" / "pair_plus" / "35-25-6-4-1.yaml"
+    run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", "--format", "json")
+    assert run.exit_code == 0
+    data = json.loads(run.stdout)
+    schema = json.loads((REPO / "schemas" / "comparison.schema.json").read_text())
+    Draft202012Validator(schema).validate(data)
+    for row, path in zip(data["table_money"], (PAIR_PLUS, other), strict=True):
+        edge = analyze(load_spec(path)).wagers["pair_plus"].stats.house_edge
+        assert row["blended_house_edge_exact"] == str(edge)
+        assert row["theoretical_win_per_hour"] == round(float(edge * 6 * 7 * 60), 2)
+    run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", "--format", "csv")
+    assert run.exit_code == 2

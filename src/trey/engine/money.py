@@ -232,3 +232,42 @@ def n0(sd: float, edge: Fraction) -> float | None:
     """N0 = (SD / edge)^2: the rounds after which the expected result equals one standard deviation of it (the
     edge "shows"). None for no edge. (Stated here until the risk figures of issue 34 item 1 give it one home.)"""
     return None if edge == 0 else (sd / float(edge)) ** 2
+
+
+def money_by_game(games: Sequence[tuple[str, GameAnalysis]], mix: BetMix) -> list[tuple[str, TableMoney]]:
+    """``trey compare --mix``: the blended edge and theoretical win of one bet mix at each game (no range: the
+    whole table of each is not counted). ValueError naming the game that lacks a wager of the mix."""
+    result = []
+    for name, analysis in games:
+        try:
+            result.append((name, table_money(analysis, mix)))
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+    return result
+
+
+def money_by_game_json(rows: Sequence[tuple[str, TableMoney]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "file": name,
+            "blended_house_edge": float(money.blended_edge),
+            "blended_house_edge_exact": str(money.blended_edge),
+            "theoretical_win_per_hour": _money(money.theo_per_hour),
+        }
+        for name, money in rows
+    ]
+
+
+def money_by_game_lines(rows: Sequence[tuple[str, TableMoney]], mix: BetMix) -> list[str]:
+    bets = ", ".join(f"{b.wager} {float(b.share):.0%} at {float(b.bet):,.2f}" for b in mix.bets)
+    lines = [
+        f"The table's money ({bets}; {mix.seats} seats, occupancy {float(mix.occupancy):.0%}, "
+        f"{mix.decisions_per_hour} decisions an hour)"
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, money in rows:
+        lines.append(
+            f"  {name:<{width}}  blended house edge {float(money.blended_edge):.4%}  "
+            f"theoretical win {float(money.theo_per_hour):,.2f} an hour"
+        )
+    return lines
