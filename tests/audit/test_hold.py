@@ -149,3 +149,16 @@ def test_trey_hold_terminal_json_and_exit_status(tmp_path: Path) -> None:
     run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "ante_play=10")
     assert run.exit_code == 1
     assert run.stderr.startswith("error: the game offers no wager 'ante_play' (it offers pair_plus)")
+
+
+def test_a_table_shift_listed_twice_fails_and_blank_lines_are_skipped(tmp_path: Path) -> None:
+    path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\n\nT1,day,8,20000,3500\nT2,x,8,1,oops\n")
+    with pytest.raises(TreyError, match=r"^ledger\.csv:5: win 'oops' is not a number"):
+        read_ledger(path)
+    path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\n\nT1,day,8,20000,3500\n")
+    rows = read_ledger(path)
+    assert [r.line for r in rows] == [2, 4]
+    analysis, moments = _game()
+    report = hold_report("twice.csv", rows, analysis, moments, MIX, RATIO)
+    assert report.verdict.result is Result.FAIL
+    assert [str(f) for f in report.verdict.findings] == ["table T1, shift day is listed more than once"]

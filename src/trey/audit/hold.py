@@ -97,10 +97,10 @@ def _number(text: str, column: str, where: str, *, positive: bool) -> Fraction:
     return value
 
 
-def _rows(records: Sequence[dict[str, Any]], name: str, first_line: int) -> tuple[LedgerRow, ...]:
+def _rows(records: Sequence[tuple[int, dict[str, Any]]], name: str) -> tuple[LedgerRow, ...]:
     rows = []
-    for i, record in enumerate(records):
-        where = f"{name}:{first_line + i}"
+    for line, record in records:
+        where = f"{name}:{line}"
         texts = {k: "" if v is None else str(v) for k, v in record.items()}
         for column in ("table", "shift"):
             if not texts[column].strip() or len(texts[column]) > MAX_TEXT:
@@ -113,7 +113,7 @@ def _rows(records: Sequence[dict[str, Any]], name: str, first_line: int) -> tupl
             raise TreyError(f"{where}: occupancy must be a share of at most 1", hint="write 0.85 for 85%")
         rows.append(
             LedgerRow(
-                first_line + i,
+                line,
                 texts["table"].strip(),
                 texts["shift"].strip(),
                 _number(texts["hours"], "hours", where, positive=True),
@@ -165,18 +165,20 @@ def read_ledger(path: Path) -> tuple[LedgerRow, ...]:
         raise TreyError(f"{name}: empty", hint=f"a ledger has the columns {', '.join(REQUIRED)}")
     header = [h.strip() for h in header]
     _check_columns(header, name)
-    records: list[dict[str, Any]] = []
+    records: list[tuple[int, dict[str, Any]]] = []
     for number, values in enumerate(reader, start=2):
+        if not values:
+            continue  # a blank line
         if len(records) >= MAX_ROWS:
             raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
         if len(values) != len(header):
             raise TreyError(
                 f"{name}:{number}: {len(values)} fields, the header has {len(header)}", hint="one per column"
             )
-        records.append(dict(zip(header, values, strict=True)))
+        records.append((number, dict(zip(header, values, strict=True))))
     if not records:
         raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
-    return _rows(records, name, 2)
+    return _rows(records, name)
 
 
 def _read_parquet(path: Path) -> tuple[LedgerRow, ...]:
@@ -192,7 +194,7 @@ def _read_parquet(path: Path) -> tuple[LedgerRow, ...]:
         raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
     if parquet.metadata.num_rows == 0:
         raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
-    return _rows(parquet.read().to_pylist(), name, 2)
+    return _rows(list(enumerate(parquet.read().to_pylist(), start=2)), name)
 
 
 def hold_report(
