@@ -50,6 +50,7 @@ from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, Wagers, refuse_oth
 from trey.play.settle import Settler
 
 Perm = tuple[int, int, int, int]
+IDENTITY: Perm = (0, 1, 2, 3)
 OTHER_HANDS = math.comb(46, 3)  # another seat's hands, once the dealer's and one seat's are dealt: 15,180
 SEAT_DEALS = HANDS * DEALER_HANDS  # (dealer hand, seat hand) deals: 407,170,400
 PAIR_DEALS = SEAT_DEALS * OTHER_HANDS  # (dealer hand, seat hand, other seat hand) deals
@@ -197,18 +198,27 @@ class _Nets:
         self.settler = Settler(dealt_spec, plays) if dealt_spec is not None else None
 
     def at(self, dealer: int, disjoint: IntArray) -> IntArray:
+        return self.at_each([dealer], [disjoint])
+
+    def at_each(self, dealers: Sequence[int], disjoint: Sequence[IntArray]) -> IntArray:
+        """The values against each dealer hand side by side: (hands, len(dealers) x wagers), settled at once."""
         table = hand_table()
-        values = np.zeros((HANDS, len(self.wagers)), dtype=np.int64)
+        width = len(self.wagers)
+        values = np.zeros((HANDS, len(dealers) * width), dtype=np.int64)
         outcomes: dict[str, IntArray] = {}
         if self.settler is not None:
-            played = self.plays[disjoint] if self.plays is not None else None
-            dealt = np.repeat(table.cards[dealer : dealer + 1], len(disjoint), axis=0)
-            outcomes = self.settler.settle(table.cards[disjoint], dealt, played=played)
-        for i, wager in enumerate(self.wagers):
-            if wager in self.own:
-                values[disjoint, i] = self.own[wager][disjoint]
-            else:
-                values[disjoint, i] = self.columns[wager][outcomes[wager]]
+            hands = np.concatenate(disjoint)
+            played = self.plays[hands] if self.plays is not None else None
+            dealt = np.repeat(table.cards[np.array(dealers)], [len(d) for d in disjoint], axis=0)
+            outcomes = self.settler.settle(table.cards[hands], dealt, played=played)
+        start = 0
+        for k, rows in enumerate(disjoint):
+            for i, wager in enumerate(self.wagers):
+                if wager in self.own:
+                    values[rows, k * width + i] = self.own[wager][rows]
+                else:
+                    values[rows, k * width + i] = self.columns[wager][outcomes[wager][start : start + len(rows)]]
+            start += len(rows)
         return values
 
 
@@ -267,15 +277,19 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
             same_d[:na, :na] = k * (base.T @ base)
             cross_d[:na, :na] = k * counter.combine(base, base_sums, base, base_sums)
         if other_nets is not None:
-            for t in cosets:
-                image = int(permutations[t][dealer])  # t applied to the dealer's hand
-                values = other_nets.at(image, _disjoint(holds, image))
-                sums = counter.sums(values)
+            images = [int(permutations[t][dealer]) for t in cosets]  # each coset's t applied to the dealer's hand
+            every = other_nets.at_each(images, [_disjoint(holds, image) for image in images])
+            every_sums = counter.sums(every)
+            no = len(other)
+            for c, t in enumerate(cosets):
+                part = slice(c * no, (c + 1) * no)
+                values = every[:, part]
+                sums = Sums(every_sums.total[part], every_sums.cards[:, part], every_sums.pairs[:, part])
                 first_d[na:] += sums.total
                 same_d[na:, na:] += values.T @ values
                 cross_d[na:, na:] += counter.combine(values, sums, values, sums)
                 if alike_nets is not None:  # X(P, tD) = X(t^-1 P, D) for a wager every permutation leaves alike
-                    moved, moved_sums = _moved(base, base_sums, _inverse(t))
+                    moved, moved_sums = (base, base_sums) if t == IDENTITY else _moved(base, base_sums, _inverse(t))
                     same_d[:na, na:] += moved.T @ values
                     cross_d[:na, na:] += counter.combine(moved, moved_sums, values, sums)
             same_d[na:, :na] = same_d[:na, na:].T
@@ -348,9 +362,18 @@ def _moved(values: IntArray, sums: Sums, p: Perm) -> tuple[IntArray, Sums]:
 
 def _disjoint(holds: npt.NDArray[np.bool_], dealer: int) -> IntArray:
     """The hands that share no card with the dealer's hand ``dealer``."""
-    cards = hand_table().cards[dealer]
-    found: IntArray = np.flatnonzero(~holds[:, cards].any(axis=1))
+    free = np.ones(HANDS, dtype=bool)
+    for card in hand_table().cards[dealer].tolist():
+        free[_hands_holding()[card]] = False
+    found: IntArray = np.flatnonzero(free)
     return found
+
+
+@cache
+def _hands_holding() -> tuple[IntArray, ...]:
+    """The hands holding each card."""
+    holds = _holdings()
+    return tuple(np.flatnonzero(holds[:, card]) for card in range(52))
 
 
 def money_of_table(
