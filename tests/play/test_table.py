@@ -190,3 +190,41 @@ def test_bad_seating_is_refused() -> None:
     _, moments = _enumerated_round_variance(1, Fraction(1), Fraction(1))
     with pytest.raises(ValueError, match="a table has 1 to 7 seats, not 8"):
         round_variance(moments, Seating((("a", Fraction(1), Fraction(1)),)), 8)
+
+
+def test_the_dealer_loop_equals_each_dealer_hand_counted_directly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suit patterns, the cosets of Prime's colour permutations and the moved sums, against every dealer hand
+    of a pattern settled and summed directly, one hand at a time (the standard game's four wagers)."""
+    import trey.play.table as table_module
+    from trey.cards.readings.base import _suit_orbits
+    from trey.engine import player_decisions
+    from trey.play.settle import Settler
+    from trey.play.table import PAIR_DEALS, SEAT_DEALS
+
+    spec = load_spec(PAYTABLES / "standard.yaml")
+    representatives, members = _suit_orbits(ALL_SUIT_PERMUTATIONS)
+    chosen = [200]  # a suit pattern of 12 dealer hands
+    dealers = [np.flatnonzero(members == p) for p in chosen]
+    renumbered = np.concatenate([np.full(len(d), i) for i, d in enumerate(dealers)])
+    monkeypatch.setattr(table_module, "_suit_orbits", lambda _s: (representatives[chosen], np.sort(renumbered)))
+    moments = table_moments(spec)
+    settler = Settler(spec, player_decisions(spec))
+    wagers = spec.wagers.ids
+    cards = hand_table().cards
+    counter = PairCounter(cards)
+    first = np.zeros(4, dtype=np.int64)
+    same = np.zeros((4, 4), dtype=np.int64)
+    cross = np.zeros((4, 4), dtype=np.int64)
+    for dealer in np.concatenate(dealers).tolist():
+        free = np.flatnonzero(~np.isin(cards, cards[dealer]).any(axis=1))
+        outcomes = settler.settle(cards[free], np.repeat(cards[dealer : dealer + 1], len(free), axis=0))
+        values = np.zeros((22_100, 4), dtype=np.int64)
+        for i, w in enumerate(wagers):
+            values[free, i] = np.array([int(n) for n in settler.tables[w].nets], dtype=np.int64)[outcomes[w]]
+        sums = counter.sums(values)
+        first += values.sum(axis=0)
+        same += values.T @ values
+        cross += counter.combine(values, sums, values, sums)
+    assert moments.mean == tuple(Fraction(int(x), SEAT_DEALS) for x in first)
+    assert moments.same_seat == tuple(tuple(Fraction(int(x), SEAT_DEALS) for x in row) for row in same)
+    assert moments.other_seat == tuple(tuple(Fraction(int(x), PAIR_DEALS) for x in row) for row in cross)

@@ -256,7 +256,6 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
     position = np.argsort(np.array(order))
     representatives, members = _suit_orbits(ALL_SUIT_PERMUTATIONS)
     orbit = np.bincount(members, minlength=len(representatives))
-    holds = _holdings()
     counter = PairCounter(hand_table().cards)
     if not counter.exact_for(largest):
         raise ValueError(f"a pay of {largest}/{unit} units is too large for the table's exact sums")
@@ -270,7 +269,7 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
         same_d = np.zeros((n, n), dtype=np.int64)
         cross_d = np.zeros((n, n), dtype=np.int64)
         if alike_nets is not None:
-            base = alike_nets.at(dealer, _disjoint(holds, dealer))
+            base = alike_nets.at(dealer, _disjoint(dealer))
             base_sums = counter.sums(base)
             # Paid alike under every permutation: the same at each coset's image of the dealer's hand.
             first_d[:na] = k * base_sums.total
@@ -278,7 +277,7 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
             cross_d[:na, :na] = k * counter.combine(base, base_sums, base, base_sums)
         if other_nets is not None:
             images = [int(permutations[t][dealer]) for t in cosets]  # each coset's t applied to the dealer's hand
-            every = other_nets.at_each(images, [_disjoint(holds, image) for image in images])
+            every = other_nets.at_each(images, [_disjoint(image) for image in images])
             every_sums = counter.sums(every)
             no = len(other)
             for c, t in enumerate(cosets):
@@ -360,7 +359,7 @@ def _moved(values: IntArray, sums: Sums, p: Perm) -> tuple[IntArray, Sums]:
     return values[_hand_permutations()[p]], Sums(sums.total, sums.cards[cards], sums.pairs[pairs])
 
 
-def _disjoint(holds: npt.NDArray[np.bool_], dealer: int) -> IntArray:
+def _disjoint(dealer: int) -> IntArray:
     """The hands that share no card with the dealer's hand ``dealer``."""
     free = np.ones(HANDS, dtype=bool)
     for card in hand_table().cards[dealer].tolist():
