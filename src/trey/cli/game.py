@@ -23,6 +23,7 @@ from trey.cli.app import (
     app,
     one_line,
     progress_bar,
+    progress_tasks,
     say,
     say_error,
     standard_game,
@@ -170,7 +171,9 @@ def _print_with_money(
 
     if output_format not in ("table", "json"):
         raise typer.BadParameter("--mix is shown with --format table or json")
-    money = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour)
+    with progress_tasks(enabled=output_format == "table") as report:
+        advance = (lambda _done, total: report("counting the whole table", 1, total)) if report is not None else None
+        money = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour, advance)
     made = ANALYSIS_FORMATS[output_format].make(analysis, options)
     if output_format == "json":
         assert isinstance(made, str)

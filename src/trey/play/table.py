@@ -382,10 +382,12 @@ def money_of_table(
     seats: int = 7,
     occupancy: str = "1",
     decisions_per_hour: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TableMoney:
     """``trey analyze --mix``: the bet mix read from its texts (a :class:`~trey.core.errors.TreyError` with a hint
     when one is wrong), the table's pace from ``decisions_per_hour`` or the paytable's ``table:`` section (else
-    60), the whole table's moments counted, and the money made of them (:func:`trey.engine.money.table_money`)."""
+    60), the whole table's moments counted (``progress`` as :func:`table_moments`), and the money made of them
+    (:func:`trey.engine.money.table_money`)."""
     from trey.core.errors import TreyError
 
     pace = decisions_per_hour
@@ -394,7 +396,7 @@ def money_of_table(
     try:
         bet_mix = mix_of(mix, seats, parse_share(occupancy), pace or DEFAULT_DECISIONS_PER_HOUR)
         table_money(analysis, bet_mix)  # the wagers checked before the table is counted
-        moments = table_moments(spec)
+        moments = table_moments(spec, progress)
     except ValueError as exc:
         raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
     return table_money(analysis, bet_mix, moments)
