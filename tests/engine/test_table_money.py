@@ -112,3 +112,17 @@ def test_compare_with_a_mix() -> None:
         assert row["theoretical_win_per_hour"] == round(float(edge * 6 * 7 * 60), 2)
     run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", "--format", "csv")
     assert run.exit_code == 2
+
+
+def test_the_round_payout_bound_holds_for_one_seat() -> None:
+    """One seat of Pair Plus at 10: the exact tail of its net (from the outcome table) is under Cantelli's bound."""
+    spec = load_spec(PAIR_PLUS)
+    analysis = analyze(spec)
+    money = table_money(
+        analysis, BetMix((MixBet("pair_plus", Fraction(1), Fraction(10)),), seats=1), table_moments(spec)
+    )
+    rows = analysis.wagers["pair_plus"].outcomes
+    for amount in (Fraction(10), Fraction(60), Fraction(300), Fraction(400)):
+        exact = sum((r.probability for r in rows if 10 * r.pays >= amount), Fraction(0))
+        bound = money.liability_bound(amount)
+        assert bound is not None and float(exact) <= bound < 1

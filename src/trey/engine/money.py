@@ -145,6 +145,12 @@ class TableMoney:
         return 1.0 if excess <= 0 else variance / (variance + excess * excess)
 
 
+def liability_amounts(money: TableMoney) -> tuple[Fraction, ...]:
+    """The amounts the round's payout bound is stated at: 10, 50 and 250 times an average round's wagers."""
+    wagered = money.wagered_per_seat * money.mix.seated
+    return tuple(k * wagered for k in (10, 50, 250))
+
+
 def table_money(analysis: GameAnalysis, mix: BetMix, moments: TableMoments | None = None) -> TableMoney:
     """The money of ``mix`` at the game of ``analysis``; the hour's variance when the table's ``moments`` are given."""
     offered = tuple(analysis.wagers)
@@ -193,6 +199,10 @@ def table_money_json(money: TableMoney) -> dict[str, Any]:
             "range_per_hour_90": [_money(low90), _money(high90)],
             "range_per_hour_95": [_money(low95), _money(high95)],
             "hours_for_range_within_10_percent": round(money.hours_for_range(Fraction(1, 10)) or 0.0, 1),
+            "round_payout_bounds": [
+                {"players_net_at_least": _money(x), "probability_at_most": money.liability_bound(x)}
+                for x in liability_amounts(money)
+            ],
         }
     return data
 
@@ -219,6 +229,11 @@ def table_money_lines(money: TableMoney, currency: str = "USD") -> list[str]:
             f"{math.sqrt(independent):,.2f} if they were independent)",
             f"  95% range of an hour's win: {low:,.2f} to {high:,.2f} {currency}",
             f"  hours until the win is within 10% of theo (95%): {money.hours_for_range(Fraction(1, 10)) or 0:,.0f}",
+            "  a round pays the players, net, at least "
+            + ", ".join(
+                f"{float(x):,.0f} with P <= {money.liability_bound(x) or 0:.2g}" for x in liability_amounts(money)
+            )
+            + " (Cantelli's bound from the round's exact variance)",
         ]
     return lines
 
