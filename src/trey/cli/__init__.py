@@ -11,6 +11,7 @@ from trey.cli import protect  # noqa: F401
 from trey.cli import risk  # noqa: F401
 from trey.cli import audit  # noqa: F401
 from trey.cli import serve  # noqa: F401
+from trey.cli import hold  # noqa: F401
 
 # isort: on
 from trey.cli.app import app, main

@@ -23,6 +23,7 @@ from trey.cli.app import (
     app,
     one_line,
     progress_bar,
+    progress_tasks,
     say,
     say_error,
     user_errors,
@@ -34,6 +35,8 @@ from trey.core.errors import TreyError
 from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
 
 if TYPE_CHECKING:
+    from trey.engine.money import BetMix, TableMoney
+    from trey.engine.results import GameAnalysis
     from trey.paytable.model import GameSpec
     from trey.play.shards import Merged
     from trey.play.simulate import SimulationResult
@@ -92,6 +95,28 @@ def analyze(
         Path | None, typer.Option("--out", help="The file to write (--format xlsx).", show_default=False)
     ] = None,
     force: Force = False,
+    mix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mix",
+            help="The table's bet mix, one wager each: WAGER=BET or WAGER=SHARE@BET (ante_play=25, "
+            "pair_plus=60%@10): adds the blended house edge, the theoretical win per table-hour and its range "
+            "(the whole table counted: seconds).",
+            show_default=False,
+        ),
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
+    occupancy: Annotated[
+        str, typer.Option("--occupancy", help="Share of seats occupied (0.85, 85%), with --mix.")
+    ] = "1",
+    decisions_per_hour: Annotated[
+        int | None,
+        typer.Option(
+            "--decisions-per-hour",
+            help="Rounds dealt an hour, with --mix (default: the paytable's table: decisions_per_hour, else 60).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
     from trey.engine import analyze as run_analysis
@@ -115,6 +140,9 @@ def analyze(
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     options = FormatOptions(exact=exact, meter=at_meter)
+    if mix:
+        _print_with_money(spec, analysis, chosen.name, options, mix, seats, occupancy, decisions_per_hour)
+        return
     if out is not None:
         made = chosen.make(analysis, options)
         assert isinstance(made, bytes)
@@ -124,6 +152,36 @@ def analyze(
     text = chosen.make(analysis, options)
     if text is not None:
         sys.stdout.write(text if isinstance(text, str) else text.decode())
+
+
+def _print_with_money(
+    spec: GameSpec,
+    analysis: GameAnalysis,
+    output_format: str,
+    options: FormatOptions,
+    mix: list[str],
+    seats: int,
+    occupancy: str,
+    decisions_per_hour: int | None,
+) -> None:
+    """``trey analyze --mix``: the analysis, then the table's money (terminal), or under ``table_money`` (JSON)."""
+    from trey.engine.money import table_money_json, table_money_lines
+    from trey.play.table import money_of_table
+
+    if output_format not in ("table", "json"):
+        raise typer.BadParameter("--mix is shown with --format table or json")
+    with progress_tasks(enabled=output_format == "table") as report:
+        advance = (lambda _done, total: report("counting the whole table", 1, total)) if report is not None else None
+        money = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour, advance)
+    made = ANALYSIS_FORMATS[output_format].make(analysis, options)
+    if output_format == "json":
+        assert isinstance(made, str)
+        data = json.loads(made)
+        data["table_money"] = table_money_json(money)
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    currency = spec.table.currency if spec.table is not None else "USD"
+    say("\n".join(["", *table_money_lines(money, currency)]))
 
 
 def _analyze_family(
@@ -192,6 +250,18 @@ def compare(
         Path | None, typer.Option("--out", help="Also write comparison.html into DIR.", show_default=False)
     ] = None,
     force: Force = False,
+    mix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mix",
+            help="A bet mix (WAGER=BET or WAGER=SHARE@BET, one wager each): adds its blended house edge and "
+            "theoretical win per table-hour at each file.",
+            show_default=False,
+        ),
+    ] = None,
+    seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
+    occupancy: Annotated[str, typer.Option("--occupancy", help="Share of seats occupied, with --mix.")] = "1",
+    decisions_per_hour: Annotated[int, typer.Option("--decisions-per-hour", help="Rounds an hour, with --mix.")] = 60,
 ) -> None:
     """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file."""
     from trey.choose.compare import compare as run_comparison
@@ -206,20 +276,46 @@ def compare(
         refuse_existing(out, ["comparison.html"], force=force, option="--out")
     games = [(display_name(path), load_spec(path)) for path in files]
     rows = run_comparison(games, wager)
+    money = _money_by_game(games, mix, seats, occupancy, decisions_per_hour) if mix else None
+    if money is not None and output_format is CompareFormat.CSV:
+        raise typer.BadParameter("--mix is shown with --format table or json")
     if output_format is CompareFormat.JSON:
-        print(json.dumps(comparison_json(rows), indent=2))
+        data = comparison_json(rows)
+        if money is not None:
+            from trey.engine.money import money_by_game_json
+
+            data["table_money"] = money_by_game_json(money[1])
+        print(json.dumps(data, indent=2))
     elif output_format is CompareFormat.CSV:
         sys.stdout.write(comparison_csv(rows))
     else:
         from trey.present.terminal import print_comparison
 
         print_comparison(rows)
+        if money is not None:
+            from trey.engine.money import money_by_game_lines
+
+            say("\n".join(["", *money_by_game_lines(money[1], money[0])]))
     if out is not None:
         from trey.documents.compare_view import render_comparison_html
 
         html = render_comparison_html(rows, games[0][0])
         for path in write_files(out, {"comparison.html": html.encode()}, force=force):
             say_error(f"wrote {path}")
+
+
+def _money_by_game(
+    games: list[tuple[str, GameSpec]], mix: list[str], seats: int, occupancy: str, decisions_per_hour: int
+) -> tuple[BetMix, list[tuple[str, TableMoney]]]:
+    """``trey compare --mix``: the mix read (a located error when it is wrong) and its money at each game."""
+    from trey.engine import analyze as run_analysis
+    from trey.engine.money import mix_of, money_by_game, parse_share
+
+    try:
+        bet_mix = mix_of(mix, seats, parse_share(occupancy), decisions_per_hour)
+        return bet_mix, money_by_game([(name, run_analysis(spec)) for name, spec in games], bet_mix)
+    except ValueError as exc:
+        raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
 
 
 def _parse_percent(value: str, option: str) -> Fraction:

@@ -69,6 +69,13 @@ def protect(
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the sheet.")] = Paper.LETTER,
     effective: DateOption = None,
     force: Force = False,
+    average_ante: Annotated[
+        str | None,
+        typer.Option("--average-ante", help="Each leak's cost per hour at this average Ante.", show_default=False),
+    ] = None,
+    decisions_per_hour: Annotated[
+        int, typer.Option("--decisions-per-hour", help="Rounds an hour, with --average-ante.")
+    ] = 60,
 ) -> None:
     """What a player gains from a seen dealer card, two, or the class of one: exact figures, the informed
     strategy and the decisions that give it away."""
@@ -85,6 +92,11 @@ def protect(
         )
     spec = load_spec(file)
     if not spec.game.is_standard:  # a game of the family with another round (issue 31)
+        if average_ante is not None:
+            raise TreyError(
+                f"{spec.name}: the leaks' cost in money (--average-ante) is worked out for standard Three Card Poker",
+                hint="trey protect without --average-ante prints the informed player's exact figures",
+            )
         _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed, out=out)
         return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
@@ -107,12 +119,32 @@ def protect(
         files = made(lambda: surveillance_sheet(found, file.stem, paper=paper.value, effective=when))
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
+    leaks = None
+    if average_ante is not None:
+        from fractions import Fraction
+
+        from trey.protect.money import leak_costs
+
+        try:
+            ante = Fraction(average_ante)
+            leaks = (ante, leak_costs(found, ante, decisions_per_hour))
+        except (ValueError, ZeroDivisionError) as exc:
+            raise TreyError(f"--average-ante {average_ante}: {exc}", hint="e.g. --average-ante 25") from None
     if output_format is OutputFormat.JSON:
-        print(json.dumps(protection_json(found), indent=2))
+        data = protection_json(found)
+        if leaks is not None:
+            from trey.protect.money import leak_costs_json
+
+            data["leaks_in_money"] = leak_costs_json(leaks[1], leaks[0], decisions_per_hour)
+        print(json.dumps(data, indent=2))
     else:
         from trey.present.protection_view import print_protection
 
         print_protection(found)
+        if leaks is not None:
+            from trey.protect.money import leak_cost_lines
+
+            print("\n".join(["", *leak_cost_lines(leaks[1], leaks[0], decisions_per_hour)]))
 
 
 def _protect_family(

@@ -135,9 +135,15 @@ class RiskFigures:
         return Fraction(self.most_likely[0].combinations, self.stats.cycle)
 
 
+def rounds_to_show(variance: Fraction, edge: Fraction) -> Fraction | None:
+    """N0 = (SD / edge)² = Var / edge², exact: the rounds after which an edge equals one standard deviation of the
+    result; None for no edge (it never shows)."""
+    return variance / (edge * edge) if edge else None
+
+
 def n0(stats: WagerStats) -> Fraction | None:
     """(SD / edge)² = Var / E², exact; None when the mean is 0 (the edge never shows)."""
-    return stats.variance / (stats.mean * stats.mean) if stats.mean else None
+    return rounds_to_show(stats.variance, stats.mean)
 
 
 def desirability_index(stats: WagerStats) -> Decimal:

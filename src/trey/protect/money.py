@@ -1,0 +1,78 @@
+"""Leaks in money: what each scenario of :func:`~trey.protect.protection.protect` costs the house per hour at a
+table's average Ante and pace, and how many hours of play it takes to show.
+
+One informed player betting ``average_ante`` on each of ``decisions_per_hour`` rounds gains ``gain`` per Ante over
+a normal player (the informed return less the normal one): the leak costs gain x ante x decisions an hour. It shows
+after N0 = (SD / edge)^2 rounds of the informed player's edge (when the information turns the game in the player's
+favour; else never as a winning player, and the rounds until the gain alone equals one SD are given instead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from trey.engine.risk import rounds_to_show
+from trey.protect.protection import Protection
+
+
+@dataclass(frozen=True)
+class LeakCost:
+    scenario: str
+    gain_per_ante: Fraction
+    cost_per_hour: Fraction
+    player_edge: Fraction  # the informed player's edge per Ante (positive: the player wins)
+    n0_rounds: float | None  # (SD / player edge)^2 when the player wins, else (SD / gain)^2
+    hours_to_show: float | None
+
+
+def leak_costs(protection: Protection, average_ante: Fraction, decisions_per_hour: int) -> tuple[LeakCost, ...]:
+    """Each exactly counted scenario of ``protection`` in money (see the module)."""
+    if average_ante <= 0 or not 1 <= decisions_per_hour <= 1000:
+        raise ValueError("the average Ante must be positive and decisions an hour 1 to 1000")
+    costs = []
+    for play in protection.scenarios:
+        edge = play.stats.mean
+        exact = rounds_to_show(play.stats.variance, edge if edge > 0 else play.gain)
+        rounds = None if exact is None else float(exact)
+        costs.append(
+            LeakCost(
+                play.scenario,
+                play.gain,
+                play.gain * average_ante * decisions_per_hour,
+                edge,
+                rounds,
+                None if rounds is None else rounds / decisions_per_hour,
+            )
+        )
+    return tuple(costs)
+
+
+def leak_costs_json(costs: tuple[LeakCost, ...], average_ante: Fraction, decisions_per_hour: int) -> dict[str, Any]:
+    return {
+        "average_ante": float(average_ante),
+        "decisions_per_hour": decisions_per_hour,
+        "leaks": [
+            {
+                "scenario": c.scenario,
+                "gain_per_ante": float(c.gain_per_ante),
+                "cost_per_hour": round(float(c.cost_per_hour), 2),
+                "player_edge": float(c.player_edge),
+                "n0_rounds": None if c.n0_rounds is None else round(c.n0_rounds, 1),
+                "hours_to_show": None if c.hours_to_show is None else round(c.hours_to_show, 1),
+            }
+            for c in costs
+        ],
+    }
+
+
+def leak_cost_lines(costs: tuple[LeakCost, ...], average_ante: Fraction, decisions_per_hour: int) -> list[str]:
+    lines = [
+        f"Leaks in money: one informed player at {float(average_ante):,.2f} an Ante, "
+        f"{decisions_per_hour} decisions an hour"
+    ]
+    for c in costs:
+        shows = "never" if c.hours_to_show is None else f"{c.hours_to_show:,.1f} h ({c.n0_rounds:,.0f} rounds)"
+        lines.append(f"  {c.scenario}: costs {float(c.cost_per_hour):,.2f} an hour; shows after {shows}")
+    return lines
