@@ -545,5 +545,7 @@ def test_the_command_audits_a_database_table(tmp_path: Path, tabular: tuple[Path
         )
     result = CliRunner().invoke(app, ["audit", str(PAYTABLE), f"sqlite:///{database}", "--table", "seats"])
     assert result.exit_code == 1
-    assert result.output.startswith("FAIL: 1 wager mis-paid")
+    assert result.output.startswith(
+        "FAIL: 2 findings\n- 1 wager mis-paid ($5 overpaid, $0 underpaid)\n- not checked: 25 deal-integrity tests"
+    )
     assert "T1-0000005/2" in result.output

@@ -6,9 +6,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-
 from conftest import run_cli, standard_protection
+from trey.core.jsonschemas import validator
 from trey.protect.money import leak_costs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,7 +37,6 @@ def test_trey_protect_average_ante_json() -> None:
     )
     assert run.exit_code == 0
     data = json.loads(run.stdout)
-    schema = json.loads((REPO / "schemas" / "protection.schema.json").read_text())
-    Draft202012Validator(schema).validate(data)
+    validator("protection").validate(data)
     leaks = {leak["scenario"]: leak for leak in data["leaks_in_money"]["leaks"]}
     assert round(leaks["one dealer card"]["n0_rounds"]) == 2501
