@@ -179,6 +179,27 @@ def test_a_log_without_the_ace_of_spades_is_flagged_naming_the_card(
     )
 
 
+def test_the_reports_card_table_gives_the_verdicts_figures_as_the_verdict_writes_them(
+    without_the_ace_of_spades: tuple[Path, list[str]],
+) -> None:
+    """The report's table of card tests and the verdict's finding print one statistic one way: thousands separated,
+    and a p-value a float cannot hold as "≈ 0", never "0"."""
+    from datetime import date
+
+    from trey.audit.verdict import p_figure
+    from trey.documents.audit_view import audit_context
+
+    path, _ = without_the_ace_of_spades
+    found = audit(SPEC, [path])
+    rows = {row["test"]: row for row in audit_context(found, paper="a4", day=date(2026, 1, 1), logs=["x"])["cards"]}
+    overall = next(t for t in found.card_tests if t.name == "cards, overall")
+    assert rows[overall.name]["statistic"] == f"{overall.statistic:,.2f}"
+    assert f"chi-square {rows[overall.name]['statistic']}, df 51, p = {rows[overall.name]['p']})" in (
+        found.verdict.findings[0].says
+    )
+    assert (p_figure(0.0), p_figure(1.234e-45)) == ("≈ 0", "1.23e-45")
+
+
 def _log_of(folder: Path, lines: list[str]) -> Path:
     path = folder / "fair.jsonl"
     path.write_text("\n".join(lines) + "\n")

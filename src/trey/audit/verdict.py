@@ -116,9 +116,14 @@ def parse_alpha(text: str) -> Fraction:
     return alpha
 
 
+def p_figure(p: float) -> str:
+    """A p-value as a table's cell: three significant figures; ``≈ 0`` below what a float holds (never "0")."""
+    return "≈ 0" if p == 0 else f"{p:.3g}"
+
+
 def p_text(p: float) -> str:
-    """A p-value to three significant figures; ``p ≈ 0`` below what a float holds."""
-    return "p ≈ 0" if p == 0 else f"p = {p:.3g}"
+    """A p-value in words: ``p = 0.0123``; ``p ≈ 0`` below what a float holds."""
+    return "p ≈ 0" if p == 0 else f"p = {p_figure(p)}"
 
 
 def z_p_value(z: float, *, two_sided: bool) -> float:

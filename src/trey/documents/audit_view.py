@@ -14,7 +14,7 @@ from trey.audit.audit import SHARP, Audit
 from trey.audit.integrity.battery import FAMILY, OVERALL, Battery, Outcome
 from trey.audit.integrity.deal import DEAL_ORDER
 from trey.audit.integrity.nulls import rising_law
-from trey.audit.verdict import Family, p_text
+from trey.audit.verdict import Family, p_figure, p_text
 from trey.core.numbers import decimal_text, percent_text
 from trey.core.version import __version__
 from trey.documents.charts import audit_trail_svg, position_heatmap_svg, rising_histogram_svg
@@ -102,9 +102,9 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
             {
                 "test": t.name,
                 "observations": f"{t.observations:,}",
-                "statistic": f"{t.statistic:.2f}",
+                "statistic": f"{t.statistic:,.2f}",
                 "df": t.degrees_of_freedom,
-                "p": f"{t.p_value:.3g}" if t.runs else "—",
+                "p": p_figure(t.p_value) if t.runs else "—",
                 "flagged": family.is_flagged("card", t.name),
                 "runs": t.runs,
                 "furthest": t.departure if family.is_flagged("card", t.name) else "",
@@ -141,7 +141,7 @@ def outcome_row(o: Outcome, family: Family) -> dict[str, Any]:
         "needed": f"{o.needed:,}",
         "statistic": f"{o.statistic:,.2f}",
         "kind": f"χ², df {o.df:,}" if o.df is not None else f"z, {o.method.partition(', ')[2]}",
-        "p": f"{o.p_value:.3g}" if o.p_value is not None else "—",
+        "p": p_figure(o.p_value) if o.p_value is not None else "—",
         "counts": o.counts,
         "observed": _fraction(o.observed),
         "expected": _fraction(o.expected),

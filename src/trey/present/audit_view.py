@@ -8,6 +8,7 @@ from rich.console import Console
 
 from trey.audit.audit import SHARP, Audit
 from trey.audit.integrity.battery import FAMILY, OVERALL
+from trey.audit.verdict import p_figure
 from trey.core.numbers import decimal_text, percent_text
 from trey.paytable.model import money_style
 from trey.present.layout import TextTable, figure, label, print_table
@@ -87,7 +88,7 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
             f"{t.observations:,}",
             f"{t.statistic:,.2f}",
             str(t.degrees_of_freedom),
-            f"{t.p_value:.3g}" if t.runs else "—",
+            p_figure(t.p_value) if t.runs else "—",
             ("FLAGGED" if family.is_flagged("card", t.name) else "") if t.runs else "not run",
             t.departure if family.is_flagged("card", t.name) else "",
         )
@@ -146,7 +147,7 @@ def _print_integrity(console: Console, found: Audit) -> None:
                 f"{o.needed:,}",
                 f"{o.statistic:,.2f}",
                 f"chi-square, df {o.df:,}" if o.df is not None else o.method,
-                f"{o.p_value:.3g}" if o.p_value is not None else "—",
+                p_figure(o.p_value) if o.p_value is not None else "—",
                 "FLAGGED" if flagged else ("" if o.runs else "not enough data"),
                 user_text(o.says.partition(": ")[2].rpartition(" (")[0]),
             )
