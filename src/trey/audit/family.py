@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -47,8 +47,9 @@ from trey.core.numbers import fraction_text
 from trey.engine.decide import cell_counts
 from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.play.pay_lines import answer_lines
 from trey.play.payouts import PayRule
-from trey.play.settle import FAMILY_PARTS, FamilyOutcome, FamilySettler
+from trey.play.settle import FAMILY_PARTS, FamilyOutcome, FamilySettler, SettledWager
 from trey.rules.round import DEAL_CLASSES, FOLD
 
 BATCH_ROUNDS = 4_096  # valid rounds re-settled at a time
@@ -71,6 +72,7 @@ class FamilyRound:
     bet: Fraction  # the Ante
     net: Fraction
     parts: dict[str, Fraction] | None
+    side: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)  # side bets: (bet, net), by id
 
 
 def _option_words(multiple: int) -> str:
@@ -85,7 +87,7 @@ def parse_round(data: Any, spec: GameSpec, line: int) -> FamilyRound:
         raise _Refused(Code.LOG_FIELD, "a round is a JSON object")
     common = {k: v for k, v in data.items() if k not in ("play", "parts")}
     logged = _round(common, spec, {})
-    if set(logged.bets) != {ANTE_PLAY}:
+    if ANTE_PLAY not in logged.bets:
         raise _Refused(Code.LOG_FIELD, "a round of this game bets its Ante & Play (bets.ante_play)")
     shape = spec.game
     multiples = shape.multiples
@@ -136,6 +138,7 @@ def parse_round(data: Any, spec: GameSpec, line: int) -> FamilyRound:
         logged.bets[ANTE_PLAY],
         logged.net[ANTE_PLAY],
         parts,
+        {w: (b, logged.net[w]) for w, b in logged.bets.items() if w != ANTE_PLAY},
     )
 
 
@@ -173,6 +176,20 @@ class FamilyAuditor:
         self.scaled_nets = np.array([int(n * self.denominator) for n in table.nets], dtype=np.int64)
         self.dues: dict[tuple[int, int], tuple[int, dict[str, int], str]] = {}
         self.qualifier = spec.rules.dealer_qualifier.minimum_key
+        if any(bet.progressive is not None for bet in spec.wagers.side_bets):
+            raise TreyError(
+                f"{spec.name}: a progressive beside a game of the family other than the standard one is not audited "
+                "yet",
+                hint="audit the game's paytable without its progressive",
+            )
+        # Each side bet's outcome law beside the optimal strategy (analyze_family), what its expected due is over.
+        self.side_laws = {bet.wager: bet for bet in family.side_bets}
+        for bet in family.side_bets:
+            found.returns[bet.wager] = WagerReturn(
+                bet.wager, spec.wagers.title(bet.wager), theoretical_rtp=bet.stats.rtp, cycle=bet.outcomes[0].cycle
+            )
+        self.side_dues: dict[tuple[str, int, int, bool], tuple[int, str]] = {}
+        self.side_moments: dict[tuple[str, int], tuple[int, int]] = {}
 
     def read(self, path: Path) -> None:
         """One log's lines, re-settled a batch at a time."""
@@ -248,9 +265,81 @@ class FamilyAuditor:
         found.cards.add(np.concatenate([player, dealer], axis=1), tables)
         found.rounds += len(rounds)
         options = np.array([r.option for r in rounds], dtype=np.int64)
-        index = self.settler.settle(player, dealer, options)["ante_play"]
+        settled = self.settler.settle(player, dealer, options)
+        index = settled[ANTE_PLAY]
         due = self._settle(rounds, index)
+        if self.spec.wagers.side_bets:
+            self._side_bets(rounds, settled)
         self._expectation(rounds, player, dealer, options, index, due)
+
+    def _side_due(self, wager: str, index: int, size: int, folded: bool) -> tuple[int, str]:
+        """What is due on a side bet's outcome ``index`` at a bet of ``size`` cents, in cents, and why (the fold
+        words the loss of a bet lost with the Ante)."""
+        key = (wager, index, size, folded)
+        if key not in self.side_dues:
+            if len(self.side_dues) > 100_000:
+                self.side_dues.clear()
+            table = self.settler.tables[wager]
+            settled: dict[str, SettledWager] = {
+                wager: SettledWager(wager, table.outcomes[index], table.nets[index], table.staked[index])
+            }
+            if folded:
+                ante = self.settler.tables[ANTE_PLAY]
+                fold = next(i for i, o in enumerate(ante.outcomes) if isinstance(o, FamilyOutcome) and o.deal is None)
+                settled = {ANTE_PLAY: SettledWager(ANTE_PLAY, ante.outcomes[fold], ante.nets[fold], 1), **settled}
+            bet = Fraction(size, 100)
+            paid = answer_lines(self.spec, settled, {w: bet for w in settled}, self.rule)
+            lines = [x for x in paid if x.wager == wager]
+            due = cents(sum((x.amount for x in lines), Fraction(0)))
+            self.side_dues[key] = (due, "; ".join(f"{x.part}: {x.reason}" for x in lines))
+        return self.side_dues[key]
+
+    def _side_moments(self, wager: str, size: int) -> tuple[int, int]:
+        """A side bet's due at ``size`` cents summed over its outcome law's cycle, and its square."""
+        key = (wager, size)
+        if key not in self.side_moments:
+            law = self.side_laws[wager]
+            first = second = 0
+            for i, row in enumerate(law.outcomes):  # the law's rows are the settler's outcomes, in order
+                due, _ = self._side_due(wager, i, size, False)
+                first += row.combinations * due
+                second += row.combinations * due * due
+            self.side_moments[key] = (first, second)
+        return self.side_moments[key]
+
+    def _side_bets(self, rounds: list[FamilyRound], settled: dict[str, np.ndarray]) -> None:
+        """Each side bet of the batch re-settled on its own cards (lost with the Ante on a logged fold when its
+        on_fold says so), mis-paid ones listed, its return totalled against its law beside the optimal strategy."""
+        found = self.found
+        for wager in (bet.id for bet in self.spec.wagers.side_bets):
+            totals = found.returns[wager]
+            for r, i in zip(rounds, settled[wager].tolist(), strict=True):
+                if wager not in r.side:
+                    continue
+                bet, net = r.side[wager]
+                size, logged = cents(bet), cents(net)
+                due, reason = self._side_due(wager, i, size, r.option == FOLD)
+                totals.rounds += 1
+                totals.bet_cents += size
+                totals.wagered_cents += size
+                totals.net_cents += due
+                totals.logged_net_cents += logged
+                mean, square = self._side_moments(wager, size)
+                totals.expected_sum += mean
+                totals.square_sum += square
+                totals.mean_square_sum += mean * mean
+                if logged == due:
+                    continue
+                found.mispaid_count += 1
+                difference = Fraction(logged - due, 100)
+                if difference > 0:
+                    found.overpaid += difference
+                else:
+                    found.underpaid -= difference
+                if len(found.mispaid) < KEPT:
+                    found.mispaid.append(
+                        MisPaid(r.line, r.round, wager, Fraction(logged, 100), Fraction(due, 100), reason)
+                    )
 
     def _due(self, index: int, bet: Fraction) -> tuple[int, dict[str, int], str]:
         key = (index, cents(bet))
