@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import date
 from fractions import Fraction
 from functools import cache
 
@@ -15,6 +16,8 @@ import numpy as np
 import family_brute as brute
 from conftest import run_cli
 from family_games import FU_BLIND, FU_GAME, paytable
+from trey.audit.audit import audit as audit_logs
+from trey.documents.audit_view import render_audit_html
 from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.paytable.model import GameSpec
 from trey.play.settle import FamilySettler
@@ -68,7 +71,7 @@ def face_up_analysis() -> FamilyAnalysis:
 
 @cache
 def face_up_simulation() -> SimulationResult:
-    return simulate(face_up_spec(), 60_000, 3)
+    return simulate(face_up_spec(), 20_000, 3)
 
 
 def _deals(count: int, seed: int) -> np.ndarray:
@@ -125,7 +128,7 @@ def test_a_simulation_of_side_bets_beside_a_face_up_game_is_within_bounds_of_the
         assert simulated.exact_rtp == bet.stats.rtp
         assert [c.outcome for c in simulated.outcomes] == [r.outcome for r in bet.outcomes]
         assert simulated.tested and abs(simulated.z_score) <= 4 and simulated.p_value >= 1e-6
-        assert sum(c.observed for c in simulated.outcomes) == 60_000
+        assert sum(c.observed for c in simulated.outcomes) == 20_000
     # Pair Plus 40-30-6-3-1 and the Dealer Bonus read three random cards: 1 - 7.2760% (docs/published-figures.md)
     assert result.wagers["dealer_bonus"].exact_rtp == 1 - Fraction(402, 5525)
     assert result.wagers["pair_plus_lost"].exact_rtp == 1 - Fraction(402, 5525)  # every paying hand is played
@@ -140,13 +143,22 @@ def test_trey_simulate_and_its_log_deal_side_bets_beside_a_family_game(tmp_path:
     path.write_text(
         "trey: 3\nname: FU side bets\n" + FU_GAME.replace("{BLIND}", FU_BLIND) + "wagers: {ante_play: {}}\n" + SIDE_BETS
     )
-    run = run_cli("simulate", path, "--rounds", "60000", "--seed", "3", "--format", "json")
+    run = run_cli("simulate", path, "--rounds", "20000", "--seed", "3", "--format", "json")
     assert (run.exit_code, run.stderr) == (0, "")
     data = json.loads(run.stdout)
     assert sorted(data["wagers"]) == ["ante_play", "dealer_bonus", "pair_plus_lost"]
     expected = face_up_simulation().wagers["pair_plus_lost"]
     assert data["wagers"]["pair_plus_lost"]["observed_rtp"] == str(expected.observed_rtp)
     assert data["passed"] is True
+    text = run_cli("simulate", path, "--rounds", "2000", "--seed", "3").stdout.splitlines()
+    assert [line.split("; ", 1)[0] for line in text if "outcomes; " in line] == [
+        "Ante & Play: outcomes",
+        "Pair Plus: outcomes",
+        "Dealer Bonus: outcomes",
+    ]
+    titles = [line.split(" returned ", 1)[1] for line in text if "outcomes; " in line]
+    assert titles[0].startswith("(in Antes; RTP per Ante), standard error of the RTP ")
+    assert titles[1].startswith("(units of the initial bet), standard error")  # a side bet's own bet
     log = tmp_path / "fu.jsonl"
     run = run_cli("simulate", path, "--rounds", "300", "--log", log)
     assert run.exit_code == 0, run.stderr
@@ -169,6 +181,14 @@ def test_trey_simulate_and_its_log_deal_side_bets_beside_a_family_game(tmp_path:
     returns = {r["wager"]: r for r in data["returns"]}
     assert returns["dealer_bonus"]["theoretical_rtp"] == str(1 - Fraction(402, 5525))
     assert returns["pair_plus_lost"]["rounds"] == 300
+    # the views say what the figures are per: Ante & Play per Ante (the initial bet is two Antes), a side bet per bet
+    text = run_cli("audit", path, log)
+    assert any(
+        line.startswith("Return per wager (Ante & Play per Ante, a side bet per unit of its bet): paid as logged")
+        for line in text.stdout.splitlines()
+    ), text.stdout
+    html = render_audit_html(audit_logs(face_up_spec(), [log]), paper="a4", day=date(2026, 1, 1), logs=["fu.jsonl"])
+    assert '<p class="small">Ante &amp; Play per Ante, a side bet per unit of its bet. Paid: the nets logged' in html
     # a folded round's Pair Plus paid back instead of lost with the Ante, a Dealer Bonus short: both found
     folded = next(i for i, line in enumerate(lines) if line["decision"] == "fold")
     tampered = dict(lines[folded])

@@ -15,6 +15,7 @@ from trey.core.version import __version__
 from trey.documents.charts import audit_trail_svg
 from trey.documents.environment import render
 from trey.paytable.model import money_style
+from trey.present.labels import return_units
 
 SEATS_LISTED = 50  # the seats the report lists: the flagged first
 
@@ -26,6 +27,7 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
     family = verdict.family
     return {
         "game": found.spec.name,
+        "returns_per": _capital(return_units(found.spec)),
         "paper": paper,
         "date": day.isoformat(),
         "logs": logs,
@@ -122,6 +124,10 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
         "chart": audit_trail_svg(found.trail.points, money) if len(found.trail.points) > 1 else None,
         "trey_version": __version__,
     }
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _percent(value: Fraction | None) -> str:

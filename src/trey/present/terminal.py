@@ -30,7 +30,7 @@ from trey.figures.registry import (
     VOLATILITY_INDEX_90,
 )
 from trey.figures.theo import TheoreticalWin, theoretical_wins
-from trey.paytable.model import money_style
+from trey.paytable.model import ANTE_PLAY, money_style
 from trey.present.figures_view import (
     ENVY_COLUMNS,
     HAND_COLUMNS,
@@ -190,8 +190,17 @@ def print_hand(report: HandReport, *, exact: bool = False, console: Console | No
         say(console, line)
 
 
-def print_simulation(result: SimulationResult, console: Console | None = None, *, verdict: str | None = None) -> None:
-    """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again)."""
+# How a simulation's amounts are stated: the standard game's in units of the initial bet; a family game's Ante & Play
+# (issue 31) in Antes, its RTP per Ante (in a game with a Blind the initial bet is two Antes).
+STANDARD_UNITS = "units of the initial bet"
+FAMILY_UNITS = "in Antes; RTP per Ante"
+
+
+def print_simulation(
+    result: SimulationResult, console: Console | None = None, *, verdict: str | None = None, per_ante: bool = False
+) -> None:
+    """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again).
+    ``per_ante``: a game of the family other than the standard one, whose Ante & Play is stated per Ante."""
     console = console or terminal_console()
     say(
         console,
@@ -232,9 +241,10 @@ def print_simulation(result: SimulationResult, console: Console | None = None, *
             (outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True)) for c in w.outcomes
         ]
         columns = (label("outcome"), figure("observed"), figure("expected"))
+        units = FAMILY_UNITS if per_ante and w.wager == ANTE_PLAY else STANDARD_UNITS
         title = (
             f"{w.title}: outcomes; {units_text(w.total_wagered)} wagered, {units_text(w.total_returned)} returned "
-            f"(units of the initial bet), standard error of the RTP {w.std_error:.4%}"
+            f"({units}), standard error of the RTP {w.std_error:.4%}"
         )
         print_table(console, TextTable(columns, outcomes, title=title, bold_title=False))
     if verdict is None:
