@@ -18,11 +18,15 @@ options off the optimal strategy (:func:`~trey.engine.decide.decision_table`) ar
 decisions are: a bet larger than the optimal one counts among its plays below the strategy, a smaller one among its
 folds above it.
 
-Hand histories of a family game are read from JSON Lines (a CSV log is refused: its columns have no Play bet yet).
+Hand histories of a family game are read from JSON Lines, or CSV (a name ending .csv): the standard game's columns,
+``play`` the Play bet in Antes, the parts ``part_ante``, ``part_play``, ``part_blind``, ``part_ante_bonus``
+(:func:`family_csv_round`). Side bets beside the game are logged in ``bets`` and ``net`` beside ``ante_play`` and
+re-settled on their own cards, lost with the Ante on a logged fold when their ``on_fold`` says so.
 """
 
 from __future__ import annotations
 
+import csv
 import math
 import weakref
 from dataclasses import dataclass, field
@@ -34,7 +38,20 @@ import numpy as np
 import pyarrow as pa
 
 from trey.audit.audit import Audit, MisPaid, SeatDecisions, WagerReturn
-from trey.audit.log import KEPT, MAX_LINE_BYTES, MAX_ROUNDS, LogProblem, _amounts, _Refused, _round
+from trey.audit.log import (
+    BYTE_ORDER_MARK,
+    KEPT,
+    MAX_LINE_BYTES,
+    MAX_ROUNDS,
+    LogProblem,
+    _amounts,
+    _csv_fields,
+    _csv_round,
+    _header,
+    _Problems,
+    _Refused,
+    _round,
+)
 from trey.audit.rounds import cents
 from trey.audit.seen import NEW, SeenIds
 from trey.cards.hand_table import hand_indexes
@@ -142,6 +159,36 @@ def parse_round(data: Any, spec: GameSpec, line: int) -> FamilyRound:
     )
 
 
+# A family game's CSV columns for the parts of Ante & Play's net (the column ``play`` is the Play bet in Antes).
+CSV_PARTS = {f"part_{name}": name for name in FAMILY_PARTS}
+
+
+def family_csv_round(header: list[str], values: list[str]) -> dict[str, Any]:
+    """A CSV record of a family game as the JSON round it stands for: the standard game's columns
+    (:func:`trey.audit.log._csv_round`: round, time, table, seat, player, dealer, decision, bet_<wager>,
+    net_<wager>), and ``play``: the Play bet in Antes (ASCII digits; empty on a fold), and optionally the parts as
+    ``part_ante``, ``part_play``, ``part_blind`` (in a game with a Blind) and ``part_ante_bonus``. The standard
+    game's part columns ``ante`` and ``ante_bonus`` are refused: ``play`` is not a part here."""
+    named = set(header)
+    standard = sorted(named & {"ante", "ante_bonus"})
+    if standard:
+        raise _Refused(
+            Code.LOG_FIELD,
+            f"the column {standard[0]!r} is a part of the standard game's log: a family game's parts are "
+            f"{', '.join(CSV_PARTS)} (play is the Play bet in Antes)",
+        )
+    data = _csv_round([n if n != "play" else "_play" for n in header], values)
+    data.pop("parts", None)
+    row = dict(zip(header, values, strict=True))
+    play = row.get("play", "")
+    if play:
+        data["play"] = int(play) if play.isascii() and play.isdigit() and len(play) <= 6 else play
+    parts = {CSV_PARTS[k]: v for k, v in row.items() if k in CSV_PARTS and v != ""}
+    if parts:
+        data["parts"] = parts
+    return data
+
+
 # The settler (its strategy table) and the exact figures of a game, the same for every audit of it: forgotten with
 # the game.
 _PREPARED: weakref.WeakKeyDictionary[GameSpec, tuple[FamilySettler, FamilyAnalysis]] = weakref.WeakKeyDictionary()
@@ -192,16 +239,14 @@ class FamilyAuditor:
         self.side_moments: dict[tuple[str, int], tuple[int, int]] = {}
 
     def read(self, path: Path) -> None:
-        """One log's lines, re-settled a batch at a time."""
-        if path.name.lower().endswith(".csv"):
-            raise TreyError(
-                f"{display_name(path)}: a hand history of {self.spec.name} is read from JSON Lines",
-                hint="trey simulate --log writes one (a CSV log has no column for the Play bet yet)",
-            )
+        """One log's lines (JSON Lines, or CSV for a name ending .csv: :func:`family_csv_round`), re-settled a batch
+        at a time."""
+        is_csv = path.name.lower().endswith(".csv")
         name = display_name(path)
         number = self.seen.log(name)
         batch: list[FamilyRound] = []
-        with open_regular(path, what="a hand history") as stream:
+        header: list[str] | None = None
+        with open_regular(path, what="a hand history (JSON Lines or CSV)" if is_csv else "a hand history") as stream:
             line = 0
             while True:
                 raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -213,16 +258,40 @@ class FamilyAuditor:
                         raw = stream.readline(MAX_LINE_BYTES + 1)
                     self._problem(name, line, None, Code.LOG_LINE_TOO_LONG, f"longer than {MAX_LINE_BYTES:,} bytes")
                     continue
+                if is_csv and line == 1 and raw.startswith(BYTE_ORDER_MARK):
+                    raw = raw[len(BYTE_ORDER_MARK) :]
                 if not raw.strip():
+                    continue
+                if is_csv and header is None:
+                    problems = _Problems(name, max(0, KEPT - len(self.found.problems)))
+                    header = _header(raw.rstrip(b"\r\n"), line, problems)
+                    self.found.problem_count += problems.count
+                    self.found.problems += problems.listed
+                    if header is None:  # nothing of the file is read
+                        return
                     continue
                 if line > MAX_ROUNDS:
                     self._problem(name, line, None, Code.LOG_TOO_MANY, f"more than {MAX_ROUNDS:,} lines")
                     break
                 self.found.lines += 1
+                data: Any = None
                 try:
-                    data = loads_strict(raw.decode("utf-8"))
-                except (UnicodeDecodeError, JsonInputError, ValueError) as exc:
+                    text = raw.decode("utf-8")
+                    if header is not None:
+                        data = family_csv_round(header, _csv_fields(text.rstrip("\r\n")))
+                    else:
+                        data = loads_strict(text)
+                except UnicodeDecodeError as exc:
+                    self._problem(name, line, None, Code.LOG_NOT_JSON, f"not UTF-8 at byte {exc.start}")
+                    continue
+                except csv.Error as exc:
+                    self._problem(name, line, None, Code.LOG_FIELD, f"not a CSV line: {exc}")
+                    continue
+                except (JsonInputError, ValueError) as exc:
                     self._problem(name, line, None, Code.LOG_NOT_JSON, f"not a JSON round: {str(exc)[:120]}")
+                    continue
+                except _Refused as refused:
+                    self._problem(name, line, None, str(refused.code), str(refused))
                     continue
                 try:
                     batch.append(parse_round(data, self.spec, line))
