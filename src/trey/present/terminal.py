@@ -48,6 +48,7 @@ from trey.present.layout import TextTable, figure, label, print_all, print_table
 if TYPE_CHECKING:
     from trey.choose.compare import Comparison
     from trey.play.simulate import SimulationResult
+    from trey.protect.family_hand import FamilyHandReport
     from trey.protect.hand import Choice, HandReport
 
 
@@ -186,6 +187,43 @@ def print_hand(report: HandReport, *, exact: bool = False, console: Console | No
     if 0 < report.strategy_plays < normal.hands:
         does = f"plays {report.strategy_plays} of them"
     lines.append(f"The table's strategy ({strategy_kind_words(report.strategy.kind)}: {report.strategy.rule}) {does}.")
+    for line in lines:
+        say(console, line)
+
+
+def print_family_hand(report: FamilyHandReport, *, exact: bool = False, console: Console | None = None) -> None:
+    """``trey hand`` of a family game: each option's expected value per Ante against each face-up card, the margin
+    and the decision (fits 80 columns; ``exact``: the exact fractions listed after the table)."""
+    from trey.protect.family_hand import DEPENDS, option_name
+
+    console = console or terminal_console()
+    face_up = report.rows[0].up is not None
+    first = "up card" if report.up is not None else "up rank" if face_up else "dealer"
+    columns = (first, *(option_name(o) for o in report.options), "margin", "decision")
+    rows = []
+    for row in report.rows:
+        values = [decimal_text(row.values[o], 4) if o in row.values else "—" for o in report.options]
+        margin = decimal_text(row.margin, 4) if row.margin is not None else "—"
+        rows.append((row.up or "none up", *values, margin, row.decision))
+    against = f"against the up card {report.up}" if report.up is not None else "by the up card"
+    title = f"{report.spec.name}: {report.hand}, {against if face_up else 'no dealer card up'}"
+    print_table(console, rows_table(title, columns, rows, text=(0, len(columns) - 1)))
+    lines = [
+        "Expected net results per Ante (the Blind, the Ante Bonus and every table of the game included) of each "
+        "option open to the hand (—: not open to it); the margin is what the best option gains over the next best."
+    ]
+    if face_up and report.up is None:
+        lines.append("A rank's row is the average over its four up cards, each that the hand leaves in the deck.")
+    if report.hands > 1:
+        lines.append(f"The average of the {report.hands} hands of {report.hand}, each equally likely.")
+    for row in report.rows:
+        if row.decision == DEPENDS:
+            split = ", ".join(f"{option_name(o)} in {n:,}" for o, n in row.taking.items() if n)
+            lines.append(f"{row.up or 'Every dealer hand'}: the {row.cells:,} cells split by their suits: {split}.")
+    if exact:
+        for row in report.rows:
+            exactly = ", ".join(f"{option_name(o)} {fraction_text(v)}" for o, v in row.values.items())
+            lines.append(f"Exactly, {row.up or 'no card up'}: {exactly}.")
     for line in lines:
         say(console, line)
 
