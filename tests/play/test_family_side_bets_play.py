@@ -10,6 +10,7 @@ import random
 from datetime import date
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -17,6 +18,7 @@ import family_brute as brute
 from conftest import run_cli
 from family_games import FU_BLIND, FU_GAME, paytable
 from trey.audit.audit import audit as audit_logs
+from trey.core.jsonschemas import validator
 from trey.documents.audit_view import render_audit_html
 from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.paytable.model import GameSpec
@@ -135,10 +137,7 @@ def test_a_simulation_of_side_bets_beside_a_face_up_game_is_within_bounds_of_the
     assert result.passed
 
 
-def test_trey_simulate_and_its_log_deal_side_bets_beside_a_family_game(tmp_path: object) -> None:
-    from pathlib import Path
-
-    assert isinstance(tmp_path, Path)
+def test_trey_simulate_and_its_log_deal_side_bets_beside_a_family_game(tmp_path: Path) -> None:
     path = tmp_path / "fu-side-bets.yaml"
     path.write_text(
         "trey: 3\nname: FU side bets\n" + FU_GAME.replace("{BLIND}", FU_BLIND) + "wagers: {ante_play: {}}\n" + SIDE_BETS
@@ -164,6 +163,9 @@ def test_trey_simulate_and_its_log_deal_side_bets_beside_a_family_game(tmp_path:
     assert run.exit_code == 0, run.stderr
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(lines) == 300
+    check = validator("hand-history")
+    for line in lines:
+        check.validate(line)
     for line in lines:
         assert set(line["bets"]) == set(line["net"]) == {"ante_play", "pair_plus_lost", "dealer_bonus"}
         bet = Fraction(line["bets"]["pair_plus_lost"])
@@ -208,3 +210,44 @@ def _card(text: str) -> int:
     """A card's number (rank * 4 + suit, as tests/family_brute.py reads it) from its text (``Ah``, ``Ts``)."""
     ranks, suits = "23456789TJQKA", "cdhs"
     return ranks.index(text[0]) * 4 + suits.index(text[1])
+
+
+PROGRESSIVE = """\
+table: {currency: USD, chips: [1, 5, 25, 100], payout_cap: 250000}
+side_bets:
+  progressive:
+    title: Three Card Progressive
+    reads: player_hand
+    stake: 1
+    pays:
+      mini_royal_spades: {meter: 100%}
+      straight_flush: {amount: 100}
+      three_of_a_kind: {amount: 90}
+    progressive: {reset: 5000, increment: 10%}
+    on_fold: stands
+"""
+
+
+def test_a_progressive_beside_a_family_game_is_neither_logged_nor_audited_yet(tmp_path: Path) -> None:
+    path = tmp_path / "fu-progressive.yaml"
+    path.write_text(
+        "trey: 3\nname: FU progressive\n"
+        + FU_GAME.replace("{BLIND}", FU_BLIND)
+        + "wagers: {ante_play: {}}\n"
+        + PROGRESSIVE
+    )
+    log = tmp_path / "fu.jsonl"
+    run = run_cli("simulate", path, "--rounds", "10", "--log", log)
+    assert (run.exit_code, run.stdout) == (1, "")
+    assert run.stderr == (
+        "error: FU progressive: a progressive beside a game of the family other than the standard one is not logged "
+        "yet (simulate it without --log, or log the game without its progressive)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fu-progressive.yaml"]
+    log.write_text("")
+    run = run_cli("audit", path, log)
+    assert (run.exit_code, run.stdout) == (1, "")
+    assert run.stderr == (
+        "error: FU progressive: a progressive beside a game of the family other than the standard one is not audited "
+        "yet (audit the game's paytable without its progressive)\n"
+    )
