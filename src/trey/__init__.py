@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from trey.engine.family import analyze_family
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
+    from trey.protect.family_hand import family_hand
     from trey.protect.hand import hand
     from trey.protect.protection import protect
     from trey.protect.risk import risk
@@ -51,6 +52,7 @@ _API = {
     "dealer_sheet": "trey.documents.make",
     "drill": "trey.documents.make",
     "grid": "trey.choose.solve",
+    "family_hand": "trey.protect.family_hand",
     "hand": "trey.protect.hand",
     "load_spec": "trey.paytable.load",
     "protect": "trey.protect.protection",
@@ -72,6 +74,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "compare",
     "dealer_sheet",
     "drill",
+    "family_hand",
     "grid",
     "hand",
     "load_spec",

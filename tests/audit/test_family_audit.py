@@ -169,14 +169,61 @@ def test_a_seat_raising_less_than_the_optimal_strategy_is_followed(tmp_path: Pat
     assert seat.expected_gain < 0
 
 
-def test_a_csv_log_of_a_family_game_is_refused(tmp_path: Path) -> None:
-    (tmp_path / "fu.csv").write_text("round,player\n")
-    result = run_cli("audit", FACE_UP_ULTIMATE, tmp_path / "fu.csv")
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        f"error: {tmp_path / 'fu.csv'}: a hand history of Face Up Ultimate Three Card Poker is read from JSON Lines "
-        "(trey simulate --log writes one (a CSV log has no column for the Play bet yet))\n"
+def as_csv(path: Path, lines: list[dict[str, Any]]) -> Path:
+    """The rounds as a CSV log: the standard game's columns, ``play`` the Play bet in Antes, ``part_*`` the parts."""
+    import csv
+
+    parts = list(lines[0]["parts"])
+    columns = ["round", "table", "seat", "player", "dealer", "decision", "play", "bet_ante_play", "net_ante_play"]
+    with path.open("w", newline="") as stream:
+        out = csv.writer(stream)
+        out.writerow(columns + [f"part_{p}" for p in parts])
+        for line in lines:
+            cells = [line["round"], line["table"], line["seat"], " ".join(line["player"]), " ".join(line["dealer"])]
+            cells += [line["decision"], line.get("play", ""), line["bets"]["ante_play"], line["net"]["ante_play"]]
+            out.writerow(cells + [line["parts"][p] for p in parts])
+    return path
+
+
+def test_a_csv_log_of_a_family_game_is_audited_as_its_json_lines(tmp_path: Path) -> None:
+    from trey.audit.audit import audit_json
+
+    lines = rounds()
+    spec = load_spec(FACE_UP_ULTIMATE)
+    from_json = audit_json(audit(spec, [write(tmp_path / "fu.jsonl", lines)]))
+    from_csv = audit_json(audit(spec, [as_csv(tmp_path / "fu.jsonl.csv", lines)]))
+    assert from_csv == from_json and from_json["verdict"]["result"] == "PASS"
+
+
+def test_a_csv_log_of_a_family_game_is_read_strictly(tmp_path: Path) -> None:
+    lines = rounds()[:3]
+    played = first(lines, decision="play")
+    path = as_csv(tmp_path / "fu.csv", lines)
+    text = path.read_text().splitlines()
+    cells = text[1 + played].split(",")
+    cells[6] = "2"  # a Play bet of 2x, which the game does not offer
+    text[1 + played] = ",".join(cells)
+    path.write_text("\n".join(text) + "\n")
+    result = run_cli("audit", FACE_UP_ULTIMATE, path, "--format", "json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["problems"]["count"] == 1
+    (problem,) = data["problems"]["listed"]
+    assert (problem["line"], problem["code"], problem["message"]) == (
+        2 + played,
+        "log.play-size",
+        "play is 2: the game offers a Play bet of 1x and 3x the Ante",
     )
+    standard = tmp_path / "standard-parts.csv"
+    standard.write_text(path.read_text().replace("part_ante,part_play", "ante,part_play", 1))
+    data = json.loads(run_cli("audit", FACE_UP_ULTIMATE, standard, "--format", "json").stdout)
+    assert {p["message"] for p in data["problems"]["listed"]} == {
+        "the column 'ante' is a part of the standard game's log: a family game's parts are part_ante, part_play, "
+        "part_blind, part_ante_bonus (play is the Play bet in Antes)"
+    }
+    twice = tmp_path / "twice.csv"
+    twice.write_text("round,play,play\n")
+    data = json.loads(run_cli("audit", FACE_UP_ULTIMATE, twice, "--format", "json").stdout)
+    assert [(p["line"], p["code"]) for p in data["problems"]["listed"]] == [(1, "log.csv-header")]
 
 
 def test_the_trail_follows_the_net_against_the_expectation_of_these_rounds(tmp_path: Path) -> None:

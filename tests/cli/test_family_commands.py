@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 import trey
-from conftest import PAYTABLES, STANDARD, Run, run_cli
+from conftest import PAYTABLES, STANDARD, run_cli
 from trey.cards.hand_table import hand_table
 from trey.cli import app
 from trey.core.errors import SpecError
@@ -28,10 +28,6 @@ FACE_UP_ULTIMATE = PAYTABLES / "family" / "face-up-ultimate.yaml"
 ANALYSIS_SCHEMA = json.loads((Path(trey.__file__).parent / "schemas" / "analysis.schema.json").read_text())
 NOT_YET = "is not yet supported for games other than standard Three Card Poker"
 HINT = "(trey validate and trey analyze read this game)"
-
-
-def refusal(tool: str, file: Path | str = FACE_UP_ULTIMATE, hint: str = HINT) -> str:
-    return f"{file}: $.game: {tool} {NOT_YET} {hint}\n"
 
 
 # --- analyze --------------------------------------------------------------------------------------------------------
@@ -154,26 +150,12 @@ def test_analyze_meter_of_a_family_game_is_refused() -> None:
     )
 
 
-# --- every other tool refuses the game ------------------------------------------------------------------------------
-
-
-REFUSALS = {
-    "risk": ["risk", FACE_UP_ULTIMATE, "--bankroll", "10", "--rounds", "10"],
-    "hand": ["hand", FACE_UP_ULTIMATE, "Q-6-4"],
-}
-TOOL_NAMES: dict[str, str] = {}
-
-
-@pytest.mark.parametrize("tool", sorted(REFUSALS))
-def test_every_other_tool_refuses_a_family_game_in_one_line_and_writes_nothing(
-    tool: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_trey_risk_refuses_a_family_game_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "rounds.jsonl").write_text("")
-    result: Run = run_cli(*(str(a) for a in REFUSALS[tool]))
+    result = run_cli("risk", FACE_UP_ULTIMATE, "--bankroll", "10", "--rounds", "10")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == refusal(TOOL_NAMES.get(tool, f"trey {tool}"))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["rounds.jsonl"]
+    assert result.stderr == f"{FACE_UP_ULTIMATE}: $.game: trey risk {NOT_YET} {HINT}\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_verify_refuses_a_standard_certificate_whose_paytable_became_a_family_game(tmp_path: Path) -> None:

@@ -18,14 +18,18 @@ options off the optimal strategy (:func:`~trey.engine.decide.decision_table`) ar
 decisions are: a bet larger than the optimal one counts among its plays below the strategy, a smaller one among its
 folds above it.
 
-Hand histories of a family game are read from JSON Lines (a CSV log is refused: its columns have no Play bet yet).
+Hand histories of a family game are read from JSON Lines, or CSV (a name ending .csv): the standard game's columns,
+``play`` the Play bet in Antes, the parts ``part_ante``, ``part_play``, ``part_blind``, ``part_ante_bonus``
+(:func:`family_csv_round`). Side bets beside the game are logged in ``bets`` and ``net`` beside ``ante_play`` and
+re-settled on their own cards, lost with the Ante on a logged fold when their ``on_fold`` says so.
 """
 
 from __future__ import annotations
 
+import csv
 import math
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -34,7 +38,20 @@ import numpy as np
 import pyarrow as pa
 
 from trey.audit.audit import Audit, MisPaid, SeatDecisions, WagerReturn
-from trey.audit.log import KEPT, MAX_LINE_BYTES, MAX_ROUNDS, LogProblem, _amounts, _Refused, _round
+from trey.audit.log import (
+    BYTE_ORDER_MARK,
+    KEPT,
+    MAX_LINE_BYTES,
+    MAX_ROUNDS,
+    LogProblem,
+    _amounts,
+    _csv_fields,
+    _csv_round,
+    _header,
+    _Problems,
+    _Refused,
+    _round,
+)
 from trey.audit.rounds import cents
 from trey.audit.seen import NEW, SeenIds
 from trey.cards.hand_table import hand_indexes
@@ -47,8 +64,9 @@ from trey.core.numbers import fraction_text
 from trey.engine.decide import cell_counts
 from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.paytable.model import ANTE_PLAY, GameSpec
+from trey.play.pay_lines import answer_lines
 from trey.play.payouts import PayRule
-from trey.play.settle import FAMILY_PARTS, FamilyOutcome, FamilySettler
+from trey.play.settle import FAMILY_PARTS, FamilyOutcome, FamilySettler, SettledWager
 from trey.rules.round import DEAL_CLASSES, FOLD
 
 BATCH_ROUNDS = 4_096  # valid rounds re-settled at a time
@@ -71,6 +89,7 @@ class FamilyRound:
     bet: Fraction  # the Ante
     net: Fraction
     parts: dict[str, Fraction] | None
+    side: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)  # side bets: (bet, net), by id
 
 
 def _option_words(multiple: int) -> str:
@@ -85,7 +104,7 @@ def parse_round(data: Any, spec: GameSpec, line: int) -> FamilyRound:
         raise _Refused(Code.LOG_FIELD, "a round is a JSON object")
     common = {k: v for k, v in data.items() if k not in ("play", "parts")}
     logged = _round(common, spec, {})
-    if set(logged.bets) != {ANTE_PLAY}:
+    if ANTE_PLAY not in logged.bets:
         raise _Refused(Code.LOG_FIELD, "a round of this game bets its Ante & Play (bets.ante_play)")
     shape = spec.game
     multiples = shape.multiples
@@ -136,7 +155,38 @@ def parse_round(data: Any, spec: GameSpec, line: int) -> FamilyRound:
         logged.bets[ANTE_PLAY],
         logged.net[ANTE_PLAY],
         parts,
+        {w: (b, logged.net[w]) for w, b in logged.bets.items() if w != ANTE_PLAY},
     )
+
+
+# A family game's CSV columns for the parts of Ante & Play's net (the column ``play`` is the Play bet in Antes).
+CSV_PARTS = {f"part_{name}": name for name in FAMILY_PARTS}
+
+
+def family_csv_round(header: list[str], values: list[str]) -> dict[str, Any]:
+    """A CSV record of a family game as the JSON round it stands for: the standard game's columns
+    (:func:`trey.audit.log._csv_round`: round, time, table, seat, player, dealer, decision, bet_<wager>,
+    net_<wager>), and ``play``: the Play bet in Antes (ASCII digits; empty on a fold), and optionally the parts as
+    ``part_ante``, ``part_play``, ``part_blind`` (in a game with a Blind) and ``part_ante_bonus``. The standard
+    game's part columns ``ante`` and ``ante_bonus`` are refused: ``play`` is not a part here."""
+    named = set(header)
+    standard = sorted(named & {"ante", "ante_bonus"})
+    if standard:
+        raise _Refused(
+            Code.LOG_FIELD,
+            f"the column {standard[0]!r} is a part of the standard game's log: a family game's parts are "
+            f"{', '.join(CSV_PARTS)} (play is the Play bet in Antes)",
+        )
+    data = _csv_round([n if n != "play" else "_play" for n in header], values)
+    data.pop("parts", None)
+    row = dict(zip(header, values, strict=True))
+    play = row.get("play", "")
+    if play:
+        data["play"] = int(play) if play.isascii() and play.isdigit() and len(play) <= 6 else play
+    parts = {CSV_PARTS[k]: v for k, v in row.items() if k in CSV_PARTS and v != ""}
+    if parts:
+        data["parts"] = parts
+    return data
 
 
 # The settler (its strategy table) and the exact figures of a game, the same for every audit of it: forgotten with
@@ -173,18 +223,30 @@ class FamilyAuditor:
         self.scaled_nets = np.array([int(n * self.denominator) for n in table.nets], dtype=np.int64)
         self.dues: dict[tuple[int, int], tuple[int, dict[str, int], str]] = {}
         self.qualifier = spec.rules.dealer_qualifier.minimum_key
+        if any(bet.progressive is not None for bet in spec.wagers.side_bets):
+            raise TreyError(
+                f"{spec.name}: a progressive beside a game of the family other than the standard one is not audited "
+                "yet",
+                hint="audit the game's paytable without its progressive",
+            )
+        # Each side bet's outcome law beside the optimal strategy (analyze_family), what its expected due is over.
+        self.side_laws = {bet.wager: bet for bet in family.side_bets}
+        for bet in family.side_bets:
+            found.returns[bet.wager] = WagerReturn(
+                bet.wager, spec.wagers.title(bet.wager), theoretical_rtp=bet.stats.rtp, cycle=bet.outcomes[0].cycle
+            )
+        self.side_dues: dict[tuple[str, int, int, bool], tuple[int, str]] = {}
+        self.side_moments: dict[tuple[str, int], tuple[int, int]] = {}
 
     def read(self, path: Path) -> None:
-        """One log's lines, re-settled a batch at a time."""
-        if path.name.lower().endswith(".csv"):
-            raise TreyError(
-                f"{display_name(path)}: a hand history of {self.spec.name} is read from JSON Lines",
-                hint="trey simulate --log writes one (a CSV log has no column for the Play bet yet)",
-            )
+        """One log's lines (JSON Lines, or CSV for a name ending .csv: :func:`family_csv_round`), re-settled a batch
+        at a time."""
+        is_csv = path.name.lower().endswith(".csv")
         name = display_name(path)
         number = self.seen.log(name)
         batch: list[FamilyRound] = []
-        with open_regular(path, what="a hand history") as stream:
+        header: list[str] | None = None
+        with open_regular(path, what="a hand history (JSON Lines or CSV)" if is_csv else "a hand history") as stream:
             line = 0
             while True:
                 raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -196,16 +258,40 @@ class FamilyAuditor:
                         raw = stream.readline(MAX_LINE_BYTES + 1)
                     self._problem(name, line, None, Code.LOG_LINE_TOO_LONG, f"longer than {MAX_LINE_BYTES:,} bytes")
                     continue
+                if is_csv and line == 1 and raw.startswith(BYTE_ORDER_MARK):
+                    raw = raw[len(BYTE_ORDER_MARK) :]
                 if not raw.strip():
+                    continue
+                if is_csv and header is None:
+                    problems = _Problems(name, max(0, KEPT - len(self.found.problems)))
+                    header = _header(raw.rstrip(b"\r\n"), line, problems)
+                    self.found.problem_count += problems.count
+                    self.found.problems += problems.listed
+                    if header is None:  # nothing of the file is read
+                        return
                     continue
                 if line > MAX_ROUNDS:
                     self._problem(name, line, None, Code.LOG_TOO_MANY, f"more than {MAX_ROUNDS:,} lines")
                     break
                 self.found.lines += 1
+                data: Any = None
                 try:
-                    data = loads_strict(raw.decode("utf-8"))
-                except (UnicodeDecodeError, JsonInputError, ValueError) as exc:
+                    text = raw.decode("utf-8")
+                    if header is not None:
+                        data = family_csv_round(header, _csv_fields(text.rstrip("\r\n")))
+                    else:
+                        data = loads_strict(text)
+                except UnicodeDecodeError as exc:
+                    self._problem(name, line, None, Code.LOG_NOT_JSON, f"not UTF-8 at byte {exc.start}")
+                    continue
+                except csv.Error as exc:
+                    self._problem(name, line, None, Code.LOG_FIELD, f"not a CSV line: {exc}")
+                    continue
+                except (JsonInputError, ValueError) as exc:
                     self._problem(name, line, None, Code.LOG_NOT_JSON, f"not a JSON round: {str(exc)[:120]}")
+                    continue
+                except _Refused as refused:
+                    self._problem(name, line, None, str(refused.code), str(refused))
                     continue
                 try:
                     batch.append(parse_round(data, self.spec, line))
@@ -248,9 +334,81 @@ class FamilyAuditor:
         found.cards.add(np.concatenate([player, dealer], axis=1), tables)
         found.rounds += len(rounds)
         options = np.array([r.option for r in rounds], dtype=np.int64)
-        index = self.settler.settle(player, dealer, options)["ante_play"]
+        settled = self.settler.settle(player, dealer, options)
+        index = settled[ANTE_PLAY]
         due = self._settle(rounds, index)
+        if self.spec.wagers.side_bets:
+            self._side_bets(rounds, settled)
         self._expectation(rounds, player, dealer, options, index, due)
+
+    def _side_due(self, wager: str, index: int, size: int, folded: bool) -> tuple[int, str]:
+        """What is due on a side bet's outcome ``index`` at a bet of ``size`` cents, in cents, and why (the fold
+        words the loss of a bet lost with the Ante)."""
+        key = (wager, index, size, folded)
+        if key not in self.side_dues:
+            if len(self.side_dues) > 100_000:
+                self.side_dues.clear()
+            table = self.settler.tables[wager]
+            settled: dict[str, SettledWager] = {
+                wager: SettledWager(wager, table.outcomes[index], table.nets[index], table.staked[index])
+            }
+            if folded:
+                ante = self.settler.tables[ANTE_PLAY]
+                fold = next(i for i, o in enumerate(ante.outcomes) if isinstance(o, FamilyOutcome) and o.deal is None)
+                settled = {ANTE_PLAY: SettledWager(ANTE_PLAY, ante.outcomes[fold], ante.nets[fold], 1), **settled}
+            bet = Fraction(size, 100)
+            paid = answer_lines(self.spec, settled, {w: bet for w in settled}, self.rule)
+            lines = [x for x in paid if x.wager == wager]
+            due = cents(sum((x.amount for x in lines), Fraction(0)))
+            self.side_dues[key] = (due, "; ".join(f"{x.part}: {x.reason}" for x in lines))
+        return self.side_dues[key]
+
+    def _side_moments(self, wager: str, size: int) -> tuple[int, int]:
+        """A side bet's due at ``size`` cents summed over its outcome law's cycle, and its square."""
+        key = (wager, size)
+        if key not in self.side_moments:
+            law = self.side_laws[wager]
+            first = second = 0
+            for i, row in enumerate(law.outcomes):  # the law's rows are the settler's outcomes, in order
+                due, _ = self._side_due(wager, i, size, False)
+                first += row.combinations * due
+                second += row.combinations * due * due
+            self.side_moments[key] = (first, second)
+        return self.side_moments[key]
+
+    def _side_bets(self, rounds: list[FamilyRound], settled: dict[str, np.ndarray]) -> None:
+        """Each side bet of the batch re-settled on its own cards (lost with the Ante on a logged fold when its
+        on_fold says so), mis-paid ones listed, its return totalled against its law beside the optimal strategy."""
+        found = self.found
+        for wager in (bet.id for bet in self.spec.wagers.side_bets):
+            totals = found.returns[wager]
+            for r, i in zip(rounds, settled[wager].tolist(), strict=True):
+                if wager not in r.side:
+                    continue
+                bet, net = r.side[wager]
+                size, logged = cents(bet), cents(net)
+                due, reason = self._side_due(wager, i, size, r.option == FOLD)
+                totals.rounds += 1
+                totals.bet_cents += size
+                totals.wagered_cents += size
+                totals.net_cents += due
+                totals.logged_net_cents += logged
+                mean, square = self._side_moments(wager, size)
+                totals.expected_sum += mean
+                totals.square_sum += square
+                totals.mean_square_sum += mean * mean
+                if logged == due:
+                    continue
+                found.mispaid_count += 1
+                difference = Fraction(logged - due, 100)
+                if difference > 0:
+                    found.overpaid += difference
+                else:
+                    found.underpaid -= difference
+                if len(found.mispaid) < KEPT:
+                    found.mispaid.append(
+                        MisPaid(r.line, r.round, wager, Fraction(logged, 100), Fraction(due, 100), reason)
+                    )
 
     def _due(self, index: int, bet: Fraction) -> tuple[int, dict[str, int], str]:
         key = (index, cents(bet))

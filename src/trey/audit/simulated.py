@@ -18,6 +18,7 @@ import numpy as np
 from trey.audit.audit import BATCH, lines_of, parts_of
 from trey.cards.card import DECK_SIZE, cards_of
 from trey.cards.shuffles import Shuffle, new_deck_order, parse_shuffle
+from trey.core.errors import TreyError
 from trey.core.files import read_bounded
 from trey.core.numbers import fraction_text
 from trey.engine import analyze
@@ -111,20 +112,28 @@ def simulated_log(spec: GameSpec, rounds: int, seed: int, *, table: str = "T1") 
 def _family_log(spec: GameSpec, rounds: int, seed: int, table: str) -> Iterator[str]:
     """The hand history of a game of the family other than the standard one (issue 31): each round's decision and,
     played, its Play bet in Antes (``play``); the Ante as the bet (the Blind, when the game has one, equals it); the
-    net of Ante & Play in all and part by part, the Blind's among them. The dealer's first card is the one dealt
-    face up when the game shows one."""
+    net of Ante & Play in all and part by part, the Blind's among them; each side bet's bet and net, settled on its
+    own reading (lost with the Ante on a fold when its ``on_fold`` says so), paid as the standard game's side bets
+    are. The dealer's first card is the one dealt face up when the game shows one."""
+    if any(b.progressive is not None for b in spec.wagers.side_bets):
+        raise TreyError(
+            f"{spec.name}: a progressive beside a game of the family other than the standard one is not logged yet",
+            hint="simulate it without --log, or log the game without its progressive",
+        )
     settler = FamilySettler(spec)
     rule = PayRule.of(spec.table)
-    sizes = _sizes(spec, ANTE_PLAY)
+    sizes = {w: _sizes(spec, w) for w in spec.wagers.ids}
     rng = np.random.Generator(np.random.PCG64(seed))
     outcomes = settler.tables[ANTE_PLAY].outcomes
     number = 0
     while number < rounds:
         cards = deal(rng, min(BATCH, rounds - number))
-        index = settler.settle(cards[:, :3], cards[:, 3:])[ANTE_PLAY]
+        settled_all = settler.settle(cards[:, :3], cards[:, 3:])
+        index = settled_all[ANTE_PLAY]
         for row in range(len(cards)):
             number += 1
-            bet = Fraction(sizes[number % len(sizes)])
+            bets = {w: Fraction(sizes[w][(number + i) % len(sizes[w])]) for i, w in enumerate(spec.wagers.ids)}
+            bet = bets[ANTE_PLAY]
             outcome = outcomes[int(index[row])]
             assert isinstance(outcome, FamilyOutcome)
             parts = settler.dues(int(index[row]), bet, rule)
@@ -138,8 +147,14 @@ def _family_log(spec: GameSpec, rounds: int, seed: int, table: str) -> Iterator[
             }
             if outcome.deal is not None:
                 line["play"] = outcome.option
-            line["bets"] = {ANTE_PLAY: _amount(bet)}
-            line["net"] = {ANTE_PLAY: _amount(sum(parts.values(), Fraction(0)))}
+            net = {ANTE_PLAY: sum(parts.values(), Fraction(0))}
+            if spec.wagers.side_bets:
+                settled = settler.settled(settled_all, row)
+                lines = answer_lines(spec, settled, bets, rule)
+                for bet_id in (b.id for b in spec.wagers.side_bets):
+                    net[bet_id] = sum((x.amount for x in lines_of(spec, lines, bet_id)), Fraction(0))
+            line["bets"] = {w: _amount(b) for w, b in bets.items()}
+            line["net"] = {w: _amount(n) for w, n in net.items()}
             line["parts"] = {k: _amount(v) for k, v in parts.items()}
             yield json.dumps(line, separators=(", ", ": "))
 

@@ -531,7 +531,9 @@ def _print_simulation(
     else:
         from trey.present.terminal import print_simulation
 
-        print_simulation(result, verdict=merged.verdict if merged is not None else None)
+        print_simulation(
+            result, verdict=merged.verdict if merged is not None else None, per_ante=not spec.game.is_standard
+        )
     if not result.passed:
         raise typer.Exit(1)
 

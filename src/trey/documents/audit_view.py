@@ -20,6 +20,7 @@ from trey.core.version import __version__
 from trey.documents.charts import audit_trail_svg, position_heatmap_svg, rising_histogram_svg
 from trey.documents.environment import render
 from trey.paytable.model import money_style
+from trey.present.labels import return_units
 
 SEATS_LISTED = 50  # the seats the report lists: the flagged first
 GROUPS_DETAILED = 24  # the shufflers, dealers, shifts and tables whose every test the report lists (in label order)
@@ -32,6 +33,7 @@ def audit_context(found: Audit, *, paper: str, day: date, logs: list[str]) -> di
     family = verdict.family
     return {
         "game": found.spec.name,
+        "returns_per": _capital(return_units(found.spec)),
         "paper": paper,
         "date": day.isoformat(),
         "logs": logs,
@@ -230,6 +232,10 @@ def _rising_chart(battery: Battery) -> str | None:
     decks = int(battery.rising.sum())
     expected = [float(p * decks) for p in rising_law()]
     return rising_histogram_svg([int(c) for c in battery.rising], expected)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _percent(value: Fraction | None) -> str:

@@ -14,7 +14,7 @@ from trey.engine.side_bet import LOSE
 from trey.paytable.model import ANTE_PLAY, GameSpec, OnFold
 from trey.paytable.odds import Odds, net_odds_text
 from trey.play.payouts import Payout, PayRule
-from trey.play.settle import SettledWager, ante_play_parts
+from trey.play.settle import FamilyOutcome, SettledWager, ante_play_parts
 from trey.rules.ante_play import AntePlayOutcome, Situation
 
 # The parts of Ante & Play's payout, by their names in a line (and a hand history's split): the Blind is a family
@@ -69,11 +69,15 @@ def answer_lines(
     meters: Mapping[str, Fraction] | None = None,
 ) -> list[Line]:
     """Per wager, what the dealer pays or takes and why, from the settled round; a progressive's meter share at
-    ``meters`` (by wager id: the meter as the round was dealt), by default at its reset."""
+    ``meters`` (by wager id: the meter as the round was dealt), by default at its reset. A family game's Ante & Play
+    (:class:`~trey.play.settle.FamilyOutcome`) has no lines here (:meth:`FamilySettler.dues` states them): it only
+    tells its side bets whether the player folded."""
     lines: list[Line] = []
     for wager, result in settled.items():
         bet = bets[wager]
         outcome = result.outcome
+        if isinstance(outcome, FamilyOutcome):
+            continue
         if isinstance(outcome, AntePlayOutcome):
             parts = ante_play_parts(result, spec)
             label = outcome.situation.label
@@ -103,9 +107,11 @@ def answer_lines(
         side_bet = spec.wagers.side_bet(wager)
         row = str(outcome)
         if row == LOSE:
-            folded = side_bet.on_fold is OnFold.LOST and ANTE_PLAY in settled
-            folded = folded and isinstance(settled[ANTE_PLAY].outcome, AntePlayOutcome)
-            folded = folded and settled[ANTE_PLAY].outcome.situation is Situation.FOLD  # type: ignore[union-attr]
+            ante = settled[ANTE_PLAY].outcome if ANTE_PLAY in settled else None
+            folded = side_bet.on_fold is OnFold.LOST and (
+                (isinstance(ante, AntePlayOutcome) and ante.situation is Situation.FOLD)
+                or (isinstance(ante, FamilyOutcome) and ante.deal is None)
+            )
             why = f"player folds: {side_bet.title} lost with the Ante" if folded else "no paying hand"
             lines.append(Line(side_bet.title, -bet, f"{why}: {rule.money(bet)} taken", wager=wager, piece=wager))
             continue

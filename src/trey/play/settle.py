@@ -213,15 +213,16 @@ class FamilySettler(Settler):
     one of its cell (``choices``: :func:`~trey.engine.decide.decision_table`, computed once per game when not
     given), or, for an audit, the option logged; its nets are :func:`trey.rules.round.settle`'s, per Ante. An
     outcome's index is ``group * (1 + 6 P) + 0`` for a fold, ``+ 1 + 6 p + c`` for the p-th Play bet (from 0) in
-    deal class c (:data:`~trey.rules.round.DEAL_CLASSES`), P Play bets offered. Side bets beside a family game are
-    not settled here yet."""
+    deal class c (:data:`~trey.rules.round.DEAL_CLASSES`), P Play bets offered. A side bet beside it is settled as
+    beside the standard game, on its own reading (meter shares valued at ``meters``, by id; default each meter's
+    reset), and lost on a fold when its ``on_fold`` says so, the round's option deciding the fold."""
 
-    def __init__(self, spec: GameSpec, choices: IntArray | None = None) -> None:
+    def __init__(
+        self, spec: GameSpec, choices: IntArray | None = None, meters: Mapping[str, Fraction] | None = None
+    ) -> None:
         game = spec.wagers.ante_play
         if game is None:
             raise ValueError(f"{spec.name}: a family game is settled through its Ante & Play")
-        if spec.wagers.side_bets:
-            raise ValueError(f"{spec.name}: side bets beside a family game are not settled yet")
         self.spec = spec
         self.plays = None
         self.shape = spec.game
@@ -229,6 +230,11 @@ class FamilySettler(Settler):
         self.choices = choices if choices is not None else decision_table(spec.game, spec.rules, game.ante_bonus)
         self.meter_rows = {}
         self._by_class = {}
+        side_tables = {}
+        for bet in spec.wagers.side_bets:
+            side_tables[bet.id], self._by_class[bet.id] = _side_bet_table(bet, (meters or {}).get(bet.id))
+            if bet.meter_rows:
+                self.meter_rows[bet.id] = np.array([bet.pays.listed.index(o) for o in bet.meter_rows], dtype=np.int64)
         self.span = 1 + len(family_round.DEAL_CLASSES) * len(self.shape.multiples)
         outcomes: list[RoundOutcome] = []
         nets: list[Fraction] = []
@@ -245,6 +251,7 @@ class FamilySettler(Settler):
                     staked.append(family_round.staked(self.shape, option))
         rows = tuple(net_row(net) for net in nets)
         self.tables = {ANTE_PLAY: OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(nets), tuple(staked), rows)}
+        self.tables.update(side_tables)
 
     def options_of(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> IntArray:
         """The optimal option of each round's cell (``(n, 3)`` player and dealer cards, the dealer's first card
@@ -262,9 +269,9 @@ class FamilySettler(Settler):
         dealer: npt.NDArray[np.integer],
         played: npt.NDArray[np.integer] | None = None,  # type: ignore[override]
     ) -> dict[str, IntArray]:
-        """Outcome index (into ``self.tables["ante_play"].outcomes``) of each round; ``played``: each round's option
-        as it was taken (an audit: every one must be open to its hand, :meth:`Expectations.allowed`), else the
-        optimal one."""
+        """Outcome index (into ``self.tables[wager].outcomes``) of each round's wagers; ``played``: each round's
+        option as it was taken (an audit: every one must be open to its hand, :meth:`Expectations.allowed`), else
+        the optimal one. A side bet lost on a fold is lost on the rounds whose option is the fold."""
         table = hand_table()
         deals = Deals(player, dealer)
         hands = deals.player_hands
@@ -285,7 +292,14 @@ class FamilySettler(Settler):
         within = np.where(
             options == family_round.FOLD, 0, 1 + (option_index - 1) * len(family_round.DEAL_CLASSES) + deal_class
         )
-        return {ANTE_PLAY: self.expect.group_of_hand[hands] * self.span + within}
+        result = {ANTE_PLAY: self.expect.group_of_hand[hands] * self.span + within}
+        folded = options == family_round.FOLD
+        for bet in self.spec.wagers.side_bets:
+            index = self._by_class[bet.id][READINGS[bet.reads].classify(deals)]
+            if bet.on_fold is OnFold.LOST:
+                index[folded] = len(self.tables[bet.id].outcomes) - 1  # lose
+            result[bet.id] = index
+        return result
 
     def dues(self, index: int, bet: Fraction, rule: PayRule) -> dict[str, Fraction]:
         """What the dealer pays on outcome ``index`` at an Ante of ``bet``, part by part (:data:`FAMILY_PARTS`): the

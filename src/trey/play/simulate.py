@@ -507,13 +507,14 @@ def run_chunks_of(
 
 
 def family_game_analysis(spec: GameSpec, family: FamilyAnalysis | None = None) -> GameAnalysis:
-    """The exact figures a simulation of a family game is checked against, as a game's analysis of one wager: its
-    Ante & Play per Ante, each outcome row one net result (:func:`~trey.play.settle.net_row`)."""
+    """The exact figures a simulation of a family game is checked against, as a game's analysis: its Ante & Play
+    per Ante, each outcome row one net result (:func:`~trey.play.settle.net_row`), and its side bets as
+    :func:`~trey.engine.family.analyze_family` counts them beside the family's optimal strategy."""
     family = family or analyze_family(spec)
     cycle = family.cycle
     rows = tuple(OutcomeRow(net_row(r.net), r.net, r.combinations, cycle) for r in family.net_results)
     wager = WagerAnalysis(ANTE_PLAY, ANTE_PLAY_TITLE, rows, family.net_results, family.stats)
-    return GameAnalysis(spec, {ANTE_PLAY: wager})
+    return GameAnalysis(spec, {ANTE_PLAY: wager, **{bet.wager: bet for bet in family.side_bets}})
 
 
 def prepare(
@@ -521,15 +522,10 @@ def prepare(
 ) -> tuple[GameAnalysis, Settler]:
     """The exact figures a simulation of ``spec`` is checked against, and the settler of its rounds: the standard
     engine's and :class:`Settler` for standard Three Card Poker, the family's and :class:`FamilySettler` for another
-    game of the family (which side bets cannot accompany yet)."""
+    game of the family (its side bets settled beside it, on the same decisions)."""
     if spec.game.is_standard:
         analysis = analysis or analyze(spec)
         return analysis, settler_factory(spec, analysis.plays)
-    if spec.wagers.side_bets:
-        raise TreyError(
-            f"{spec.name}: side bets beside a game of the family other than the standard one are not simulated yet",
-            hint="simulate the game's Ante & Play alone (a paytable without its side bets)",
-        )
     return analysis or family_game_analysis(spec), FamilySettler(spec)
 
 

@@ -11,6 +11,7 @@ from trey.audit.integrity.battery import FAMILY, OVERALL
 from trey.audit.verdict import p_figure
 from trey.core.numbers import decimal_text, percent_text
 from trey.paytable.model import money_style
+from trey.present.labels import return_units
 from trey.present.layout import TextTable, figure, label, print_table
 from trey.present.terminal import terminal_money, user_text, wide_console
 
@@ -72,7 +73,7 @@ def print_audit(found: Audit, console: Console | None = None) -> None:
     headers = ("rounds", "bet", "net paid", "net due", "RTP paid", "RTP due", "expected RTP", "theoretical RTP", "z")
     return_columns = (label("wager"), *(figure(c) for c in headers))
     title = (
-        "Return per wager (per unit of the initial bet): paid as logged, due, and expected at these bets by the "
+        f"Return per wager ({return_units(found.spec)}): paid as logged, due, and expected at these bets by the "
         "table's pay rule (z: due against expected); theoretical: the paytable's, at exact odds"
     )
     print_table(console, TextTable(return_columns, returns, title=title))

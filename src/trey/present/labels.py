@@ -151,3 +151,11 @@ def card_faces(text: str) -> list[tuple[str, bool]]:
         (rank_label(rank_of(card)) + SUIT_SYMBOLS[suit_of(card)], colour_of(card) is Colour.RED)
         for card in parse_cards(text)
     ]
+
+
+def return_units(spec: GameSpec) -> str:
+    """What an audit's returns are per: the standard game's per unit of the initial bet; a family game's Ante & Play
+    per Ante (issue 31: in a game with a Blind the initial bet is two Antes), each side bet per unit of its bet."""
+    if spec.game.is_standard:
+        return "per unit of the initial bet"
+    return "Ante & Play per Ante, a side bet per unit of its bet" if spec.wagers.side_bets else "per Ante"

@@ -30,7 +30,7 @@ from trey.figures.registry import (
     VOLATILITY_INDEX_90,
 )
 from trey.figures.theo import TheoreticalWin, theoretical_wins
-from trey.paytable.model import money_style
+from trey.paytable.model import ANTE_PLAY, money_style
 from trey.present.figures_view import (
     ENVY_COLUMNS,
     HAND_COLUMNS,
@@ -48,6 +48,7 @@ from trey.present.layout import TextTable, figure, label, print_all, print_table
 if TYPE_CHECKING:
     from trey.choose.compare import Comparison
     from trey.play.simulate import SimulationResult
+    from trey.protect.family_hand import FamilyHandReport
     from trey.protect.hand import Choice, HandReport
 
 
@@ -190,8 +191,54 @@ def print_hand(report: HandReport, *, exact: bool = False, console: Console | No
         say(console, line)
 
 
-def print_simulation(result: SimulationResult, console: Console | None = None, *, verdict: str | None = None) -> None:
-    """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again)."""
+def print_family_hand(report: FamilyHandReport, *, exact: bool = False, console: Console | None = None) -> None:
+    """``trey hand`` of a family game: each option's expected value per Ante against each face-up card, the margin
+    and the decision (fits 80 columns; ``exact``: the exact fractions listed after the table)."""
+    from trey.protect.family_hand import DEPENDS, option_name
+
+    console = console or terminal_console()
+    face_up = report.rows[0].up is not None
+    first = "up card" if report.up is not None else "up rank" if face_up else "dealer"
+    columns = (first, *(option_name(o) for o in report.options), "margin", "decision")
+    rows = []
+    for row in report.rows:
+        values = [decimal_text(row.values[o], 4) if o in row.values else "—" for o in report.options]
+        margin = decimal_text(row.margin, 4) if row.margin is not None else "—"
+        rows.append((row.up or "none up", *values, margin, row.decision))
+    against = f"against the up card {report.up}" if report.up is not None else "by the up card"
+    title = f"{report.spec.name}: {report.hand}, {against if face_up else 'no dealer card up'}"
+    print_table(console, rows_table(title, columns, rows, text=(0, len(columns) - 1)))
+    lines = [
+        "Expected net results per Ante (the Blind, the Ante Bonus and every table of the game included) of each "
+        "option open to the hand (—: not open to it); the margin is what the best option gains over the next best."
+    ]
+    if face_up and report.up is None:
+        lines.append("A rank's row is the average over its four up cards, each that the hand leaves in the deck.")
+    if report.hands > 1:
+        lines.append(f"The average of the {report.hands} hands of {report.hand}, each equally likely.")
+    for row in report.rows:
+        if row.decision == DEPENDS:
+            split = ", ".join(f"{option_name(o)} in {n:,}" for o, n in row.taking.items() if n)
+            lines.append(f"{row.up or 'Every dealer hand'}: the {row.cells:,} cells split by their suits: {split}.")
+    if exact:
+        for row in report.rows:
+            exactly = ", ".join(f"{option_name(o)} {fraction_text(v)}" for o, v in row.values.items())
+            lines.append(f"Exactly, {row.up or 'no card up'}: {exactly}.")
+    for line in lines:
+        say(console, line)
+
+
+# How a simulation's amounts are stated: the standard game's in units of the initial bet; a family game's Ante & Play
+# (issue 31) in Antes, its RTP per Ante (in a game with a Blind the initial bet is two Antes).
+STANDARD_UNITS = "units of the initial bet"
+FAMILY_UNITS = "in Antes; RTP per Ante"
+
+
+def print_simulation(
+    result: SimulationResult, console: Console | None = None, *, verdict: str | None = None, per_ante: bool = False
+) -> None:
+    """The simulation's tables and its verdict line (``verdict``: a merge's, which says what was dealt again).
+    ``per_ante``: a game of the family other than the standard one, whose Ante & Play is stated per Ante."""
     console = console or terminal_console()
     say(
         console,
@@ -232,9 +279,10 @@ def print_simulation(result: SimulationResult, console: Console | None = None, *
             (outcome_name(c.outcome), f"{c.observed:,}", decimal_text(c.expected, 1, grouping=True)) for c in w.outcomes
         ]
         columns = (label("outcome"), figure("observed"), figure("expected"))
+        units = FAMILY_UNITS if per_ante and w.wager == ANTE_PLAY else STANDARD_UNITS
         title = (
             f"{w.title}: outcomes; {units_text(w.total_wagered)} wagered, {units_text(w.total_returned)} returned "
-            f"(units of the initial bet), standard error of the RTP {w.std_error:.4%}"
+            f"({units}), standard error of the RTP {w.std_error:.4%}"
         )
         print_table(console, TextTable(columns, outcomes, title=title, bold_title=False))
     if verdict is None:
