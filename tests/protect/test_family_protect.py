@@ -186,7 +186,7 @@ def test_each_colluders_sample_is_decided_as_the_plain_count_over_the_dealer_han
     normal = decision_table(spec.game, spec.rules, spec.wagers.ante_play.ante_bonus)
     rng = np.random.Generator(np.random.PCG64(7))
     cards = np.argsort(rng.random((40, 52)), axis=1)[:, : 3 + 1 + 6]  # the player, the up card, two colluders
-    informed, optimal, staked, _, _ = colluder_sample_figures(spec, expect, normal, _nets(spec, expect), cards)
+    informed, optimal, staked, _, _ = colluder_sample_figures(spec, expect, normal, _nets(expect), cards)
     assert (informed >= optimal - 1e-12).all()  # the informed option is the best of the sample's
     rules = brute.RULE_SETS["face_up_ultimate"]
     for row in cards[:3].tolist():
