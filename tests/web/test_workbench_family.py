@@ -165,11 +165,12 @@ def test_a_family_game_is_compared_with_the_folder_s_tables_as_trey_compare_comp
 
 @pytest.fixture(scope="module")
 def documents(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bytes, bytes]]:
-    """Each document of the family game, from the workbench and from the CLI: the dealer sheet and the drill as the
-    HTML their PDF is laid out from (the PDF step stubbed to give it back: laying out two more PDFs is seconds), the
-    certificate as the workbench's PDF (the one laid out) and the JSON file of trey certify."""
+    """Each document of the family game, from the workbench and from the CLI, as the HTML its PDF is laid out from:
+    the PDF step is stubbed to give back that HTML (and a certificate's embedded files), since laying out PDFs is
+    seconds each (tests/documents renders a family certificate's PDF; the stub keeps nothing for verification)."""
     import trey.documents.family_dealer_view as dealer_view
     import trey.documents.pdf as pdf
+    import trey.documents.pdf_evidence as evidence
 
     client = InProcess(workbench(folder), "http://127.0.0.1:8000")
     page = client.get("/edit", params={"file": "down.yaml"}).text
@@ -180,8 +181,6 @@ def documents(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
     sent = json.dumps({"paytable": data, "origin": "down.yaml", "origin_sha256": sha.group(1)})
     out = tmp_path_factory.mktemp("cli-documents")
     made: dict[str, tuple[bytes, bytes]] = {}
-    certificate = client.post("/download/certificate", data={"request": sent, "token": token.group(1)}, headers=OWN)
-    assert certificate.status_code == 200, certificate.text
     laid_out: list[str] = []  # the dealer sheet's HTML, as fitted to its pages (its PDF is written from that)
     fit = dealer_view.fit_family_dealer_sheet
 
@@ -190,37 +189,42 @@ def documents(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         laid_out.append(sheet.html)
         return sheet
 
+    def stub(html: str, *_: Any, embedded: tuple[pdf.Embedded, ...] = (), **__: Any) -> bytes:
+        return json.dumps({"html": html, "embedded": {e.name: e.content.decode() for e in embedded}}).encode()
+
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(dealer_view, "fit_family_dealer_sheet", fitted)
-        patched.setattr(pdf, "document_to_pdf", lambda *_, **__: b"PDF of " + laid_out[-1].encode())
-        patched.setattr(pdf, "html_to_pdf", lambda html, *_, **__: b"PDF of " + html.encode())
-        assert run_cli("certify", folder / "down.yaml", "--out", out).exit_code == 0  # its JSON, its PDF stubbed
+        patched.setattr(pdf, "document_to_pdf", lambda *_, **__: laid_out[-1].encode())
+        patched.setattr(pdf, "html_to_pdf", stub)
+        patched.setattr(evidence, "remember_rendering", lambda *_: None)
+        form = {"request": sent, "token": token.group(1)}
+        certificate = client.post("/download/certificate", data=form, headers=OWN)
+        assert certificate.status_code == 200, certificate.text
+        assert run_cli("certify", folder / "down.yaml", "--out", out).exit_code == 0
         made["certificate"] = (certificate.content, (out / "down.certificate.json").read_bytes())
         for kind, command in (("dealer-sheet", "cheatsheet"), ("drill", "drill")):
-            answer = client.post(f"/download/{kind}", data={"request": sent, "token": token.group(1)}, headers=OWN)
+            answer = client.post(f"/download/{kind}", data=form, headers=OWN)
             assert answer.status_code == 200, answer.text
             assert answer.headers["content-disposition"] == f'attachment; filename="down.{kind}.pdf"'
             assert run_cli(command, folder / "down.yaml", "--out", out).exit_code == 0
-            made[kind] = (answer.content, b"PDF of " + (out / f"down.{kind}.html").read_bytes())
+            mine = answer.content if kind == "dealer-sheet" else json.loads(answer.content)["html"].encode()
+            made[kind] = (mine, (out / f"down.{kind}.html").read_bytes())
     return made
 
 
 def test_a_family_game_s_certificate_from_the_workbench_is_trey_certify_s(
     documents: dict[str, tuple[bytes, bytes]],
 ) -> None:
-    from io import BytesIO
-
-    from pypdf import PdfReader
-
-    pdf, cli_json = documents["certificate"]
-    reader = PdfReader(BytesIO(pdf))
-    inside = {name: b"".join(data) for name, data in reader.attachments.items()}
-    mine = json.loads(inside["down.certificate.json"])
+    laid_out, cli_json = documents["certificate"]
+    pdf = json.loads(laid_out)
+    mine = json.loads(pdf["embedded"]["down.certificate.json"])
+    assert pdf["embedded"]["down.yaml"] == DOWN  # the file's own bytes: the table is the file's
     theirs = json.loads(cli_json)
     different = {key for key in theirs if mine.get(key) != theirs[key]}
-    assert different <= {"certificate_id", "issued", "issue_date"}, different
+    assert different <= {"certificate_id", "issue_date"}, different  # the day each was made (SOURCE_DATE_EPOCH)
     assert mine["certificate_format"] == theirs["certificate_format"] == 4
-    assert "Ultimate face down" in "".join(page.extract_text() for page in reader.pages)
+    assert mine["analysis"]["game"]["house_edge_per_ante"] == theirs["analysis"]["game"]["house_edge_per_ante"]
+    assert f"<title>Certificate {mine['certificate_id'][:12]}: Ultimate face down</title>" in pdf["html"]
 
 
 @pytest.mark.parametrize("kind", ["dealer-sheet", "drill"])
