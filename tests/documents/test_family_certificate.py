@@ -190,14 +190,56 @@ def test_an_altered_par_figure_or_format_fails(data: dict[str, Any], tmp_path: P
     assert "not a valid certificate: $.certificate_format: 4 was expected" in result.stderr
 
 
-def test_certify_refuses_game_protection_for_a_family_game(tmp_path: Path) -> None:
-    result = run_cli("certify", FACE_UP_ULTIMATE, "--out", tmp_path, "--protection")
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        f"{FACE_UP_ULTIMATE}: $.game: trey certify --protection is not yet supported for games other than standard "
-        "Three Card Poker (trey certify without --protection certifies it)\n"
+PUSHES = "trey: 3\nname: Ante pushes\ngame: {ante_when_dealer_does_not_qualify: pushes}\nwagers: {ante_play: {}}\n"
+
+
+def test_certify_protection_of_a_family_game_states_trey_protect_s_exact_scenarios(tmp_path: Path) -> None:
+    """Game protection in a family game's certificate (format 4, an optional protection section): the exact
+    scenarios ``trey protect --format json`` prints for the same file, rendered in its section 9, verified by a
+    fresh computation. A game with no card face up (a second's counting); the HTML, not the PDF (laid out from it)."""
+    from datetime import date
+
+    from trey.documents.family_certificate_view import render_family_certificate_html
+    from trey.trust.certificate import build_certificate
+
+    path = tmp_path / "pushes.yaml"
+    path.write_text(PUSHES)
+    spec = load_spec(path)
+    cert = build_certificate(
+        spec, file_name=path.name, file_size=len(PUSHES), issue_date=date(2026, 1, 1), protection=True
     )
-    assert list(tmp_path.iterdir()) == []
+    data = cert.data
+    assert list(validator("certificate").iter_errors(data)) == []
+    assert data["certificate_format"] == 4 and data["overall"] == "PASS"
+    printed = json.loads(run_cli("protect", path, "--format", "json").stdout)
+    assert data["protection"] == {key: printed[key] for key in ("per", "house_edge", "scenarios")}
+    assert data["protection"]["house_edge"] == data["analysis"]["game"]["house_edge_per_ante"]
+    html = render_family_certificate_html(cert, json_name="pushes.certificate.json", paytable_name=path.name)
+    assert "<h2>9. Game protection</h2>" in html
+    for s in data["protection"]["scenarios"]:
+        edge = f"{float(Fraction(s['player_edge'])) * 100:.4f}%"
+        gain = f"{float(Fraction(s['gain'])) * 100:.4f} pt"
+        assert f'<tr><td>{s["scenario"]}</td><td class="num">{edge}</td><td class="num">{gain}</td>' in html
+    # Verified by a fresh computation; a scenario's figure altered fails on that field.
+    issued = tmp_path / "pushes.certificate.json"
+    issued.write_text(json.dumps(data, indent=2) + "\n")
+    result = run_cli("verify", issued, "--paytable", path)
+    assert result.exit_code == 0, result.stderr
+    forged = json.loads(json.dumps(data))
+    forged["protection"]["scenarios"][1]["gain"] = "1/10"
+    issued.write_text(json.dumps(forged))
+    result = run_cli("verify", issued)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: {issued}: the certificate does not verify; these fields differ from a fresh computation:\n"
+        "  certificate_id (it does not match the certificate's content)\n"
+        "  protection.scenarios[1].gain\n"
+    )
+    # Without --protection, no such section (and the certificate as before).
+    plain = build_certificate(spec, file_name=path.name, file_size=len(PUSHES), issue_date=date(2026, 1, 1))
+    assert "protection" not in plain.data
+    rendered = render_family_certificate_html(plain, json_name="pushes.certificate.json", paytable_name=path.name)
+    assert "Game protection" not in rendered
 
 
 def test_certify_simulate_of_a_family_game(tmp_path: Path) -> None:

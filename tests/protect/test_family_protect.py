@@ -9,6 +9,7 @@ import json
 import random
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,13 +122,51 @@ def test_trey_protect_of_a_family_game_prints_its_exact_figures(tmp_path: object
         assert Fraction(scenario["gain"]) > 0 and scenario["deals"] == 22100 * 18424 * 3
 
 
-def test_the_surveillance_sheet_of_a_family_game_is_refused(tmp_path: object) -> None:
-    result = run_cli("protect", FACE_UP_ULTIMATE, "--out", tmp_path)
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        "error: Face Up Ultimate Three Card Poker: the surveillance sheet (--out) is not yet made for games other "
-        "than standard Three Card Poker (trey protect without --out prints the informed player's exact figures)\n"
+def test_the_surveillance_sheet_of_a_family_game_lists_every_scenario_with_its_exact_edge(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    from trey.core.numbers import decimal_text, percent_text
+
+    text = "trey: 3\nname: Ante pushes\ngame: {ante_when_dealer_does_not_qualify: pushes}\nwagers: {ante_play: {}}\n"
+    path = tmp_path / "pushes.yaml"
+    path.write_text(text)
+    out = tmp_path / "sheet"
+    result = run_cli("protect", path, "--out", out, "--date", "2026-12-01", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"wrote {out / 'pushes.surveillance.html'}\nwrote {out / 'pushes.surveillance.pdf'}\n"
+    data = json.loads(result.stdout)
+    html = (out / "pushes.surveillance.html").read_text()
+    house_edge = analyze_family(load_spec_bytes(text.encode(), "pushes.yaml")).house_edge_per_ante
+    assert f"Normal play: house edge {percent_text(house_edge, 2)} per Ante with the" in html
+    assert "some of the dealer's cards (all three dealt face down)" in html
+    assert len(data["scenarios"]) == 4
+    for s in data["scenarios"]:
+        edge, gain = Fraction(s["player_edge"]), Fraction(s["gain"])
+        off = decimal_text(Fraction(s["deviations"] * 1000, s["deals"]), 1)
+        row = (
+            f'<tr><td>{s["scenario"]}</td><td class="num">{percent_text(edge, 2)}</td>'
+            f'<td class="num">+{decimal_text(gain * 100, 2)} pt</td><td class="num">'
+        )
+        assert row in html and f'<td class="num">{off}</td></tr>' in html
+        shares = "".join(
+            f'<td class="num">{percent_text(Fraction(n, s["deals"]), 1)}</td>' for n in s["by_option"].values()
+        )
+        assert f"<tr><td>{s['scenario']}</td>{shares}</tr>" in html
+    pages = PdfReader(out / "pushes.surveillance.pdf").pages
+    assert len(pages) == 1
+    words = " ".join(pages[0].extract_text().split())
+    first = data["scenarios"][0]
+    assert f"{first['scenario']} {percent_text(Fraction(first['player_edge']), 2)}" in words
+    assert "Ante pushes · surveillance sheet" in words
+    # Written once: not replaced without --force, and nothing computed then.
+    before = (out / "pushes.surveillance.pdf").read_bytes()
+    again = run_cli("protect", path, "--out", out)
+    assert (again.exit_code, again.stdout) == (1, "")
+    assert again.stderr == (
+        f"error: would overwrite {out / 'pushes.surveillance.html'}, {out / 'pushes.surveillance.pdf'} (use --force "
+        "to replace them, or choose another --out)\n"
     )
+    assert (out / "pushes.surveillance.pdf").read_bytes() == before
 
 
 @pytest.mark.parametrize("card", [0, 51])

@@ -448,7 +448,8 @@ def test_a_table_is_built_in_the_form(page: Page, server: str, tmp_path: Path) -
 
 def test_a_family_games_round_is_edited_in_the_form(page: Page, server: str, tmp_path: Path) -> None:
     """Issue 33.8: a game of the family (here Face Up Ultimate) opens with its round's parts as fields; a change of
-    an option's weakest hand, and an option removed, are counted again as trey analyze counts them."""
+        an option's weakest hand, and an option removed, are counted again as trey analyze counts them; a row of its
+    Blind is solved as trey solve solves it."""
     _open(page, server, "family/face-up-ultimate.yaml")
     expect(_summary(page, "ante_play")).to_have_text("3.8807%")  # published (docs/published-figures.md)
     weakest = _field(page, "game", "options", "1", "at_least")
@@ -465,6 +466,16 @@ def test_a_family_games_round_is_edited_in_the_form(page: Page, server: str, tmp
     printed = re.search(r"House edge per Ante\s+(-?[0-9.]+%)", run_cli("analyze", one).stdout)
     assert printed is not None
     expect(_summary(page, "ante_play")).to_have_text(f"3.8807% → {printed.group(1)}")
+    # The Blind's flush solved for the page's target (5%), as trey solve solves the edited table's row.
+    flush = _field(page, "game", "blind", "flush")
+    flush.get_by_role("button", name="solve").click()
+    solved = run_cli(
+        "solve", one, "--wager", "ante_play", "--row", "blind.flush", "--house-edge", "5%", "--format", "json"
+    )
+    exact = Fraction(json.loads(solved.stdout)["exact_pay"])
+    expect(flush.locator("output .exact")).to_have_text(
+        f"5.0000% needs exactly {float(exact):,.4f} to 1 ({exact} to 1)."
+    )
 
 
 def test_a_row_added_as_yaml_joins_the_form_and_the_figures(page: Page, server: str) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from trey.core.errors import TreyError
 from trey.core.numbers import MoneyStyle, decimal_text, fraction_text
 from trey.engine import analyze
-from trey.engine.family import analyze_family
+from trey.engine.family import FamilyAnalysis, analyze_family
 from trey.engine.results import GameAnalysis
 from trey.figures.registry import (
     AVERAGE_WAGER,
@@ -140,14 +140,20 @@ def vs_first_text(row: ComparisonRow) -> str:
     return f"{decimal_text(row.edge_vs_first * 100, HOUSE_EDGE.places)} pt"
 
 
-def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> Comparison:
+def compare(
+    games: list[tuple[str, GameSpec]],
+    wager: str | None = None,
+    *,
+    counted: Mapping[str, FamilyAnalysis] | None = None,
+) -> Comparison:
     """Rows for every (file, wager), or only ``wager``; wagers in the order first met, each ranked by house edge,
-    with the difference to the first file given (the baseline)."""
+    with the difference to the first file given (the baseline). ``counted``: family games' analyses already made,
+    by their game's SHA-256 (the workbench's, not counted again)."""
     rows: list[ComparisonRow] = []
     offered: list[str] = []
     labels = file_labels([file for file, _ in games])
     for (file, spec), file_label in zip(games, labels, strict=True):
-        analysis, per_action = _analysis_of(spec)
+        analysis, per_action = _analysis_of(spec, (counted or {}).get(spec.sha256))
         for wager_id, result in analysis.wagers.items():
             if wager_id not in offered:
                 offered.append(wager_id)
@@ -186,14 +192,16 @@ def compare(games: list[tuple[str, GameSpec]], wager: str | None = None) -> Comp
     )
 
 
-def _analysis_of(spec: GameSpec) -> tuple[GameAnalysis, dict[str, tuple[Fraction, Fraction]]]:
+def _analysis_of(
+    spec: GameSpec, counted: FamilyAnalysis | None = None
+) -> tuple[GameAnalysis, dict[str, tuple[Fraction, Fraction]]]:
     """Every wager of a game, and the per-action figures (element of risk, average total action) of an Ante & Play
     the standard game's figures do not carry. A game of the family other than the standard one is counted by
     :func:`~trey.engine.family.analyze_family`: its Ante & Play per Ante (as the standard game's house edge is), its
     per-action figures its own (a Blind and a 3x Play included), its side bets as beside the standard game."""
     if spec.is_standard_game:
         return analyze(spec), {}
-    found = analyze_family(spec)
+    found = counted if counted is not None and counted.spec == spec else analyze_family(spec)
     wagers = {ANTE_PLAY: found.as_wager(), **found.side_bet_analysis.wagers}
     return GameAnalysis(spec, wagers), {ANTE_PLAY: (found.element_of_risk, found.average_action)}
 

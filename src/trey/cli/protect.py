@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from trey.core.errors import TreyError
-
 if TYPE_CHECKING:
     from trey.paytable.model import GameSpec
+    from trey.protect.family import FamilyProtection
+    from trey.protect.protection import Protection
     from trey.protect.scenarios import CardClasses
 
 from trey.cli.app import (
@@ -30,6 +30,7 @@ from trey.cli.app import (
     user_errors,
     write_files,
 )
+from trey.core.errors import TreyError
 
 
 @app.command()
@@ -97,7 +98,9 @@ def protect(
                 f"{spec.name}: the leaks' cost in money (--average-ante) is worked out for standard Three Card Poker",
                 hint="trey protect without --average-ante prints the informed player's exact figures",
             )
-        _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed, out=out)
+        found_family = _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed)
+        _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force)
+        _print_family(found_family, output_format)
         return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
@@ -111,14 +114,7 @@ def protect(
             scheduler=scheduler,
             progress=report,
         )
-    if out is not None:
-        from trey.documents.make import surveillance_sheet
-        from trey.trust.certificate import default_issue_date
-
-        when = parse_date(effective) or default_issue_date()
-        files = made(lambda: surveillance_sheet(found, file.stem, paper=paper.value, effective=when))
-        for path in write_files(out, files, force=force):
-            say_error(f"wrote {path}")
+    _write_sheet(found, file.stem, out, paper=paper, effective=effective, force=force)
     leaks = None
     if average_ante is not None:
         from fractions import Fraction
@@ -147,6 +143,27 @@ def protect(
             print("\n".join(["", *leak_cost_lines(leaks[1], leaks[0], decisions_per_hour)]))
 
 
+def _write_sheet(
+    found: Protection | FamilyProtection,
+    stem: str,
+    out: Path | None,
+    *,
+    paper: Paper,
+    effective: str | None,
+    force: bool,
+) -> None:
+    """The surveillance sheet (``--out``), of the standard game or of another of the family."""
+    if out is None:
+        return
+    from trey.documents.make import surveillance_sheet
+    from trey.trust.certificate import default_issue_date
+
+    when = parse_date(effective) or default_issue_date()
+    files = made(lambda: surveillance_sheet(found, stem, paper=paper.value, effective=when))
+    for path in write_files(out, files, force=force):
+        say_error(f"wrote {path}")
+
+
 def _protect_family(
     spec: GameSpec,
     partitions: tuple[CardClasses, ...],
@@ -155,21 +172,19 @@ def _protect_family(
     colluders: int | None,
     samples: int,
     seed: int,
-    out: Path | None,
-) -> None:
-    from trey.protect.family import family_protection_json, protect_family
+) -> FamilyProtection:
+    from trey.protect.family import protect_family
 
-    if out is not None:
-        raise TreyError(
-            f"{spec.name}: the surveillance sheet (--out) is not yet made for games other than standard Three Card "
-            "Poker",
-            hint="trey protect without --out prints the informed player's exact figures",
-        )
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
-        found = protect_family(
+        return protect_family(
             spec, classes=partitions, colluders=colluders, samples=samples, seed=seed, progress=report
         )
+
+
+def _print_family(found: FamilyProtection, output_format: OutputFormat) -> None:
     if output_format is OutputFormat.JSON:
+        from trey.protect.family import family_protection_json
+
         print(json.dumps(family_protection_json(found), indent=2))
     else:
         from trey.present.family_protection_view import print_family_protection

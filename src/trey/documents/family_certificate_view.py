@@ -232,6 +232,30 @@ def family_certificate_context(cert: Certificate, *, json_name: str, paytable_na
         ),
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
+        "protection": _protection(data.get("protection")),
+    }
+
+
+def _protection(section: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The game protection section (certify --protection), from the certificate's data: each scenario's exact
+    player edge and gain per Ante, the deals per 1,000 off the optimal strategy, the share taking each option."""
+    if section is None:
+        return None
+    scenarios = section["scenarios"]
+    options = list(scenarios[0]["by_option"])
+    return {
+        "house_edge": percent_text(Fraction(section["house_edge"]), 2),
+        "options": ["Folds" if o == "0" else f"Plays {o}x" for o in options],
+        "scenarios": [
+            {
+                "knows": s["scenario"],
+                "edge": percent_text(Fraction(s["player_edge"]), PLACES),
+                "gain": f"{decimal_text(Fraction(s['gain']) * 100, PLACES)} pt",
+                "off": decimal_text(Fraction(s["deviations"] * 1000, s["deals"]), 1),
+                "shares": [percent_text(Fraction(s["by_option"][o], s["deals"]), 2) for o in options],
+            }
+            for s in scenarios
+        ],
     }
 
 

@@ -24,6 +24,7 @@ from trey.trust.signing import Signer
 
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
     from trey.audit.audit import Audit
+    from trey.protect.family import FamilyProtection
 
 
 @dataclass(frozen=True)
@@ -154,13 +155,20 @@ def drill(
 
 
 def surveillance_sheet(
-    protection: Protection, stem: str, *, paper: str = "letter", effective: date
+    protection: Protection | FamilyProtection, stem: str, *, paper: str = "letter", effective: date
 ) -> dict[str, bytes]:
-    """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``."""
+    """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``; of the
+    standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`)."""
     from trey.documents.pdf import html_to_pdf
-    from trey.documents.surveillance_view import render_surveillance_html
 
-    html = render_surveillance_html(protection, paper=paper, day=effective)
+    if isinstance(protection, Protection):
+        from trey.documents.surveillance_view import render_surveillance_html
+
+        html = render_surveillance_html(protection, paper=paper, day=effective)
+    else:  # a game of the family (issue 31)
+        from trey.documents.family_surveillance_view import render_family_surveillance_html
+
+        html = render_family_surveillance_html(protection, paper=paper, day=effective)
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
 
 

@@ -130,14 +130,16 @@ def protect_family(
     samples: int = 20_000,
     seed: int = 1,
     progress: Report | None = None,
+    analysis: FamilyAnalysis | None = None,
 ) -> FamilyProtection:
     """The informed player's exact figures in a family game: the hole card seen beyond the face-up one, its rank
     only, and its class under the built-in partitions and ``classes``; and ``colluders`` other seats' hands known
-    (``samples`` seeded samples, on this machine)."""
+    (``samples`` seeded samples, on this machine). ``analysis``: the game's :func:`analyze_family`, when made
+    already (the certificate's)."""
     game = spec.wagers.ante_play
     if game is None:
         raise TreyError("the game has no Ante & Play: information about the dealer's cards changes no decision")
-    family = analyze_family(spec)
+    family = analysis if analysis is not None and analysis.spec == spec else analyze_family(spec)
     expect = Expectations(spec.game, spec.rules, game.ante_bonus)
     normal = decision_table(spec.game, spec.rules, game.ante_bonus)
     qualifier = spec.rules.dealer_qualifier.minimum_key
@@ -183,6 +185,26 @@ def family_protection_json(found: FamilyProtection) -> dict[str, Any]:
         "trey_version": __version__,
         "spec_sha256": found.spec.sha256,
         "name": found.spec.name,
+        **certified_family_protection_json(found),
+        "sampled": [
+            {
+                "scenario": c.scenario,
+                "samples": c.samples,
+                "seed": c.seed,
+                "gain": round(c.gain, 6),
+                "gain_error": round(c.gain_error, 6),
+                "player_edge": round(c.edge, 6),
+            }
+            for c in found.sampled
+        ],
+    }
+
+
+def certified_family_protection_json(found: FamilyProtection) -> dict[str, Any]:
+    """The certificate's ``protection`` section of a family game (``certify --protection``): the exact scenarios
+    per Ante as ``trey protect --format json`` gives them (no sampled figure: a certificate states what every deal
+    gives)."""
+    return {
         "per": "Ante",
         "house_edge": fraction_text(found.analysis.house_edge_per_ante),
         "scenarios": [
@@ -195,17 +217,6 @@ def family_protection_json(found: FamilyProtection) -> dict[str, Any]:
                 "by_option": {str(o): n for o, n in s.by_option},
             }
             for s in found.scenarios
-        ],
-        "sampled": [
-            {
-                "scenario": c.scenario,
-                "samples": c.samples,
-                "seed": c.seed,
-                "gain": round(c.gain, 6),
-                "gain_error": round(c.gain_error, 6),
-                "player_edge": round(c.edge, 6),
-            }
-            for c in found.sampled
         ],
     }
 

@@ -266,13 +266,12 @@ def _head(
 
 
 def refuse_what_a_family_certificate_lacks(spec: GameSpec, *, protection: bool, where: str) -> None:
-    """A family game's certificate has no game protection section and no side bets yet: refused, located at
-    ``where`` (the file as the user named it), rather than certified without them."""
+    """A family game's certificate has no side bets yet: refused, located at ``where`` (the file as the user named
+    it), rather than certified without them. (Its game protection section is made: ``protection`` is kept for the
+    callers.)"""
+    del protection
     if spec.is_standard_game:
         return
-    if protection:
-        hint = "trey certify without --protection certifies it"
-        refuse_other_games(spec, "trey certify --protection", where, hint=hint)
     if spec.wagers.side_bets:
         hint = "certify the side bets beside the standard game"
         refuse_other_games(spec, "trey certify of side bets", where, hint=hint)
@@ -328,6 +327,10 @@ def _family_certificate(
         sim = simulation_json(simulated, spec)
         data["simulation"] = {k: sim[k] for k in ("rounds", "seed", "generator", "passed", "wagers")}
         verdicts.append(Verdict.of(simulated.passed))
+    if protection:  # the exact scenarios of trey protect (a hole card beyond the face-up one, its rank, classes)
+        from trey.protect.family import certified_family_protection_json, protect_family
+
+        data["protection"] = certified_family_protection_json(protect_family(spec, analysis=family))
     _seal(data, verdicts, signer)
     return Certificate(data, spec, GameAnalysis(spec, {}), profile, checks, simulated, family=family, par=par)
 

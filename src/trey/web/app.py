@@ -412,6 +412,7 @@ class Row:
     edges: tuple[tuple[str, str], ...] = ()
     problem: str | None = None
     spec: GameSpec | None = None
+    family: FamilyAnalysis | None = None  # a family game's analysis (compared without counting it again)
 
 
 class Workbench:
@@ -450,9 +451,10 @@ class Workbench:
                 row = Row(item.name, problem=str(result.errors[0]).splitlines()[0])
             elif not result.spec.is_standard_game and result.spec.wagers.side_bets:
                 row = Row(item.name, problem=_refusal(result.spec, item.name))
-            elif not result.spec.is_standard_game:  # not compared (trey compare deals the standard game only)
+            elif not result.spec.is_standard_game:  # compared per Ante, as trey compare does across shapes
                 family = analyze_family(result.spec)
-                row = Row(item.name, result.spec.name, (("Ante & Play", percent_text(family.house_edge_per_ante)),))
+                edges: tuple[tuple[str, str], ...] = (("Ante & Play", percent_text(family.house_edge_per_ante)),)
+                row = Row(item.name, result.spec.name, edges, spec=result.spec, family=family)
             else:
                 analysis = analyze(result.spec, checkpoint)
                 edges = tuple((r.title, percent_text(r.stats.house_edge)) for r in analysis.wagers.values())
@@ -661,12 +663,12 @@ class Workbench:
         from trey.present.solve_view import solution_json
 
         sent, checked = await self._edited(request, await _body(request))
-        analysis = _valid(checked)
+        spec = _valid(checked)
         wager, row = str(sent.rest.get("wager", ""))[:64], str(sent.rest.get("row", ""))[:64]
         target = target_percent(str(sent.rest.get("house_edge", ""))[:20], "house edge")
 
         def run(_: Callable[[], None]) -> dict[str, Any]:
-            solution = solve(analysis.spec, wager, row, target)
+            solution = solve(spec, wager, row, target)
             said = solution_json(solution)
             said["exact_pay_decimal"] = f"{float(solution.exact_pay):,.4f}"  # rendered once, for people
             said["target_percent"] = percent_text(target)
@@ -680,12 +682,13 @@ class Workbench:
         from trey.documents.compare_view import render_comparison_html
 
         _, checked = await self._edited(request, await self._form_request(request))
-        analysis = _valid(checked)
+        spec = _valid(checked)
 
         def run(checkpoint: Callable[[], None]) -> str:
-            games: list[tuple[str, GameSpec]] = [("edited", analysis.spec)]
-            games += [(row.name, row.spec) for row in self.rows(checkpoint) if row.spec is not None]
-            return render_comparison_html(compare(games), "edited")
+            games: list[tuple[str, GameSpec]] = [("edited", spec)]
+            rows = self.rows(checkpoint)
+            games += [(row.name, row.spec) for row in rows if row.spec is not None]
+            return render_comparison_html(compare(games, counted=_counted(checked, rows)), "edited")
 
         # The comparison page's own styles are inline; it runs no script and loads nothing.
         page = await self.analyses.run(request, run)
@@ -696,12 +699,13 @@ class Workbench:
         from trey.choose.compare import compare
 
         _, checked = await self._edited(request, await _body(request))
-        analysis = _valid(checked)
+        spec = _valid(checked)
 
         def run(checkpoint: Callable[[], None]) -> str:
-            games: list[tuple[str, GameSpec]] = [("edited", analysis.spec)]
-            games += [(row.name, row.spec) for row in self.rows(checkpoint) if row.spec is not None]
-            groups = comparison_groups(compare(games), "edited")
+            games: list[tuple[str, GameSpec]] = [("edited", spec)]
+            rows = self.rows(checkpoint)
+            games += [(row.name, row.spec) for row in rows if row.spec is not None]
+            groups = comparison_groups(compare(games, counted=_counted(checked, rows)), "edited")
             return _environment().get_template("compare.html.j2").render(groups=groups)
 
         return JSONResponse({"html": await self.analyses.run(request, run)})
@@ -759,8 +763,6 @@ class Workbench:
         made = await run_in_threadpool(documented, data, original) if original else _new_documented(data)
         if kind == "yaml":
             return _attachment(made.raw, f"{made.stem}.yaml", "application/yaml")
-        if checked.family is not None:
-            refuse_other_games(checked.family.spec, f"the {kind.replace('-', ' ')}", "the edited paytable")
         async with self.documents:
             files = await self.analyses.run(request, lambda _: _document(kind, made))
         name = next(n for n in files if n.endswith(".pdf"))
@@ -877,15 +879,22 @@ def _refusal(spec: GameSpec, name: str) -> str:
     raise AssertionError("only a game other than standard Three Card Poker is refused")
 
 
-def _valid(checked: Checked) -> GameAnalysis:
-    """The valid table's analysis, for what is made of the standard game only (solve, compare, documents)."""
+def _valid(checked: Checked) -> GameSpec:
+    """The valid table's game, of the standard game or of another of the family (solve and compare read either,
+    as ``trey solve`` and ``trey compare`` do)."""
     if checked.family is not None:
-        refuse_other_games(
-            checked.family.spec, "a solve, comparison or document in the workbench", "the edited paytable"
-        )
+        return checked.family.spec
     if checked.analysis is None:
         raise TreyError("fix the paytable's problems first", hint="the fields in red say what is wrong")
-    return checked.analysis
+    return checked.analysis.spec
+
+
+def _counted(checked: Checked, rows: list[Row]) -> dict[str, FamilyAnalysis]:
+    """The family games' analyses the workbench has made already (the edited table's, the folder's), by SHA-256."""
+    found = [row.family for row in rows if row.family is not None]
+    if checked.family is not None:
+        found.append(checked.family)
+    return {analysis.spec.sha256: analysis for analysis in found}
 
 
 def _document(kind: str, made: Documented) -> dict[str, bytes]:

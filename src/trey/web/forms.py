@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from trey.choose.solve import ROUND_TABLES
 from trey.core.text import printable
 from trey.core.version import __version__
 from trey.paytable.model import ANTE_PLAY
@@ -97,6 +98,10 @@ class Field:
 
     @property
     def row(self) -> str:
+        """The row as ``trey solve --row`` names it: ``flush``, or a row of a family game's round tables with its
+        table (``blind.flush``, ``play_pays.pair``, ``bad_beat.straight``)."""
+        if len(self.path) == 3 and self.path[0] == "game":
+            return f"{self.path[1]}.{self.path[2]}"
         return str(self.path[-1])
 
     @property
@@ -295,6 +300,8 @@ def _solvable(path: tuple[str | int, ...], value: Any) -> str | None:
         return ANTE_PLAY
     if len(path) == 4 and path[0] == "side_bets" and path[2] == "pays":
         return str(path[1])
+    if len(path) == 3 and path[0] == "game" and path[1] in ROUND_TABLES:  # a family game's Blind, Play, bad beat
+        return ANTE_PLAY
     return None
 
 
