@@ -247,6 +247,10 @@ def test_certify_simulate_of_a_family_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     simulation = json.loads((tmp_path / "face-up-ultimate.certificate.json").read_text())["simulation"]
     assert simulation["rounds"] == 100_000 and simulation["passed"] is True
+    # A certificate with its simulation follows the schema (its outcomes named by their net per Ante) and verifies.
+    assert simulation["wagers"]["ante_play"]["outcomes"][0]["outcome"] == "net -5"
+    checked = run_cli("verify", tmp_path / "face-up-ultimate.certificate.json")
+    assert checked.exit_code == 0, checked.stderr
 
 
 def test_the_docs_example_is_what_certify_prints(data: dict[str, Any]) -> None:
