@@ -195,11 +195,12 @@ class Expectations:
         """``(nets, open)``: each hand's :meth:`scaled_nets` (its group's), (22100, options, 6), and whether the hand
         may take each option, (22100, options); None when some group's nets are not int64."""
         if self._by_hand is None:
-            tables = [self.scaled_nets(group)[1] for group in range(self.groups)]
+            present = np.unique(self.group_of_hand).tolist()  # the groups some hand belongs to
+            tables = [self.scaled_nets(group)[1] for group in present]
             if any(t.dtype != np.int64 for t in tables):
                 self._by_hand = ()
             else:
-                nets: IntArray = np.stack(tables)[self.group_of_hand]
+                nets: IntArray = np.stack(tables)[np.searchsorted(present, self.group_of_hand)]
                 allowed = hand_table().keys[:, None] >= self.minimum_keys[None, :]
                 self._by_hand = (nets, allowed)
         return self._by_hand or None
@@ -208,8 +209,9 @@ class Expectations:
         """The optimal option of each cell: ``counts`` (n, 6) its hidden-card sets by class, ``hands`` (n,) its
         player hand (default: the 22,100 hands in order). A row of zeros (no cell) folds.
 
-        Exact: per group of hands, each option's value in a cell times the cell's deals and the group's scale is the
-        integer dot product of the cell's counts with :meth:`scaled_nets`; the highest is taken among the options
+        Exact: each option's value in a cell times the cell's deals and the scale of the hand's group is the integer
+        dot product of the cell's counts with the group's :meth:`scaled_nets` (int64, each hand's row of them taken
+        at once; group by group in Python integers when they do not fit); the highest is taken among the options
         the hand may take, the smaller bet on equal values (the fold first)."""
         if hands is None:
             hands = np.arange(HANDS)
