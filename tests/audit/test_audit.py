@@ -214,6 +214,7 @@ def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) 
     from trey.floor.drill import answer_lines
     from trey.play.payouts import PayRule
     from trey.play.settle import Settler
+
     one = standard_protection().scenarios[0]  # trey protect of this game, worked out once per process
     assert one.plays is not None
     informed = {seen: row for seen, row in zip(one.seen, one.plays, strict=True)}
