@@ -59,6 +59,29 @@ ALL_PAYTABLES = sorted(PAYTABLES.rglob("*.yaml"))
 # context per run, so it is built once per process. (Should typer rename this, the tests only get slower again.)
 typer.testing._get_command = functools.cache(typer.testing._get_command)
 
+
+def _shared_ssl_contexts() -> None:
+    """httpx.get and httpx.post make a client, and each client a fresh SSL context reading every CA certificate
+    (25 ms of CPU, for some hundred requests to the workbench over plain HTTP): the default context is made once per
+    process. (Should httpx rename this, the tests only get slower again.)"""
+    from httpx._transports import default
+
+    create = default.create_ssl_context
+
+    @functools.cache
+    def shared(verify: object = True, cert: object = None, trust_env: bool = True) -> object:
+        return create(verify=verify, cert=cert, trust_env=trust_env)
+
+    def create_ssl_context(verify: object = True, cert: object = None, trust_env: bool = True) -> object:
+        if isinstance(verify, bool) and cert is None:
+            return shared(verify, None, trust_env)
+        return create(verify=verify, cert=cert, trust_env=trust_env)
+
+    default.create_ssl_context = create_ssl_context
+
+
+_shared_ssl_contexts()
+
 pytest_plugins = ["workbench"]  # the workbench server fixture (tests/workbench.py)
 
 

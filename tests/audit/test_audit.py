@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import STANDARD, run_cli
+from conftest import STANDARD, run_cli, standard_protection
 from trey.audit.audit import audit, audit_json
 from trey.audit.simulated import simulated_log
 from trey.core.jsonschemas import validator
@@ -235,9 +235,8 @@ def test_a_seat_whose_decisions_follow_a_dealer_card_is_flagged(tmp_path: Path) 
     from trey.floor.drill import answer_lines
     from trey.play.payouts import PayRule
     from trey.play.settle import Settler
-    from trey.protect.protection import protect
 
-    one = protect(SPEC, two=False).scenarios[0]
+    one = standard_protection().scenarios[0]  # trey protect of this game, worked out once per process
     assert one.plays is not None
     informed = {seen: row for seen, row in zip(one.seen, one.plays, strict=True)}
     settler = Settler(SPEC, analyze(SPEC).ante_play.plays)  # type: ignore[union-attr]

@@ -58,7 +58,7 @@ def test_six_cards_sampled_sets_agree_with_the_counts() -> None:
     20,000 of them classified again, one by one, by the single-hand rule."""
     rng = np.random.default_rng(20261130)
     n = 2_000_000
-    sample = deal(rng, n).astype(np.int64)  # six different cards a row, uniformly (the simulator's dealing)
+    sample = deal(rng, n)  # six different cards a row, uniformly, as int8 (the simulator's dealing, and its dtype)
     classes = SIX_CARDS.classify(Deals(sample[:, :3], sample[:, 3:]))
     observed = np.bincount(classes, minlength=len(SIX_CARDS.classes))
     for name, count, seen in zip(SIX_CARDS.classes, SIX_CARDS.class_counts(), observed, strict=True):

@@ -73,8 +73,8 @@ def test_colluders_on_dask_are_the_local_figures(cluster: tuple[str, object]) ->
     from trey.protect.protection import protect
 
     address, _ = cluster
-    local = protect(SPEC, two=False, colluders=1, samples=2_000, seed=5).sampled
-    remote = protect(SPEC, two=False, colluders=1, samples=2_000, seed=5, scheduler=address).sampled
+    local = protect(SPEC, two=False, colluders=1, samples=600, seed=5).sampled  # three chunks, the last one short
+    remote = protect(SPEC, two=False, colluders=1, samples=600, seed=5, scheduler=address).sampled
     assert local == remote
 
 

@@ -148,7 +148,8 @@ def test_a_forged_or_hostile_part_is_refused_before_anything_is_counted(tmp_path
         "a part written by trey simulate --shard)\n"
     )
     huge = tmp_path / "huge.json"
-    huge.write_bytes(b" " * (64 * 1024 * 1024 + 1))
+    with huge.open("wb") as sparse:  # a sparse file: its size is what is refused, before any byte is read
+        sparse.truncate(64 * 1024 * 1024 + 1)
     assert run_cli("merge", huge).stderr == (
         f"{huge}: file is too large (67,108,865 bytes) (a simulation part is at most 64 MiB)\n"
     )

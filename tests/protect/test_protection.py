@@ -278,6 +278,7 @@ def test_progress_goes_to_a_terminal_and_never_with_json(monkeypatch: pytest.Mon
     # the command asks for bars in table format only, and hands protect what it gets
     asked: list[bool] = []
     given: list[object] = []
+    protection = standard_protection()  # worked out before protect is replaced (it is made by protect)
 
     def recording(*, enabled: bool) -> object:
         asked.append(enabled)
@@ -285,7 +286,7 @@ def test_progress_goes_to_a_terminal_and_never_with_json(monkeypatch: pytest.Mon
 
     def fake(_spec: object, **options: object) -> object:
         given.append(options["progress"])
-        return standard_protection()
+        return protection
 
     monkeypatch.setattr(trey.cli.protect, "progress_tasks", recording)
     monkeypatch.setattr("trey.protect.protection.protect", fake)

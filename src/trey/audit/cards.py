@@ -14,6 +14,7 @@ the audit's tests, Holm-corrected).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -91,6 +92,8 @@ class CardCounts:
     by_position: np.ndarray = field(default_factory=lambda: np.zeros((6, 52), dtype=np.int64))
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(7, dtype=np.int64))
     last: dict[str, int] = field(default_factory=dict)  # table -> the last round's cards as a bit mask
+    # tests() of the counts it was last worked out for (the verdict, the JSON and the documents each ask for them)
+    _tests: tuple[bytes, tuple[CardTest, ...]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def add(self, cards: np.ndarray, tables: pa.Array) -> None:
         """``cards``: (n, 6) player then dealer cards, in logged order; ``tables``: each round's table (or null)."""
@@ -120,6 +123,12 @@ class CardCounts:
             self.last[table] = int(masks[order[end]])
 
     def tests(self) -> list[CardTest]:
+        counted = self.by_position.tobytes() + self.repeats.tobytes()
+        if self._tests is None or self._tests[0] != counted:
+            self._tests = counted, tuple(self._tests_of_counts())
+        return list(self._tests[1])
+
+    def _tests_of_counts(self) -> list[CardTest]:
         results = []
         overall = self.by_position.sum(axis=0)
         if overall.sum():
@@ -157,8 +166,11 @@ class CardCounts:
 def _furthest(cells: list[Cell]) -> tuple[Cell, ...]:
     """The cell furthest from expectation in standard units (|observed - expected| / sqrt(expected)), and the next
     ones while at least half as far (at most :data:`MAX_NAMED`)."""
-    far = sorted(((c.observed - c.expected) ** 2 / c.expected, i) for i, c in enumerate(cells) if c.expected)
-    far.sort(key=lambda x: -x[0])  # the furthest first; among equals, in the cells' order
+    squares = [((c.observed - c.expected) ** 2 / c.expected, i) for i, c in enumerate(cells) if c.expected]
+    # The squares over their common denominator, whole numbers in the same order (sorted many times faster)
+    common = math.lcm(*(square.denominator for square, _ in squares))
+    whole = {i: square.numerator * (common // square.denominator) for square, i in squares}
+    far = sorted(squares, key=lambda x: (-whole[x[1]], x[1]))  # the furthest first; among equals, in the cells' order
     if not far or not far[0][0]:
         return ()
     named = [cells[i] for square, i in far[:MAX_NAMED] if 4 * square >= far[0][0]]

@@ -79,7 +79,7 @@ class HandTable:
     def _key_of_hand(self, cards: tuple[IntArray, IntArray, IntArray], skip: npt.NDArray[np.bool_]) -> IntArray:
         """The key of each hand made of the three given cards (rows flagged in ``skip`` get a key no threshold
         reaches: they share a card and make no hand)."""
-        rows = np.sort(np.stack(cards, axis=1), axis=1)
+        rows = np.stack(cards, axis=1)  # in any order: hand_indexes looks up every order of three cards
         rows[skip] = (0, 1, 2)  # any hand: the result is discarded
         keys = self.keys[hand_indexes(rows)]
         return np.where(skip, np.int64(_SPAN), keys)

@@ -274,6 +274,7 @@ _RANK_BIT = np.array([1 << (c // 4) for c in range(52)], dtype=np.int64)
 _SUIT_NIBBLE = np.array([1 << (4 * (c % 4)) for c in range(52)], dtype=np.int64)
 _ALL_MASKS = np.arange(1 << 13, dtype=np.int64)
 _POPCOUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
+_RANK_BIT_32, _SUIT_NIBBLE_32, _POPCOUNT_32 = (t.astype(np.int32) for t in (_RANK_BIT, _SUIT_NIBBLE, _POPCOUNT))
 
 
 @cache
@@ -305,15 +306,16 @@ def _suited_table() -> IntArray:
 
 def best_five_categories(cards: npt.NDArray[np.integer]) -> IntArray:
     """Vectorised :func:`best_five_category` for an ``(n, 6)`` array of cards, by table look-ups."""
+    # In 32 bits: every mask, count and code below fits (13 rank bits, six nibbles' sums), in half the memory traffic.
     columns = [cards[:, i] for i in range(6)]
-    presence = _RANK_BIT[columns[0]]
+    presence = _RANK_BIT_32[columns[0]]
     for c in columns[1:]:
-        presence = presence | _RANK_BIT[c]
+        presence = presence | _RANK_BIT_32[c]
     ranks = [c // 4 for c in columns]
-    equal_pairs = sum((ranks[i] == ranks[j]).astype(np.int64) for i in range(6) for j in range(i + 1, 6))
-    shape = _POPCOUNT[presence] * 32 + equal_pairs * 2 + _straight_table()[presence]
+    equal_pairs = sum((ranks[i] == ranks[j]).astype(np.int32) for i in range(6) for j in range(i + 1, 6))
+    shape = _POPCOUNT_32[presence] * 32 + equal_pairs * 2 + _straight_table()[presence]
     result: IntArray = _shape_table()[shape]
-    suit_code = sum(_SUIT_NIBBLE[c] for c in columns)
+    suit_code = sum(_SUIT_NIBBLE_32[c] for c in columns)
     # A suit holds five or more cards when its nibble reaches 5: adding 3 then sets the nibble's top bit.
     flush_rows = np.flatnonzero((suit_code + 0x3333) & 0x8888)
     if flush_rows.size:

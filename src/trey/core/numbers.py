@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 _CONTEXT = Context(prec=40, rounding=ROUND_HALF_UP)
 
@@ -91,20 +92,30 @@ class MoneyStyle:
         """``$1,000``, ``$7.50``, ``1.000 €``; a negative amount with a minus sign in front. An amount written
         right to left, or with CLDR's bidirectional marks (he_IL, ar_EG), is isolated (U+2068 ... U+2069), so that
         in "3 to 2 × ₪ 7.50 = ₪ 11" the marks of one amount cannot swap it with its neighbours."""
-        from babel.numbers import format_currency
-
-        value = Fraction(amount)
-        pattern, number = self._pattern(abs(value), with_symbol=True)
-        text = format_currency(number, self.currency, format=pattern, locale=self.locale, currency_digits=False)
-        return ("−" if value < 0 else "") + isolated(text)  # the sign outside: an isolate would carry it to its end
+        return _money_text(self, Fraction(amount))
 
     def amount(self, amount: Fraction | int) -> str:
         """The number alone, grouped as the locale groups: ``1,000``, ``7.50``, ``1.000``."""
-        from babel.numbers import format_decimal
+        return _amount_text(self, Fraction(amount))
 
-        value = Fraction(amount)
-        pattern, number = self._pattern(abs(value), with_symbol=False)
-        return ("−" if value < 0 else "") + format_decimal(number, format=pattern, locale=self.locale)
+
+# Babel formats an amount in some 80 µs, and a document or an audit writes the same few amounts thousands of times:
+# the text of each (style, amount) is kept (it depends on nothing else).
+@lru_cache(maxsize=8192)
+def _money_text(style: MoneyStyle, value: Fraction) -> str:
+    from babel.numbers import format_currency
+
+    pattern, number = style._pattern(abs(value), with_symbol=True)
+    text = format_currency(number, style.currency, format=pattern, locale=style.locale, currency_digits=False)
+    return ("−" if value < 0 else "") + isolated(text)  # the sign outside: an isolate would carry it to its end
+
+
+@lru_cache(maxsize=8192)
+def _amount_text(style: MoneyStyle, value: Fraction) -> str:
+    from babel.numbers import format_decimal
+
+    pattern, number = style._pattern(abs(value), with_symbol=False)
+    return ("−" if value < 0 else "") + format_decimal(number, format=pattern, locale=style.locale)
 
 
 # Right-to-left letters (Hebrew, Arabic and their presentation forms) and the marks CLDR's patterns carry.

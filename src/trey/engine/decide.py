@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from trey.cards.hand_table import HANDS, hand_table
 from trey.cards.hands import IntArray
@@ -125,6 +126,7 @@ class Expectations:
         group = (group * len(self.play_pays) + _pay_columns(play)) * len(self.bad_beat_pays) + _pay_columns(bad_beat)
         self.group_of_hand: IntArray = group
         self._scaled: dict[int, tuple[int, IntArray]] = {}
+        self._by_hand: tuple[IntArray, npt.NDArray[np.bool_]] | tuple[()] | None = None
 
     def pays_of_group(self, group: int) -> tuple[Fraction | None, Fraction]:
         """What the Blind (None: no row pays) and the Ante Bonus pay the hands of a group."""
@@ -189,15 +191,60 @@ class Expectations:
             for option in self.allowed(key)
         }
 
+    def _hand_nets(self) -> tuple[IntArray, npt.NDArray[np.bool_]] | None:
+        """``(nets, open)``: each hand's :meth:`scaled_nets` (its group's), (22100, options, 6), and whether the hand
+        may take each option, (22100, options); None when some group's nets are not int64."""
+        if self._by_hand is None:
+            present = np.unique(self.group_of_hand).tolist()  # the groups some hand belongs to
+            tables = [self.scaled_nets(group)[1] for group in present]
+            if any(t.dtype != np.int64 for t in tables):
+                self._by_hand = ()
+            else:
+                nets: IntArray = np.stack(tables)[np.searchsorted(present, self.group_of_hand)]
+                allowed = hand_table().keys[:, None] >= self.minimum_keys[None, :]
+                self._by_hand = (nets, allowed)
+        return self._by_hand or None
+
     def decide(self, counts: IntArray, hands: IntArray | None = None) -> IntArray:
         """The optimal option of each cell: ``counts`` (n, 6) its hidden-card sets by class, ``hands`` (n,) its
         player hand (default: the 22,100 hands in order). A row of zeros (no cell) folds.
 
-        Exact: per group of hands, each option's value in a cell times the cell's deals and the group's scale is the
-        integer dot product of the cell's counts with :meth:`scaled_nets`; the highest is taken among the options
+        Exact: each option's value in a cell times the cell's deals and the scale of the hand's group is the integer
+        dot product of the cell's counts with the group's :meth:`scaled_nets` (int64, each hand's row of them taken
+        at once; group by group in Python integers when they do not fit); the highest is taken among the options
         the hand may take, the smaller bet on equal values (the fold first)."""
         if hands is None:
             hands = np.arange(HANDS)
+        by_hand = self._hand_nets()
+        if by_hand is None:
+            return self._decide_by_group(counts, hands)
+        nets, allowed = by_hand
+        options = np.array(self.options, dtype=np.int64)
+        cells = len(hands)
+        tiled = cells % HANDS == 0 and cells > 0 and _tiles_every_hand(hands)
+        if len(self.options) == 2:
+            # One Play bet, taken when its value is higher: the difference of two dot products, each below 2^62 in
+            # size (scaled_nets), fits int64.
+            difference = nets[:, 1, :] - nets[:, 0, :]
+            if tiled:
+                gain = np.einsum("chk,hk->ch", counts.reshape(-1, HANDS, 6), difference).reshape(-1)
+                takes = (gain > 0).reshape(-1, HANDS) & allowed[None, :, 1]
+            else:
+                takes = (np.einsum("ik,ik->i", counts, difference[hands]) > 0) & allowed[hands, 1]
+            chosen: IntArray = np.where(takes.reshape(-1), options[1], options[0])
+        else:
+            if tiled:
+                value = np.einsum("chk,hok->cho", counts.reshape(-1, HANDS, 6), nets).reshape(cells, -1)
+                open_ = np.broadcast_to(allowed, (cells // HANDS, *allowed.shape)).reshape(cells, -1)
+            else:
+                value = np.einsum("ik,iok->io", counts, nets[hands])  # (cells, options)
+                open_ = allowed[hands]
+            value = np.where(open_, value, np.iinfo(np.int64).min)
+            chosen = options[np.argmax(value, axis=1)]  # the first of the highest: the smaller bet on equal values
+        return chosen  # a row of zeros values every option at 0: it folds (the first of the highest)
+
+    def _decide_by_group(self, counts: IntArray, hands: IntArray) -> IntArray:
+        """:meth:`decide` in Python integers, group by group, for a game whose nets do not all fit int64."""
         keys = hand_table().keys[hands]
         groups = self.group_of_hand[hands]
         chosen = np.full(len(hands), FOLD, dtype=np.int64)
@@ -215,6 +262,11 @@ class Expectations:
             chosen[here] = np.array(self.options, dtype=np.int64)[best]
         chosen[counts.sum(axis=1) == 0] = FOLD
         return chosen
+
+
+def _tiles_every_hand(hands: IntArray) -> bool:
+    """Whether ``hands`` are the 22,100 hands in order, once or more times over."""
+    return bool((hands.reshape(-1, HANDS) == np.arange(HANDS)).all())
 
 
 _SUITS = 4

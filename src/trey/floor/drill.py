@@ -163,8 +163,12 @@ def _first_of_each_kind(
     columns = [outcomes[w] for w in outcomes]
     rows = np.arange(POOL_DEALS, dtype=np.int64)
     columns += [(rows * 7 + i) % len(sizes[w]) for i, w in enumerate(spec.wagers.ids)]  # as bets_for chooses
-    _, first = np.unique(np.stack(columns, axis=1), axis=0, return_index=True)
-    return sorted(int(row) for row in first)
+    kinds = np.stack(columns, axis=1)
+    order = np.lexsort(kinds.T[::-1])  # the rows sorted by kind (np.unique(axis=0) sorts them five times slower)
+    ordered = kinds[order]
+    starts = np.flatnonzero(np.concatenate([[True], (ordered[1:] != ordered[:-1]).any(axis=1)]))
+    first = np.minimum.reduceat(order, starts)  # each kind's first row
+    return sorted(first.tolist())
 
 
 def make_drill(spec: GameSpec, analysis: GameAnalysis, *, hands: int, seed: int, level: Level) -> Drill:

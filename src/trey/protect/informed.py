@@ -114,14 +114,15 @@ class Informed:
         hands = np.tile(np.arange(HANDS, dtype=np.int64), contexts)
         plays = self.plays_of(counts.reshape(-1, len(PLAYED)), hands).reshape(contexts, HANDS)
         plays &= totals > 0
+        played_by_hand = np.einsum("chi,ch->hi", counts, plays)  # (22100, 4): each hand's played deals by situation
+        folded_by_hand = np.where(plays, 0, totals).sum(axis=0)
         pairs: list[tuple[Fraction, int]] = []
         for column, pay in enumerate(self.bonus):
             in_column = self.columns == column
-            played_here = plays[:, in_column]
+            played_here = played_by_hand[in_column].sum(axis=0)
             for i, resolution in enumerate(self.played_nets):
-                pairs.append((resolution.round_net(pay), int(counts[:, in_column, i][played_here].sum())))
-            folded = int(totals[:, in_column][~played_here].sum())
-            pairs.append((self.fold.round_net(pay), folded))
+                pairs.append((resolution.round_net(pay), int(played_here[i])))
+            pairs.append((self.fold.round_net(pay), int(folded_by_hand[in_column].sum())))
         return Decisions(plays, pairs, int(totals[plays].sum()), int(totals.sum()))
 
 
