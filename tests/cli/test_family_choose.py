@@ -167,4 +167,4 @@ def test_analyze_says_how_the_play_is_paid(prime: Path) -> None:
         "4 to 1, straight 2 to 1." in lines
     )
     assert "House edge per Ante          1.0284%" in lines  # the brute force's 59821/5816720
-    assert "As a rule by face-up card: 1x Q-6-4 or better; otherwise fold." in lines
+    assert "As a rule (no dealer card face up): 1x Q-6-4 or better; otherwise fold." in lines

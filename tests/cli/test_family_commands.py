@@ -233,3 +233,44 @@ def test_table_rounds_of_a_family_game_are_refused_in_one_line_and_write_nothing
         "CSV files (table rounds, databases and mappings are read for standard Three Card Poker)\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--row", "play_pays.pair", "--house-edge", "2%"],
+            "error: play_pays.pair: the game pays a Play won 1 to 1, by no table (give play_pays: under game: first)",
+        ),
+        (
+            ["solve", FACE_UP_ULTIMATE, "--wager", "ante_play", "--row", "bad_beat.straight", "--house-edge", "2%"],
+            "error: bad_beat.straight: the game has no bad beat (give bad_beat: under game: first)",
+        ),
+        (
+            ["analyze", FACE_UP_ULTIMATE, "--mix", "ante_play=25"],
+            "error: Face Up Ultimate Three Card Poker: the table's money (--mix) is worked out for standard Three Card "
+            "Poker (trey analyze without --mix counts this game)",
+        ),
+        (
+            ["protect", FACE_UP_ULTIMATE, "--colluders", "1", "--samples", "100", "--scheduler", "local:1"],
+            "error: Face Up Ultimate Three Card Poker: the colluders of a game of the family are sampled on this "
+            "machine (no --scheduler) (trey protect --colluders K without --scheduler samples them here)",
+        ),
+    ],
+)
+def test_an_option_a_family_game_has_nothing_for_is_refused_never_ignored(args: list[object], said: str) -> None:
+    result = run_cli(*(str(a) for a in args))
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", said + "\n")
+
+
+def test_a_game_without_a_card_up_is_not_worded_by_face_up_card(tmp_path: Path) -> None:
+    path = tmp_path / "pushes.yaml"
+    path.write_text(
+        "trey: 3\nname: Ante pushes\ngame: {ante_when_dealer_does_not_qualify: pushes}\nwagers: {ante_play: {}}\n"
+    )
+    result = run_cli("analyze", path)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Initial bet                  1 Ante" in lines
+    assert "As a rule (no dealer card face up): 1x Q-J-8 or better; otherwise fold." in lines
+    assert "by face-up card" not in result.stdout and "four suits" not in result.stdout

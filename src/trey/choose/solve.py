@@ -178,6 +178,12 @@ def _check(spec: GameSpec, wager: str, rows: list[str]) -> None:
             )
         if named is not None and named[0] == "blind" and spec.game.blind is None:
             raise TreyError(f"{row}: the game has no Blind", hint="give the Blind's table under game: first")
+        if named is not None and named[0] == "play_pays" and spec.game.play_pays is None:
+            raise TreyError(
+                f"{row}: the game pays a Play won 1 to 1, by no table", hint="give play_pays: under game: first"
+            )
+        if named is not None and named[0] == "bad_beat" and spec.game.bad_beat is None:
+            raise TreyError(f"{row}: the game has no bad beat", hint="give bad_beat: under game: first")
         table, name = _table_of(spec, wager, row)
         if name not in table.outcomes:
             choices = table.outcomes if named is None else tuple(f"{named[0]}.{o}" for o in table.outcomes)

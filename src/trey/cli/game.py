@@ -134,6 +134,11 @@ def analyze(
         refuse_existing_file(out, force=force, option="--out")
     spec = load_spec(file)
     if not spec.is_standard_game:
+        if mix:
+            raise TreyError(
+                f"{spec.name}: the table's money (--mix) is worked out for standard Three Card Poker",
+                hint="trey analyze without --mix counts this game",
+            )
         _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter, out=out, force=force)
         return
     analysis = run_analysis(spec)

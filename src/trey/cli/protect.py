@@ -98,6 +98,11 @@ def protect(
                 f"{spec.name}: the leaks' cost in money (--average-ante) is worked out for standard Three Card Poker",
                 hint="trey protect without --average-ante prints the informed player's exact figures",
             )
+        if scheduler is not None:
+            raise TreyError(
+                f"{spec.name}: the colluders of a game of the family are sampled on this machine (no --scheduler)",
+                hint="trey protect --colluders K without --scheduler samples them here",
+            )
         found_family = _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed)
         _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force)
         _print_family(found_family, output_format)

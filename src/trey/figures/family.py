@@ -57,7 +57,8 @@ class FamilyFigure:
         beside."""
         value = self.value(analysis)
         if isinstance(value, int):
-            return f"{value:,}" + (f" {self.per}" if self.per is Per.ANTES else "")
+            unit = ("Ante" if value == 1 else "Antes") if self.per is Per.ANTES else ""
+            return f"{value:,}" + (f" {unit}" if unit else "")
         if self.per in SHARES:
             assert isinstance(value, Fraction)
             text = percent_text(value, self.places)

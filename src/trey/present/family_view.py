@@ -84,10 +84,11 @@ def family_parts(analysis: FamilyAnalysis, *, exact: bool = False) -> list[TextT
         )
         for row in analysis.chart
     ]
+    by = "by face-up card" if shape.face_up else "(no dealer card face up)"
     chart = TextTable(
         columns,
         rows,
-        title="Optimal strategy by face-up card: the weakest hand making each bet (or a larger one) in some cell; "
+        title=f"Optimal strategy {by}: the weakest hand making each bet (or a larger one) in some cell; "
         "exceptions: the cells of stronger hands that bet less all the same (their suits decide)",
     )
     return [
@@ -96,7 +97,7 @@ def family_parts(analysis: FamilyAnalysis, *, exact: bool = False) -> list[TextT
         figures,
         f"Strategy: optimal, cell by cell (cells taking each option: {taken})",
         chart,
-        f"As a rule by face-up card: {strategy_sentence(analysis)}",
+        f"As a rule {by}: {strategy_sentence(analysis)}",
         rule_table(analysis),
         "",
     ]
@@ -138,11 +139,13 @@ def rule_table(analysis: FamilyAnalysis) -> TextTable:
         figure("exceptions"),
         label("first exceptions (against the up card of clubs)"),
     )
+    by = "by face-up card" if analysis.game.face_up else "(no dealer card face up)"
+    suits = " (over the up card's four suits)" if analysis.game.face_up else ""
     return TextTable(
         columns,
         rows,
-        title="The rule by face-up card: the threshold of each bet the optimal choices disagree with least; "
-        "exceptions: the cells (over the up card's four suits) the suits decide otherwise",
+        title=f"The rule {by}: the threshold of each bet the optimal choices disagree with least; exceptions: the "
+        f"cells{suits} the suits decide otherwise",
     )
 
 
