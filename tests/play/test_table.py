@@ -196,17 +196,17 @@ def test_the_dealer_loop_equals_each_dealer_hand_counted_directly(monkeypatch: p
     """The suit patterns, the cosets of Prime's colour permutations and the moved sums, against every dealer hand
     of a pattern settled and summed directly, one hand at a time (the standard game's four wagers)."""
     import trey.play.table as table_module
-    from trey.cards.readings.base import _suit_orbits
+    from trey.cards.readings.base import suit_orbits
     from trey.engine import player_decisions
     from trey.play.settle import Settler
     from trey.play.table import PAIR_DEALS, SEAT_DEALS
 
     spec = load_spec(PAYTABLES / "standard.yaml")
-    representatives, members = _suit_orbits(ALL_SUIT_PERMUTATIONS)
+    representatives, members = suit_orbits(ALL_SUIT_PERMUTATIONS)
     chosen = [200]  # a suit pattern of 12 dealer hands
     dealers = [np.flatnonzero(members == p) for p in chosen]
     renumbered = np.concatenate([np.full(len(d), i) for i, d in enumerate(dealers)])
-    monkeypatch.setattr(table_module, "_suit_orbits", lambda _s: (representatives[chosen], np.sort(renumbered)))
+    monkeypatch.setattr(table_module, "suit_orbits", lambda _s: (representatives[chosen], np.sort(renumbered)))
     moments = table_moments(spec)
     settler = Settler(spec, player_decisions(spec))
     wagers = spec.wagers.ids

@@ -41,7 +41,7 @@ import numpy.typing as npt
 from trey.cards.hand_table import DEALER_HANDS, HANDS, hand_indexes, hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Seat
-from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS, Reading, _suit_orbits
+from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS, Reading, suit_orbits
 from trey.engine import player_decisions
 from trey.engine.money import DEFAULT_DECISIONS_PER_HOUR, TableMoney, mix_of, parse_share, table_money
 from trey.engine.results import GameAnalysis
@@ -254,7 +254,7 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
     k = len(cosets)
     order = [wagers.index(w) for w in (*alike, *other)]  # the wager in each column of the stacked values
     position = np.argsort(np.array(order))
-    representatives, members = _suit_orbits(ALL_SUIT_PERMUTATIONS)
+    representatives, members = suit_orbits(ALL_SUIT_PERMUTATIONS)
     orbit = np.bincount(members, minlength=len(representatives))
     counter = PairCounter(hand_table().cards)
     if not counter.exact_for(largest):

@@ -256,7 +256,7 @@ def _folded_counts(reading: Reading, plays: npt.NDArray[np.bool_]) -> tuple[int,
     suit symmetries map the folded deals onto themselves, so classes exchanged by them (``suit_groups``) get equal
     counts."""
     table = hand_table()
-    representatives, members = _suit_orbits(reading.symmetries)
+    representatives, members = suit_orbits(reading.symmetries)
     if not np.array_equal(plays, plays[representatives][members]):
         raise ValueError("the player's decisions must not depend on suits")
     weights = np.bincount(members, minlength=len(representatives))
@@ -295,7 +295,7 @@ def _hands_containing() -> npt.NDArray[np.bool_]:
 
 
 @cache
-def _suit_orbits(symmetries: tuple[tuple[int, int, int, int], ...]) -> tuple[IntArray, IntArray]:
+def suit_orbits(symmetries: tuple[tuple[int, int, int, int], ...]) -> tuple[IntArray, IntArray]:
     """(a representative hand index per suit pattern, each hand's pattern number): hands that one of the
     ``symmetries`` maps onto each other share a pattern."""
     cards = hand_table().cards
