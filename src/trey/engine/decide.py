@@ -53,6 +53,14 @@ def hidden_counts(up_card: int | None, qualifier_key: int) -> IntArray:
 
     Six counts of dealer hands below a threshold make them: below the player's key (the player wins), one above
     (wins or ties), the qualifier (the dealer does not qualify), the lower of the two (both), and all."""
+    counts = _class_counts(() if up_card is None else (up_card,), qualifier_key)
+    counts.setflags(write=False)  # shared by every caller of the cache
+    return counts
+
+
+def _class_counts(seen: tuple[int, ...], qualifier_key: int) -> IntArray:
+    """(22100, 6): the dealer hands disjoint from each player hand (holding every card of ``seen``) by class, from
+    six counts of dealer hands below a threshold (see :func:`hidden_counts`)."""
     table = hand_table()
     keys = table.keys
     qualifier = np.full(HANDS, qualifier_key, dtype=np.int64)
@@ -67,11 +75,7 @@ def hidden_counts(up_card: int | None, qualifier_key: int) -> IntArray:
         ],
         axis=1,
     )
-    below = (
-        table.dealer_hands_below(thresholds)
-        if up_card is None
-        else table.dealer_hands_holding_below((up_card,), thresholds)
-    )
+    below = table.dealer_hands_holding_below(seen, thresholds) if seen else table.dealer_hands_below(thresholds)
     win, win_or_tie, short, short_win, short_win_or_tie, total = below.T  # short: the dealer does not qualify
     counts: IntArray = np.stack(
         [
@@ -84,7 +88,6 @@ def hidden_counts(up_card: int | None, qualifier_key: int) -> IntArray:
         ],
         axis=1,
     )
-    counts.setflags(write=False)  # shared by every caller of the cache
     return counts
 
 
@@ -333,34 +336,7 @@ def seen_cell_counts(seen: tuple[int, ...], qualifier_key: int) -> IntArray:
     """(22100, 6): as :func:`hidden_counts`, among the dealer hands holding every card of ``seen`` (one or two: the
     up card and a hole card seen beyond it, for ``trey protect``); ``seen_cell_counts((u,), q)`` is
     ``hidden_counts(u, q)`` (a test holds it). A hand holding a seen card is no cell: its row is 0."""
-    table = hand_table()
-    keys = table.keys
-    qualifier = np.full(HANDS, qualifier_key, dtype=np.int64)
-    thresholds = np.stack(
-        [
-            keys,
-            keys + 1,
-            qualifier,
-            np.minimum(keys, qualifier),
-            np.minimum(keys + 1, qualifier),
-            np.full(HANDS, _ABOVE_EVERY_KEY, dtype=np.int64),
-        ],
-        axis=1,
-    )
-    below = table.dealer_hands_holding_below(seen, thresholds)
-    win, win_or_tie, short, short_win, short_win_or_tie, total = below.T
-    counts: IntArray = np.stack(
-        [
-            short - short_win_or_tie,
-            short_win_or_tie - short_win,
-            short_win,
-            total - win_or_tie - (short - short_win_or_tie),
-            win_or_tie - win - (short_win_or_tie - short_win),
-            win - short_win,
-        ],
-        axis=1,
-    )
-    return counts
+    return _class_counts(seen, qualifier_key)
 
 
 def suit_swap(first: int, second: int) -> IntArray:
