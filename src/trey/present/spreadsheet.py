@@ -497,11 +497,22 @@ def workbook_plans(analysis: GameAnalysis, day: date) -> list[_SheetPlan]:
 def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -> bytes:
     """The PAR workbook; the same analysis and ``created`` give the same bytes. ``created`` defaults to midnight of
     the issue date rule's day (``SOURCE_DATE_EPOCH``, else today), as every document of trey is dated."""
-    if created is None:
-        from trey.trust.certificate import default_issue_date
+    created = _creation_time(created)
+    return _workbook(workbook_plans(analysis, created.date()), created)
 
-        day = default_issue_date()
-        created = datetime(day.year, day.month, day.day)
+
+def _creation_time(created: datetime | None) -> datetime:
+    """``created``, else midnight of the issue date rule's day (``SOURCE_DATE_EPOCH``, else today)."""
+    if created is not None:
+        return created
+    from trey.trust.certificate import default_issue_date
+
+    day = default_issue_date()
+    return datetime(day.year, day.month, day.day)
+
+
+def _workbook(plans: list[_SheetPlan], created: datetime) -> bytes:
+    """A workbook of these sheets, dated ``created``: the same plans and date give the same bytes."""
     from openpyxl import Workbook
 
     book = Workbook()
@@ -511,7 +522,7 @@ def analysis_workbook(analysis: GameAnalysis, created: datetime | None = None) -
     first = book.active
     assert first is not None
     book.remove(first)
-    for plan in workbook_plans(analysis, created.date()):
+    for plan in plans:
         _write_sheet(book.create_sheet(plan.name), plan)
     return _workbook_bytes(book, created)
 
@@ -788,20 +799,5 @@ def _family_exceptions_sheet(analysis: FamilyAnalysis) -> _SheetPlan:
 
 def family_workbook(analysis: FamilyAnalysis, created: datetime | None = None) -> bytes:
     """``trey analyze --format xlsx`` of a family game; the same analysis and ``created`` give the same bytes."""
-    if created is None:
-        from trey.trust.certificate import default_issue_date
-
-        day = default_issue_date()
-        created = datetime(day.year, day.month, day.day)
-    from openpyxl import Workbook
-
-    book = Workbook()
-    book.properties.created = created
-    book.properties.modified = created
-    book.properties.creator = "trey"
-    first = book.active
-    assert first is not None
-    book.remove(first)
-    for plan in family_workbook_plans(analysis, created.date()):
-        _write_sheet(book.create_sheet(plan.name), plan)
-    return _workbook_bytes(book, created)
+    created = _creation_time(created)
+    return _workbook(family_workbook_plans(analysis, created.date()), created)
