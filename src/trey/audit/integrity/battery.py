@@ -140,15 +140,20 @@ def register(name: str, needs: Sequence[str], null: str, unit: str) -> Callable[
     return wrap
 
 
-@functools.cache
-def _needed(law: tuple[Fraction, ...]) -> int:
-    """The smallest sample for which every cell is expected :data:`MIN_EXPECTED` times."""
-    return math.ceil(MIN_EXPECTED / min(law))
+# Each law's minimum sample and its probabilities as floats, worked out once: a law is one of the module's tuples
+# (held here, so its id is not reused), looked up by identity (hashing 2,704 Fractions a test would cost more than
+# the test).
+_LAWS: dict[int, tuple[Sequence[Fraction], int, npt.NDArray[np.float64]]] = {}
 
 
-@functools.cache
-def _floats(law: tuple[Fraction, ...]) -> npt.NDArray[np.float64]:
-    return np.array([float(p) for p in law])
+def _prepared(law: Sequence[Fraction]) -> tuple[int, npt.NDArray[np.float64]]:
+    """The smallest sample for which every cell is expected :data:`MIN_EXPECTED` times, and the law as floats."""
+    found = _LAWS.get(id(law))
+    if found is None or found[0] is not law:
+        if len(_LAWS) > 64:
+            _LAWS.clear()
+        found = _LAWS[id(law)] = (law, math.ceil(MIN_EXPECTED / min(law)), np.array([float(p) for p in law]))
+    return found[1], found[2]
 
 
 def _chi_square(
@@ -164,9 +169,9 @@ def _chi_square(
 ) -> Outcome:
     """Cells against ``law`` (probabilities per unit of ``sample``); ``observed`` and ``expected`` of the outcome:
     the cell furthest from expectation in standard units."""
-    needed = _needed(tuple(law))
+    needed, floats = _prepared(law)
     flat = observed.ravel()
-    expected = _floats(tuple(law)) * sample
+    expected = floats * sample
     squares = np.divide((flat - expected) ** 2, expected, out=np.zeros(len(expected)), where=expected > 0)
     statistic = float(squares.sum())
     far = int(squares.argmax()) if len(squares) else 0
