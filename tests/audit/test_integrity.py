@@ -399,3 +399,35 @@ def test_labels_past_the_values_followed_are_said_not_checked(monkeypatch: pytes
         "not checked: deal integrity of 1 dealers beyond the 2 with the most rounds",
         "not checked: deal integrity of the dealers met after the first 3 (35 rounds: at most 3 dealers are followed)",
     ]
+
+
+def test_a_state_travels_as_plain_data_and_is_read_back_as_a_claim() -> None:
+    """How a worker hands its counts back: JSON's (and msgpack's) plain types, checked when read."""
+    import json
+
+    from trey.audit.integrity.battery import BatteryState, state_of_plain, state_to_plain
+
+    state = BatteryState()
+    state.add(_labelled_records(120, 25))  # type: ignore[arg-type]
+    plain = json.loads(json.dumps(state_to_plain(state)))
+    assert state_of_plain(plain).battery().outcomes == state.battery().outcomes
+
+    def refused(change: object) -> str:
+        data = json.loads(json.dumps(plain))
+        change(data)  # type: ignore[operator]
+        with pytest.raises(ValueError) as caught:
+            state_of_plain(data)
+        return str(caught.value)
+
+    assert refused(lambda d: d.pop("untracked")) == "a battery's state has decks, inputs, overall, groups, untracked"
+    assert refused(lambda d: d["overall"]["cells"]["rising"].append(0)) == "rising must be a list of 52 counts"
+    assert refused(lambda d: d["overall"]["cells"]["hands"].__setitem__(1, 1.5)) == (
+        "hands must be whole numbers from 0 to 2^62"
+    )
+    assert refused(lambda d: d.__setitem__("decks", 1)) == "decks and inputs must be flags"
+    assert refused(lambda d: d["groups"]["dealer"].append(d["groups"]["dealer"][0])) == (
+        "each dealer is named once, with its counts"
+    )
+    assert refused(lambda d: d["groups"].__setitem__("colour", [])) == (
+        "a battery's groups are by label: table, dealer, shuffler, shift"
+    )

@@ -872,7 +872,7 @@ class BatteryState:
         before it is merged (shapes, bounds, totals; labels known, values named in at most
         :data:`MAX_LABEL_CHARACTERS` characters, at most :data:`MAX_TRACKED` a label, their rounds within all)."""
         for flag in (self.decks, self.inputs):
-            if flag not in (None, True, False):
+            if flag is not None and type(flag) is not bool:
                 raise ValueError("decks and inputs must be flags")
         if self.rounds and (self.decks is None or self.inputs is None):
             raise ValueError("rounds counted must say whether they logged decks and inputs")
@@ -935,6 +935,75 @@ class BatteryState:
         rising = overall["rising"].copy() if moves else None
         moved = overall["moves"].copy() if moves else None
         return Battery(tuple(outcomes), self.rounds, missing, tuple(left), positions, rising, moved)
+
+
+PLAIN_KEYS = ("decks", "inputs", "overall", "groups", "untracked")
+MAX_COUNT = 1 << 62  # a cell, a sum or a number of rounds in plain data, at most
+
+
+def state_to_plain(state: BatteryState) -> dict[str, Any]:
+    """``state`` as plain data (dicts, lists, ints, bools: what msgpack and JSON carry), values in the order they
+    were met: how a worker hands its counts back (:func:`state_of_plain` reads and checks them)."""
+    return {
+        "decks": state.decks,
+        "inputs": state.inputs,
+        "overall": _counts_to_plain(state.overall),
+        "groups": {
+            label: [[v, _counts_to_plain(c)] for v, c in values.items()] for label, values in state.groups.items()
+        },
+        "untracked": dict(state.untracked),
+    }
+
+
+def _counts_to_plain(counts: Counts) -> dict[str, Any]:
+    cells = {name: [int(x) for x in values.ravel().tolist()] for name, values in counts.cells.items()}
+    return {"rounds": counts.rounds, "seats": counts.seats, "cells": cells}
+
+
+def _whole(value: object, what: str) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"{what} must be a whole number from 0 to 2^62")
+    return value
+
+
+def _counts_of_plain(data: object) -> Counts:
+    if not isinstance(data, dict) or set(data) != {"rounds", "seats", "cells"} or not isinstance(data["cells"], dict):
+        raise ValueError("a group's counts are its rounds, seats and cells")
+    cells = {}
+    for name, values in data["cells"].items():
+        if name not in CELLS:
+            raise ValueError(f"no count named {str(name)[:40]!r}")
+        shape = CELLS[name][0]
+        size = math.prod(shape)
+        if not isinstance(values, list) or len(values) != size:
+            raise ValueError(f"{name} must be a list of {size:,} counts")
+        if not all(type(v) is int and 0 <= v <= MAX_COUNT for v in values):
+            raise ValueError(f"{name} must be whole numbers from 0 to 2^62")
+        cells[name] = np.array(values, dtype=np.int64).reshape(shape)
+    return Counts(_whole(data["rounds"], "rounds"), _whole(data["seats"], "seats"), cells)
+
+
+def state_of_plain(data: object) -> BatteryState:
+    """The state :func:`state_to_plain` gave, read as a claim: ValueError for anything else than such data of
+    counts that counting rounds can give (:meth:`BatteryState.check`), its sizes bounded before it is read."""
+    if not isinstance(data, dict) or set(data) != set(PLAIN_KEYS):
+        raise ValueError(f"a battery's state has {', '.join(PLAIN_KEYS)}")
+    groups, untracked = data["groups"], data["untracked"]
+    if not isinstance(groups, dict) or not set(groups) <= set(GROUPS) or not isinstance(untracked, dict):
+        raise ValueError(f"a battery's groups are by label: {', '.join(GROUPS)}")
+    state = BatteryState(decks=data["decks"], inputs=data["inputs"], overall=_counts_of_plain(data["overall"]))
+    for label, values in groups.items():
+        if not isinstance(values, list) or len(values) > MAX_TRACKED:
+            raise ValueError(f"at most {MAX_TRACKED:,} values of a label are counted")
+        named: dict[str, Counts] = {}
+        for pair in values:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or pair[0] in named:
+                raise ValueError(f"each {label} is named once, with its counts")
+            named[pair[0]] = _counts_of_plain(pair[1])
+        state.groups[label] = named
+    state.untracked = {str(label): _whole(rounds, "rounds not followed") for label, rounds in untracked.items()}
+    state.check()
+    return state
 
 
 def _restricted(counts: Counts, have: set[str]) -> Counts:
