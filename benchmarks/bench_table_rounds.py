@@ -2,21 +2,31 @@
 and statistics, from JSON Lines and from Parquet, and the peak memory of two log sizes.
 
     .venv/bin/python benchmarks/bench_table_rounds.py [ROUNDS]
+    .venv/bin/python benchmarks/bench_table_rounds.py --memory [SEATS ...]
 
 `simulated_table_log` writes 5,000 table rounds of 5 seats with their deck and input; copies of them under other
 round ids make logs of ROUNDS (default 40,000 rounds, 200,000 seats). The library's audit of each is timed after a
 first audit of a short log (the paytable's analysis, imports): seats a second = seats / time. Target: 200,000. For
 comparison on the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the
 rounds `trey simulate --log` writes), whose whole-process figure is in docs/speed.md.
+
+`--memory`: the peak memory of an audit of table rounds (5 seats each, with their deck and input, labelled by 4
+shufflers, 10 dealers and 3 shifts) against the log's length, SEATS seats (default 200,000 and 1,000,000): each
+log written as JSON Lines, then audited by the library in a process of its own, which prints its peak resident
+memory (``ru_maxrss``) before the audit (imports and the paytable's analysis) and after it. The deal-integrity
+battery counts each batch into a state of fixed size, so the peak should not grow with the log (what grows: the
+set of round ids, 16 bytes a round, on disk past 32 MB). ``PYTHONPATH=other/src`` measures another checkout.
 """
 
 from __future__ import annotations
 
 import json
 import resource
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -76,5 +86,51 @@ def main() -> None:
     print(f"peak memory of the process: {peak:,.0f} MB")
 
 
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+
+
+def _labelled(base: list[dict[str, object]], seats: int) -> Iterator[str]:
+    """Rounds of the base log under new ids, labelled, until ``seats`` seats."""
+    for copy in range(-(-seats // (len(base) * SEATS))):
+        for i, r in enumerate(base):
+            number = copy * len(base) + i
+            if number * SEATS >= seats:
+                return
+            labels = {"shuffler": f"S{number % 4}", "dealer": f"D{number % 10}", "shift": f"{number % 3}"}
+            yield json.dumps(dict(r, round=f"{r['round']}-{copy}", **labels))
+
+
+def peak(log: Path) -> None:
+    """In a process of its own: the peak memory before and after auditing ``log``."""
+    spec = load_spec(REPO / "paytables" / "standard.yaml")
+    analysis = analyze(spec)
+    before = _peak_mb()
+    start = time.process_time()
+    found = audit(spec, [log], analysis)
+    cpu = time.process_time() - start
+    assert found.problem_count == 0 and found.integrity is not None, found.problems[:3]
+    after = _peak_mb()
+    print(f"{found.rounds:,} seats: peak {before:,.0f} MB before the audit, {after:,.0f} MB after ({cpu:.1f} s CPU)")
+
+
+def memory(sizes: list[int]) -> None:
+    spec = load_spec(REPO / "paytables" / "standard.yaml")
+    base = [json.loads(line) for line in simulated_table_log(spec, BASE, 3, seats=SEATS)]
+    with tempfile.TemporaryDirectory() as folder:
+        for seats in sizes:
+            log = Path(folder) / f"rounds-{seats}.jsonl"
+            with log.open("w") as out:
+                for line in _labelled(base, seats):
+                    out.write(line + "\n")
+            subprocess.run([sys.executable, __file__, "--peak", str(log)], check=True)
+            log.unlink()
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--peak"]:
+        peak(Path(sys.argv[2]))
+    elif sys.argv[1:2] == ["--memory"]:
+        memory([int(n) for n in sys.argv[2:]] or [200_000, 1_000_000])
+    else:
+        main()

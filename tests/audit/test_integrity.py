@@ -315,3 +315,119 @@ def test_the_gamma_tail_of_a_whole_shape_is_a_poisson_sum() -> None:
     for k, x in ((1, 0.5), (3, 2.0), (10, 25.0), (69, 116.0)):
         poisson = sum(exp(-x) * x**i / factorial(i) for i in range(k))
         assert abs(gamma_sf(k, x) - poisson) <= 1e-12 + 1e-9 * poisson
+
+
+def _labelled_records(decks: int, seed: int, **kwargs: object) -> object:
+    rng = np.random.default_rng(seed)
+    inputs = rng.permuted(new_deck_order(decks), axis=1)
+    labels = {"dealer": np.array([f"D{i % 3}" for i in range(decks)], dtype=object)}
+    return deal(Shuffle("riffle:6").shuffle(rng, inputs), seats=3, inputs=inputs, labels=labels, **kwargs)
+
+
+def test_battery_states_merged_are_the_rounds_counted_at_once() -> None:
+    import dataclasses
+
+    from trey.audit.integrity.battery import BatteryState
+
+    first, second = _labelled_records(150, 21), _labelled_records(110, 22)
+    whole = deal_integrity(
+        deal(
+            np.concatenate([first.decks, second.decks]),
+            seats=3,
+            inputs=np.concatenate([first.inputs, second.inputs]),
+            labels={"dealer": np.concatenate([first.labels["dealer"], second.labels["dealer"]])},
+        )
+    )  # type: ignore[attr-defined]
+    a, b = BatteryState(), BatteryState()
+    a.add(first)  # type: ignore[arg-type]
+    b.add(second)  # type: ignore[arg-type]
+    a.merge(b)
+    merged = a.battery()
+    assert merged.outcomes == whole.outcomes and merged.groups_left == whole.groups_left
+    # A part without decks: the deck tests not run on the whole, as on the rounds read at once.
+    bare = BatteryState()
+    bare.add(dataclasses.replace(second, decks=None, inputs=None))  # type: ignore[arg-type]
+    a.merge(bare)
+    assert "deck positions (needs the deck's order)" in a.battery().missing
+
+
+def test_a_state_that_counting_rounds_cannot_give_is_refused() -> None:
+    """What a worker returns is a claim: checked before it is merged."""
+    from trey.audit.integrity.battery import BatteryState
+
+    def forged(change: object) -> str:
+        state = BatteryState()
+        state.add(_labelled_records(30, 23))  # type: ignore[arg-type]
+        change(state)  # type: ignore[operator]
+        with pytest.raises(ValueError) as caught:
+            BatteryState().merge(state)
+        return str(caught.value)
+
+    def extra_deck(s: BatteryState) -> None:
+        s.overall["positions"][0, 0] += 1
+
+    def shape(s: BatteryState) -> None:
+        s.overall.cells["rising"] = np.zeros(53, dtype=np.int64)
+
+    def negative(s: BatteryState) -> None:
+        s.groups["dealer"]["D0"]["moves"][0] = -1
+
+    def more_rounds(s: BatteryState) -> None:
+        s.groups["dealer"]["D1"].rounds += 30
+
+    def guessed(s: BatteryState) -> None:
+        s.overall["guess_shelf"][...] = 53 * 30
+
+    assert forged(extra_deck) == "positions does not add up to the group's 30 rounds and 90 seats"
+    assert forged(shape) == "rising must be int64 counts of shape (52,)"
+    assert forged(negative) == "moves must not be negative"
+    assert forged(more_rounds) == "positions does not add up to the group's 40 rounds and 30 seats"
+    assert forged(guessed) == "guess_shelf must be at most 52 a round"
+
+
+def test_labels_past_the_values_followed_are_said_not_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trey.audit.integrity import battery
+
+    monkeypatch.setattr(battery, "MAX_TRACKED", 3)
+    monkeypatch.setattr(battery, "MAX_GROUPS", 2)
+    rng = np.random.default_rng(24)
+    decks = rng.permuted(new_deck_order(50), axis=1)
+    labels = {"dealer": np.array([f"D{min(i // 5, 5)}" for i in range(50)], dtype=object)}  # D5: 25 rounds
+    result = deal_integrity(deal(decks, seats=2, labels=labels))
+    assert {o.group for o in result.outcomes} == {OVERALL, "dealer D0", "dealer D1"}
+    assert result.not_checked[-2:] == [
+        "not checked: deal integrity of 1 dealers beyond the 2 with the most rounds",
+        "not checked: deal integrity of the dealers met after the first 3 (35 rounds: at most 3 dealers are followed)",
+    ]
+
+
+def test_a_state_travels_as_plain_data_and_is_read_back_as_a_claim() -> None:
+    """How a worker hands its counts back: JSON's (and msgpack's) plain types, checked when read."""
+    import json
+
+    from trey.audit.integrity.battery import BatteryState, state_of_plain, state_to_plain
+
+    state = BatteryState()
+    state.add(_labelled_records(120, 25))  # type: ignore[arg-type]
+    plain = json.loads(json.dumps(state_to_plain(state)))
+    assert state_of_plain(plain).battery().outcomes == state.battery().outcomes
+
+    def refused(change: object) -> str:
+        data = json.loads(json.dumps(plain))
+        change(data)  # type: ignore[operator]
+        with pytest.raises(ValueError) as caught:
+            state_of_plain(data)
+        return str(caught.value)
+
+    assert refused(lambda d: d.pop("untracked")) == "a battery's state has decks, inputs, overall, groups, untracked"
+    assert refused(lambda d: d["overall"]["cells"]["rising"].append(0)) == "rising must be a list of 52 counts"
+    assert refused(lambda d: d["overall"]["cells"]["hands"].__setitem__(1, 1.5)) == (
+        "hands must be whole numbers from 0 to 2^62"
+    )
+    assert refused(lambda d: d.__setitem__("decks", 1)) == "decks and inputs must be flags"
+    assert refused(lambda d: d["groups"]["dealer"].append(d["groups"]["dealer"][0])) == (
+        "each dealer is named once, with its counts"
+    )
+    assert refused(lambda d: d["groups"].__setitem__("colour", [])) == (
+        "a battery's groups are by label: table, dealer, shuffler, shift"
+    )

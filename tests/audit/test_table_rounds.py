@@ -549,3 +549,28 @@ def test_the_command_audits_a_database_table(tmp_path: Path, tabular: tuple[Path
         "FAIL: 2 findings\n- 1 wager mis-paid ($5 overpaid, $0 underpaid)\n- not checked: 25 deal-integrity tests"
     )
     assert "T1-0000005/2" in result.output
+
+
+def test_a_log_audited_in_small_batches_is_the_log_audited_at_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """The battery counts each batch into a state of fixed size: the same audit, to the byte, however the log is
+    cut into batches; the dealt cards are not kept unless asked."""
+    from trey.audit import tables
+
+    rounds = [dict(r, dealer=f"D{i % 3}", shift=("day", "night")[i % 2]) for i, r in enumerate(logged()[:100])]
+    path = write_jsonl(tmp_path / "labelled.jsonl", rounds)
+    once = audited([path])
+    assert once.deals is None and once.integrity is not None
+    monkeypatch.setattr(tables, "SEATS_AT_ONCE", 16)
+    batches: list[int] = []
+    cut = audit(spec(), [path], columnar=False, deals=lambda d: batches.append(d.rounds))  # 8 rounds a batch
+    assert len(batches) >= 12 and sum(batches) == 100
+    assert as_text(cut) == as_text(once)
+    groups = {t["group"] for t in audit_json(once)["deal_integrity"]["tests"]}
+    assert groups == {
+        "all rounds",
+        "table T1",
+        "shuffler S1",
+        "shift day",
+        "shift night",
+        *(f"dealer D{i}" for i in range(3)),
+    }

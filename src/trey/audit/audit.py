@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 from trey.audit.cards import MIN_EXPECTED, CardCounts, CardTest
 from trey.audit.deals import DealRecords
 from trey.audit.expected import HandDues, OutcomeLaw, exact_sum, outcome_laws, played_situations
-from trey.audit.integrity import Battery, deal_integrity
+from trey.audit.integrity import Battery, BatteryState
 from trey.audit.log import KEPT, Batch, LogProblem, read_log
 from trey.audit.mapping import Mapping
 from trey.audit.meters import BREAKS, OPENS, UNKNOWN, MeterFollow, follow
@@ -264,9 +264,11 @@ class Audit:
     decided: int = 0  # Ante & Play rounds counted in the trail
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
     table_rounds: int = 0  # table rounds read (hand-history format 2), each of whose seats is one of ``rounds``
-    # The dealt cards of every table round, for the deal-integrity battery: kept only when the audit is asked to
-    # (``keep_deals``); each batch is handed to ``audit(deals=...)`` as it is read, whatever the log's length.
+    # The dealt cards of every table round: kept only when the audit is asked to (``keep_deals``); each batch is
+    # handed to ``audit(deals=...)`` as it is read, and counted into ``deal_counts``, whatever the log's length.
     deals: DealRecords | None = None
+    # The deal-integrity battery's counts of the table rounds read so far: a size fixed whatever their number.
+    deal_counts: BatteryState = field(default_factory=BatteryState, repr=False)
     # The deal-integrity battery on the table rounds read (issue 32): None when the log has no table rounds.
     integrity: Battery | None = None
 
@@ -469,19 +471,19 @@ def audit(
                 columnar=columnar,
                 mapping=mapping,
                 deals=deals,
-                keep_deals=True,
+                keep_deals=keep_deals,
             )
-    if found.deals is not None and found.deals.rounds:  # table rounds: the shuffle's randomness tested
-        audit_deals(found, found.deals)
-    if not keep_deals:
-        found.deals = None
+    if found.deal_counts.rounds:  # table rounds: the shuffle's randomness tested
+        found.integrity = found.deal_counts.battery()
     return found
 
 
 def audit_deals(found: Audit, records: DealRecords) -> None:
-    """The deal-integrity battery on the table rounds ``records`` (issue 32), into ``found``: its tests join the
-    audit's one Holm family, those short of data its not-checked findings."""
-    found.integrity = deal_integrity(records)
+    """The table rounds ``records`` counted in with those before, and the deal-integrity battery (issue 32) on
+    them all, into ``found``: its tests join the audit's one Holm family, those short of data its not-checked
+    findings."""
+    found.deal_counts.add(records)
+    found.integrity = found.deal_counts.battery()
 
 
 # What is due on each wager's outcome at each bet size, by game: the same for every audit of a game (the tests audit
@@ -554,8 +556,10 @@ def _audit_log(
     for batch in batches:
         if batch.deals is not None:
             found.table_rounds += batch.deals.rounds
-            if deals is not None and batch.deals.rounds:
-                deals(batch.deals)
+            if batch.deals.rounds:
+                found.deal_counts.add(batch.deals)
+                if deals is not None:
+                    deals(batch.deals)
             if keep_deals:
                 kept.append(batch.deals)
         rounds = batch.rounds

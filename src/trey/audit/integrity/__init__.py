@@ -2,8 +2,10 @@
 its exact null (:mod:`~trey.audit.integrity.battery`), the laws (:mod:`~trey.audit.integrity.nulls`) and the deal
 of rounds from decks (:mod:`~trey.audit.integrity.deal`).
 
-The audit calls :func:`deal_integrity` with the :class:`~trey.audit.deals.DealRecords` of the rounds it read."""
+The audit counts each batch of :class:`~trey.audit.deals.DealRecords` it reads into a
+:class:`~trey.audit.integrity.battery.BatteryState` (a size fixed whatever the rounds' number) and runs the battery
+on it at the end; :func:`deal_integrity` does both for records read at once."""
 
-from trey.audit.integrity.battery import REGISTRY, Battery, Outcome, deal_integrity
+from trey.audit.integrity.battery import REGISTRY, Battery, BatteryState, Outcome, deal_integrity
 
-__all__ = ["REGISTRY", "Battery", "Outcome", "deal_integrity"]
+__all__ = ["REGISTRY", "Battery", "BatteryState", "Outcome", "deal_integrity"]

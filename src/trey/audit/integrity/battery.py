@@ -30,6 +30,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,9 +38,10 @@ import numpy.typing as npt
 from trey.audit.deals import GROUPS, DealRecords
 from trey.audit.integrity import nulls
 from trey.audit.integrity.features import RoundFeatures, features
+from trey.audit.rounds import MAX_ID_CHARACTERS as MAX_LABEL_CHARACTERS
 from trey.audit.verdict import StatisticalTest, p_text, z_p_value
 from trey.cards.card import DECK_SIZE, Card
-from trey.cards.hands import ThreeCardCategory
+from trey.cards.hands import SixCardCategory, ThreeCardCategory
 from trey.core.numbers import decimal_text
 from trey.play.chisquare import chi_square_sf, gamma_sf
 
@@ -47,6 +49,13 @@ MIN_EXPECTED = 5  # a cell expected fewer times: "not enough data"
 MIN_Z_SAMPLE = 100  # decks or rounds a z test needs at least
 CHUNK = 1 << 16  # decks whose 52 × 52 cells are counted at once
 MAX_GROUPS = 100  # values of one label (dealers, shufflers…) the battery runs on, the most frequent first
+# Values of one label whose rounds are counted, the first met: a group's counts are about 66 kB with decks and inputs
+# (three 52 × 52 matrices), so the four labels hold at most about 66 MB however many dealers or shifts a log names.
+# The most frequent MAX_GROUPS of them are tested; the rounds of values met after these are counted and said.
+MAX_TRACKED = 250
+MAX_SEATS = 7  # seats a table round deals at most
+HANDS_MOST = MAX_SEATS + 1  # hands a round deals: its seats and the dealer
+SEAT_ROWS = MAX_SEATS + 1  # counts by seat number (1-7; row 0 holds none)
 FAMILY = "deal"
 OVERALL = "all rounds"
 
@@ -111,35 +120,40 @@ def _value(value: Fraction) -> str:
 @dataclass(frozen=True)
 class IntegrityTest:
     """A registry entry: ``needs`` of ``decks``, ``inputs``, ``hands``; ``null``: its law on a well-shuffled deck;
-    ``run``: the test on the given rounds (row numbers) of the features."""
+    ``run``: the test on a group's :class:`Counts`."""
 
     name: str
     needs: tuple[str, ...]
     null: str
     unit: str
-    run: Callable[[RoundFeatures, IntArray, IntArray], Outcome | None]  # (features, rounds, seats) -> outcome
+    run: Callable[[Counts], Outcome | None]  # a group's counts -> its outcome
 
 
 REGISTRY: dict[str, IntegrityTest] = {}
 
 
 def register(name: str, needs: Sequence[str], null: str, unit: str) -> Callable[..., object]:
-    def wrap(run: Callable[[RoundFeatures, IntArray, IntArray], Outcome | None]) -> object:
+    def wrap(run: Callable[[Counts], Outcome | None]) -> object:
         REGISTRY[name] = IntegrityTest(name, tuple(needs), null, unit, run)
         return run
 
     return wrap
 
 
-@functools.cache
-def _needed(law: tuple[Fraction, ...]) -> int:
-    """The smallest sample for which every cell is expected :data:`MIN_EXPECTED` times."""
-    return math.ceil(MIN_EXPECTED / min(law))
+# Each law's minimum sample and its probabilities as floats, worked out once: a law is one of the module's tuples
+# (held here, so its id is not reused), looked up by identity (hashing 2,704 Fractions a test would cost more than
+# the test).
+_LAWS: dict[int, tuple[Sequence[Fraction], int, npt.NDArray[np.float64]]] = {}
 
 
-@functools.cache
-def _floats(law: tuple[Fraction, ...]) -> npt.NDArray[np.float64]:
-    return np.array([float(p) for p in law])
+def _prepared(law: Sequence[Fraction]) -> tuple[int, npt.NDArray[np.float64]]:
+    """The smallest sample for which every cell is expected :data:`MIN_EXPECTED` times, and the law as floats."""
+    found = _LAWS.get(id(law))
+    if found is None or found[0] is not law:
+        if len(_LAWS) > 64:
+            _LAWS.clear()
+        found = _LAWS[id(law)] = (law, math.ceil(MIN_EXPECTED / min(law)), np.array([float(p) for p in law]))
+    return found[1], found[2]
 
 
 def _chi_square(
@@ -155,9 +169,9 @@ def _chi_square(
 ) -> Outcome:
     """Cells against ``law`` (probabilities per unit of ``sample``); ``observed`` and ``expected`` of the outcome:
     the cell furthest from expectation in standard units."""
-    needed = _needed(tuple(law))
+    needed, floats = _prepared(law)
     flat = observed.ravel()
-    expected = _floats(tuple(law)) * sample
+    expected = floats * sample
     squares = np.divide((flat - expected) ** 2, expected, out=np.zeros(len(expected)), where=expected > 0)
     statistic = float(squares.sum())
     far = int(squares.argmax()) if len(squares) else 0
@@ -219,27 +233,173 @@ def _z(
     return Outcome(test, "", unit, sample, needed, method, None, z, p, counts, per, mu / sample if sample else mean)
 
 
-def _matrix(f: RoundFeatures, rounds: IntArray, name: str) -> IntArray:
-    """The 52 × 52 counts of ``"positions"`` [deck position, card] or ``"moves"`` [input position, deck position]
-    over ``rounds`` (all the rounds' counted once)."""
-    everything = len(rounds) == f.records.rounds
-    if everything and name in f.cache:
-        return f.cache[name]
-    rows = f.records.decks if name == "positions" else f.position
-    assert rows is not None
-    offsets = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :]
-    counts: IntArray = np.zeros((DECK_SIZE, DECK_SIZE), dtype=np.int64)
-    for start in range(0, len(rounds), CHUNK):  # the cells' indexes a chunk at a time: bounded memory
-        part = rows[start : start + CHUNK] if everything else rows[rounds[start : start + CHUNK]]
-        counts += np.bincount((offsets + part).ravel(), minlength=DECK_SIZE * DECK_SIZE).reshape(DECK_SIZE, DECK_SIZE)
-    if everything:
-        f.cache[name] = counts
-    return counts
+SERIAL_OFF = np.array([a != b for a in range(DECK_SIZE) for b in range(DECK_SIZE)])
+
+# What each group's counts hold, by name: the shape of its cells and the data it needs ("moves": the decks and the
+# inputs both). A group's counts are these cells summed over its rounds, whatever their number: its memory is fixed.
+CELLS: dict[str, tuple[tuple[int, ...], str]] = {
+    "positions": ((DECK_SIZE, DECK_SIZE), "decks"),  # [deck position, card]
+    "serial": ((DECK_SIZE * DECK_SIZE,), "decks"),  # [card × 52 + the next card]
+    "turning": ((), "decks"),
+    "moves": ((DECK_SIZE, DECK_SIZE), "moves"),  # [input position, deck position]
+    "rising": ((DECK_SIZE,), "moves"),  # decks of r rising sequences, index r - 1
+    "adjacent": ((), "moves"),
+    "guess_riffle": ((), "moves"),
+    "guess_shelf": ((), "moves"),
+    "packet_pairs": ((), "inputs"),
+    "hands": ((HANDS_MOST + 1,), "hands"),  # rounds of h hands dealt (the seats and the dealer)
+    "dealer_category": ((len(ThreeCardCategory),), "hands"),
+    "seat_category": ((SEAT_ROWS, len(ThreeCardCategory)), "hands"),  # [seat number, category]
+    "six_category": ((SEAT_ROWS, len(SixCardCategory)), "hands"),
+    "seat_lowest": ((3,), "hands"),
+    "dealer_lowest": ((3,), "hands"),
+}
 
 
-def _positions(f: RoundFeatures, rounds: IntArray) -> IntArray:
-    """The 52 × 52 counts: [position, card]."""
-    return _matrix(f, rounds, "positions")
+def _needs(kind: str) -> set[str]:
+    return {"moves": {"decks", "inputs"}}.get(kind, {kind})
+
+
+@dataclass
+class Counts:
+    """One group's rounds as the battery's tests read them: how many rounds and seats, and the :data:`CELLS` summed
+    over them (int64: a cell counts at most 52 a round). Mergeable: two groups' counts add up cell by cell."""
+
+    rounds: int = 0
+    seats: int = 0
+    cells: dict[str, IntArray] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> IntArray:
+        found = self.cells.get(name)
+        if found is None:
+            found = self.cells[name] = np.zeros(CELLS[name][0], dtype=np.int64)
+        return found
+
+    def total(self, name: str) -> int:
+        return int(self[name].sum())
+
+    def add(self, f: RoundFeatures, rounds: IntArray | None = None, seats: IntArray | None = None) -> None:
+        """The rounds of ``f`` (row numbers, all of them when None) and their seats (row numbers) counted in."""
+        records = f.records
+
+        def take(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            return values if rounds is None else values[rounds]
+
+        def take_seats(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            return values if seats is None else values[seats]
+
+        self.rounds += records.rounds if rounds is None else len(rounds)
+        seat_number = take_seats(records.seat_number).astype(np.intp)
+        self.seats += len(seat_number)
+        if records.decks is not None:
+            decks = take(records.decks)
+            self._matrix("positions", decks)
+            serial = self["serial"]
+            for start in range(0, len(decks), CHUNK):
+                d = decks[start : start + CHUNK].astype(np.intp)
+                serial += np.bincount((d[:, :-1] * DECK_SIZE + d[:, 1:]).ravel(), minlength=DECK_SIZE * DECK_SIZE)
+            assert f.turning is not None
+            self["turning"][...] += int(take(f.turning).sum())
+        if f.position is not None:
+            assert f.rising is not None and f.adjacent is not None
+            assert f.guess_riffle is not None and f.guess_shelf is not None
+            self._matrix("moves", take(f.position))
+            self["rising"][...] += np.bincount(take(f.rising) - 1, minlength=DECK_SIZE)
+            for name, values in (
+                ("adjacent", f.adjacent),
+                ("guess_riffle", f.guess_riffle),
+                ("guess_shelf", f.guess_shelf),
+            ):
+                self[name][...] += int(take(values).sum())
+        if f.packet_pairs is not None:
+            self["packet_pairs"][...] += int(take(f.packet_pairs).sum())
+        self["hands"][...] += np.bincount(take(f.hands), minlength=HANDS_MOST + 1)
+        kinds = len(ThreeCardCategory)
+        self["dealer_category"][...] += np.bincount(take(f.dealer_category), minlength=kinds)
+        by_seat = seat_number * kinds + take_seats(f.seat_category)
+        self["seat_category"][...] += np.bincount(by_seat, minlength=SEAT_ROWS * kinds).reshape(SEAT_ROWS, kinds)
+        six = len(SixCardCategory)
+        by_seat = seat_number * six + take_seats(f.six_category)
+        self["six_category"][...] += np.bincount(by_seat, minlength=SEAT_ROWS * six).reshape(SEAT_ROWS, six)
+        self["seat_lowest"][...] += np.bincount(take_seats(f.seat_lowest), minlength=3)
+        self["dealer_lowest"][...] += np.bincount(take(f.dealer_lowest), minlength=3)
+
+    def _matrix(self, name: str, rows: npt.NDArray[np.integer]) -> None:
+        """Rows of 52 (a deck's cards, or its input cards' deck positions) counted in the 52 × 52 cells
+        [column, value], a chunk of rows at a time: bounded memory."""
+        offsets = (np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE)[None, :]
+        counts = self[name]
+        for start in range(0, len(rows), CHUNK):
+            part = rows[start : start + CHUNK]
+            cells = np.bincount((offsets + part).ravel(), minlength=DECK_SIZE * DECK_SIZE)
+            counts += cells.reshape(DECK_SIZE, DECK_SIZE)
+
+    def merge(self, other: Counts) -> None:
+        """``other``'s rounds counted in."""
+        self.rounds += other.rounds
+        self.seats += other.seats
+        for name, values in other.cells.items():
+            self[name][...] += values
+
+    def drop(self, kind: str) -> None:
+        """Forget the cells that need ``kind`` of data (a batch without it: the tests of it are not run)."""
+        for name, (_, needs) in CELLS.items():
+            if kind in _needs(needs):
+                self.cells.pop(name, None)
+
+    def check(self, have: set[str]) -> None:
+        """ValueError unless the counts are what counting rounds can give (a worker's counts are a claim): every
+        cell of the right shape, none negative, and each total what its rounds and seats make it."""
+        if not (isinstance(self.rounds, int) and isinstance(self.seats, int) and self.rounds >= 0):
+            raise ValueError("a group's rounds and seats must be whole numbers")
+        if not 0 <= self.seats <= MAX_SEATS * self.rounds:
+            raise ValueError("a group's seats must be at most 7 a round")
+        for name, values in self.cells.items():
+            if name not in CELLS:
+                raise ValueError(f"no count named {name!r}")
+            shape, needs = CELLS[name]
+            if not _needs(needs) <= have:
+                raise ValueError(f"{name} is counted without the data it needs")
+            if not isinstance(values, np.ndarray) or values.dtype != np.int64 or values.shape != shape:
+                raise ValueError(f"{name} must be int64 counts of shape {shape}")
+            if int(values.min(initial=0)) < 0:
+                raise ValueError(f"{name} must not be negative")
+        n, seats = self.rounds, self.seats
+
+        def equal(name: str, value: object, expected: object) -> None:
+            if not np.array_equal(np.asarray(value), np.asarray(expected)):
+                raise ValueError(f"{name} does not add up to the group's {n:,} rounds and {seats:,} seats")
+
+        def at_most(name: str, per_round: int) -> None:
+            if self.total(name) > per_round * n:
+                raise ValueError(f"{name} must be at most {per_round} a round")
+
+        if "decks" in have:
+            for axis in (0, 1):
+                equal("positions", self["positions"].sum(axis=axis), np.full(DECK_SIZE, n))
+            serial = self["serial"]
+            equal("serial", (serial.sum(), serial[~SERIAL_OFF].sum()), ((DECK_SIZE - 1) * n, 0))
+            at_most("turning", DECK_SIZE - 2)
+        if {"decks", "inputs"} <= have:
+            for axis in (0, 1):
+                equal("moves", self["moves"].sum(axis=axis), np.full(DECK_SIZE, n))
+            equal("rising", self.total("rising"), n)
+            rising_total = int((np.arange(1, DECK_SIZE + 1) * self["rising"]).sum())
+            if not n <= rising_total <= DECK_SIZE * n:
+                raise ValueError("rising does not add up to the group's rounds")
+            at_most("adjacent", DECK_SIZE - 1)
+            at_most("guess_riffle", DECK_SIZE)
+            at_most("guess_shelf", DECK_SIZE)
+        if "inputs" in have:
+            at_most("packet_pairs", DECK_SIZE - 1)
+        hands = self["hands"]
+        equal("hands", (hands.sum(), hands[0], int((np.arange(HANDS_MOST + 1) - 1) @ hands)), (n, 0, seats))
+        for name in ("dealer_category", "dealer_lowest"):
+            equal(name, self.total(name), n)
+        categories, six = self["seat_category"], self["six_category"]
+        equal("seat_category", (categories.sum(), categories[0].sum()), (seats, 0))
+        equal("six_category", six.sum(axis=1), categories.sum(axis=1))
+        equal("seat_lowest", self.total("seat_lowest"), seats)
 
 
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
@@ -247,7 +407,6 @@ POSITION_LAW = tuple([Fraction(1, DECK_SIZE)] * DECK_SIZE)
 CELL_LAW = tuple([Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE))  # each cell of a 52 × 52 matrix, per deck
 DECK_LABELS = tuple(f"{CARD_NAMES[c]} at position {p + 1}" for p in range(DECK_SIZE) for c in range(DECK_SIZE))
 INPUT_LABELS = tuple(f"input card {i + 1} at deck position {p + 1}" for i in range(DECK_SIZE) for p in range(DECK_SIZE))
-SERIAL_OFF = np.array([a != b for a in range(DECK_SIZE) for b in range(DECK_SIZE)])
 SERIAL_LABELS = tuple(
     f"{CARD_NAMES[a]} then {CARD_NAMES[b]}" for a in range(DECK_SIZE) for b in range(DECK_SIZE) if a != b
 )
@@ -256,15 +415,14 @@ SERIAL_LAW = tuple([Fraction(1, DECK_SIZE)] * len(SERIAL_LABELS))
 
 
 @register("deck positions", ("decks",), "every card at each of the 52 positions with probability 1/52", "decks")
-def _deck_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    counts = _positions(f, rounds)
+def _deck_positions(c: Counts) -> Outcome:
     return _chi_square(
         "deck positions",
         "decks",
-        counts,
+        c["positions"],
         CELL_LAW,
         DECK_LABELS,
-        sample=len(rounds),
+        sample=c.rounds,
         df=51 * 51,
         scale=Fraction(51, 52),
     )
@@ -276,24 +434,17 @@ def _deck_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Out
     "each ordered pair of distinct cards next to each other with probability 1/(52·51)",
     "decks",
 )
-def _serial_pairs(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    decks = f.records.decks
-    assert decks is not None
-    counts = np.zeros(DECK_SIZE * DECK_SIZE, dtype=np.int64)
-    for start in range(0, len(rounds), CHUNK):
-        d = decks[rounds[start : start + CHUNK]].astype(np.intp)
-        counts += np.bincount((d[:, :-1] * DECK_SIZE + d[:, 1:]).ravel(), minlength=DECK_SIZE * DECK_SIZE)
+def _serial_pairs(c: Counts) -> Outcome:
+    counts = c["serial"]
     return _chi_square(
-        "serial pairs", "decks", counts[SERIAL_OFF], SERIAL_LAW, SERIAL_LABELS, sample=len(rounds), df=51 * 51
+        "serial pairs", "decks", counts[SERIAL_OFF], SERIAL_LAW, SERIAL_LABELS, sample=c.rounds, df=51 * 51
     )
 
 
 @register("rank turning points", ("decks",), "exact mean and variance over every sequence of ranks", "decks")
-def _turning(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.turning is not None
-    total = int(f.turning[rounds].sum())
+def _turning(c: Counts) -> Outcome:
     counts = "rank turning points (runs up and down) per deck"
-    return _z("rank turning points", "decks", total, len(rounds), nulls.turning_moments(), counts)
+    return _z("rank turning points", "decks", c.total("turning"), c.rounds, nulls.turning_moments(), counts)
 
 
 RISING_LOW, RISING_HIGH = 23, 30  # the test's cells: 23 rising sequences or fewer, 24, …, 29, 30 or more
@@ -321,15 +472,12 @@ RISING_LABELS = (
 
 
 @register("rising sequences", ("decks", "inputs"), "the Eulerian law: A(52, r - 1)/52!", "decks")
-def _rising(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.rising is not None
-    histogram = np.bincount(f.rising[rounds] - 1, minlength=DECK_SIZE)
+def _rising(c: Counts) -> Outcome:
+    histogram = c["rising"]
     law = rising_pooled_law()
-    outcome = _chi_square(
-        "rising sequences", "decks", _rising_pooled(histogram), law, RISING_LABELS, sample=len(rounds)
-    )
-    total = int(f.rising[rounds].sum())
-    observed = Fraction(total, len(rounds)) if len(rounds) else Fraction(0)
+    outcome = _chi_square("rising sequences", "decks", _rising_pooled(histogram), law, RISING_LABELS, sample=c.rounds)
+    total = int((np.arange(1, DECK_SIZE + 1, dtype=np.int64) * histogram).sum())
+    observed = Fraction(total, c.rounds) if c.rounds else Fraction(0)
     return dataclasses.replace(
         outcome, counts="mean rising sequences per deck", observed=observed, expected=Fraction(DECK_SIZE + 1, 2)
     )
@@ -341,26 +489,24 @@ def _rising(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     "every input position's card at each of the 52 deck positions with probability 1/52",
     "decks",
 )
-def _input_positions(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    counts = _matrix(f, rounds, "moves")
+def _input_positions(c: Counts) -> Outcome:
     return _chi_square(
         "input positions",
         "decks",
-        counts,
+        c["moves"],
         CELL_LAW,
         INPUT_LABELS,
-        sample=len(rounds),
+        sample=c.rounds,
         df=51 * 51,
         scale=Fraction(51, 52),
     )
 
 
-def _end_card(name: str, column: int) -> Callable[[RoundFeatures, IntArray, IntArray], Outcome]:
-    def run(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-        assert f.position is not None
-        counts = np.bincount(f.position[rounds, column], minlength=DECK_SIZE)
+def _end_card(name: str, column: int) -> Callable[[Counts], Outcome]:
+    def run(c: Counts) -> Outcome:
+        counts = c["moves"][column]  # where the input's card at ``column`` went
         labels = [f"at deck position {p + 1}" for p in range(DECK_SIZE)]
-        return _chi_square(name, "decks", counts, POSITION_LAW, labels, sample=len(rounds))
+        return _chi_square(name, "decks", counts, POSITION_LAW, labels, sample=c.rounds)
 
     return run
 
@@ -371,11 +517,10 @@ def _end_card(name: str, column: int) -> Callable[[RoundFeatures, IntArray, IntA
     "from each of the 52 input positions with probability 1/52",
     "decks",
 )
-def _first_card(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.first_source is not None
-    counts = np.bincount(f.first_source[rounds], minlength=DECK_SIZE)
+def _first_card(c: Counts) -> Outcome:
+    counts = np.ascontiguousarray(c["moves"][:, 0])  # the input positions whose card went first
     labels = [f"from input position {i + 1}" for i in range(DECK_SIZE)]
-    return _chi_square("the deck's first card", "decks", counts, POSITION_LAW, labels, sample=len(rounds))
+    return _chi_square("the deck's first card", "decks", counts, POSITION_LAW, labels, sample=c.rounds)
 
 
 for _name, _column in (("input's top card", 0), ("input's bottom card", DECK_SIZE - 1)):
@@ -394,11 +539,10 @@ for _name, _column in (("input's top card", 0), ("input's bottom card", DECK_SIZ
     "each pair of input neighbours next to each other in the deck with probability 1/26",
     "decks",
 )
-def _adjacent(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.adjacent is not None
-    total = int(f.adjacent[rounds].sum())
+def _adjacent(c: Counts) -> Outcome:
     counts = "input neighbours still next to each other, per deck"
-    return _z("input neighbours adjacent", "decks", total, len(rounds), nulls.adjacency_moments(), counts, skewed=True)
+    moments = nulls.adjacency_moments()
+    return _z("input neighbours adjacent", "decks", c.total("adjacent"), c.rounds, moments, counts, skewed=True)
 
 
 @register(
@@ -407,24 +551,21 @@ def _adjacent(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     "each pair of input neighbours in one 3-card hand with probability h/442 (h hands dealt)",
     "rounds",
 )
-def _one_hand(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-    assert f.packet_pairs is not None
-    total = int(f.packet_pairs[rounds].sum())
-    by_hands = np.bincount(f.hands[rounds], minlength=9)
+def _one_hand(c: Counts) -> Outcome:
     mean = Fraction(0)
     variance = Fraction(0)
-    for h, count in enumerate(by_hands.tolist()):
+    for h, count in enumerate(c["hands"].tolist()):
         if count:
             m, v = nulls.packet_moments(h)
             mean += count * m
             variance += count * v
-    sample = len(rounds)
+    sample = c.rounds
     per_round = (mean / sample if sample else Fraction(0), variance / sample if sample else Fraction(0))
     counts = "input neighbours dealt into one hand, per round"
     return _z(
         "input neighbours in one hand",
         "rounds",
-        total,
+        c.total("packet_pairs"),
         sample,
         per_round,
         counts,
@@ -434,16 +575,14 @@ def _one_hand(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
     )
 
 
-def _guessing(name: str, strategy: str) -> Callable[[RoundFeatures, IntArray, IntArray], Outcome]:
-    def run(f: RoundFeatures, rounds: IntArray, _seats: IntArray) -> Outcome:
-        scores = f.guess_riffle if strategy == "riffle" else f.guess_shelf
-        assert scores is not None
+def _guessing(name: str, strategy: str) -> Callable[[Counts], Outcome]:
+    def run(c: Counts) -> Outcome:
         counts = "cards guessed right per deck"
         return _z(
             name,
             "decks",
-            int(scores[rounds].sum()),
-            len(rounds),
+            c.total(f"guess_{strategy}"),
+            c.rounds,
             nulls.guessing_moments(),
             counts,
             one_sided=True,
@@ -468,38 +607,35 @@ for _name, _strategy, _how in (
 THREE_CARD_LABELS = tuple(c.display_name.lower() for c in ThreeCardCategory)
 
 
-def _categories(f: RoundFeatures, rounds: IntArray, seats: IntArray, seat: int | None) -> Outcome:
+def _categories(c: Counts, seat: int | None) -> Outcome:
     if seat is None:
-        cats = f.dealer_category[rounds]
+        counts = c["dealer_category"]
         name = "hand categories, dealer"
     else:
-        chosen = seats[f.records.seat_number[seats] == seat]
-        cats = f.seat_category[chosen]
+        counts = c["seat_category"][seat]
         name = f"hand categories, seat {seat}"
-    counts = np.bincount(cats, minlength=len(ThreeCardCategory))
-    return _chi_square(name, "hands", counts, nulls.THREE_CARD_LAW, THREE_CARD_LABELS, sample=len(cats))
+    sample = int(counts.sum())
+    return _chi_square(name, "hands", counts, nulls.THREE_CARD_LAW, THREE_CARD_LABELS, sample=sample)
 
 
-def _six(f: RoundFeatures, _rounds: IntArray, seats: IntArray, seat: int) -> Outcome:
-    chosen = seats[f.records.seat_number[seats] == seat]
-    cats = f.six_category[chosen]
+def _six(c: Counts, seat: int) -> Outcome:
+    by_category = c["six_category"][seat]
     cells = np.zeros(len(nulls.SIX_CARD_CELLS), dtype=np.int64)
-    by_category = np.bincount(cats, minlength=10)
     for i, (_, members) in enumerate(nulls.SIX_CARD_CELLS):
         cells[i] = sum(int(by_category[int(m)]) for m in members)
     labels = [label for label, _ in nulls.SIX_CARD_CELLS]
-    return _chi_square(f"Six Card hands, seat {seat}", "hands", cells, nulls.six_card_law(), labels, sample=len(cats))
+    sample = int(by_category.sum())
+    return _chi_square(f"Six Card hands, seat {seat}", "hands", cells, nulls.six_card_law(), labels, sample=sample)
 
 
 PACKET_LABELS = tuple(f"lowest card dealt {w} of its hand" for w in ("first", "second", "third"))
 THIRDS = (Fraction(1, 3),) * 3
 
 
-def _packet(f: RoundFeatures, rounds: IntArray, seats: IntArray, dealer: bool) -> Outcome:
-    lowest = f.dealer_lowest[rounds] if dealer else f.seat_lowest[seats]
+def _packet(c: Counts, dealer: bool) -> Outcome:
+    counts = c["dealer_lowest"] if dealer else c["seat_lowest"]
     name = "packet position, dealer" if dealer else "packet position, seats"
-    counts = np.bincount(lowest, minlength=3)
-    return _chi_square(name, "hands", counts, THIRDS, PACKET_LABELS, sample=len(lowest))
+    return _chi_square(name, "hands", counts, THIRDS, PACKET_LABELS, sample=int(counts.sum()))
 
 
 # The tests of hands, made per seat: listed by :func:`hand_tests` for the seats the log deals.
@@ -510,21 +646,21 @@ def hand_tests(seat_numbers: Sequence[int]) -> list[IntegrityTest]:
             ("hands",),
             "48/52/720/1,096/3,744/16,440 of 22,100",
             "hands",
-            lambda f, r, s: _categories(f, r, s, None),
+            functools.partial(_categories, seat=None),
         ),
         IntegrityTest(
             "packet position, seats",
             ("hands",),
             "the lowest card at each position of a dealt hand with probability 1/3",
             "hands",
-            lambda f, r, s: _packet(f, r, s, False),
+            functools.partial(_packet, dealer=False),
         ),
         IntegrityTest(
             "packet position, dealer",
             ("hands",),
             "the lowest card at each position of a dealt hand with probability 1/3",
             "hands",
-            lambda f, r, s: _packet(f, r, s, True),
+            functools.partial(_packet, dealer=True),
         ),
     ]
     for seat in seat_numbers:
@@ -631,59 +767,255 @@ def check_records(records: DealRecords) -> None:
             raise ValueError(f"labels must be among {', '.join(GROUPS)}, one a round")
 
 
-def _available(records: DealRecords) -> set[str]:
-    have = {"hands"} if records.rounds else set()
-    if records.decks is not None:
-        have.add("decks")
-    if records.inputs is not None:
-        have.add("inputs")
-    return have
-
-
 NEEDS_TEXT = {"decks": "the deck's order", "inputs": "the input order", "hands": "dealt hands"}
+
+
+@dataclass
+class BatteryState:
+    """The battery's counts of the rounds read so far, batch by batch (:meth:`add`), in memory that does not grow
+    with their number: the counts of all the rounds, and of each value of each label (:data:`GROUPS`) among the
+    first :data:`MAX_TRACKED` met; :meth:`battery` runs the tests on them. Two states merge (:meth:`merge`): the
+    counts of a log read in parts add up to those of the log read at once.
+
+    ``decks``, ``inputs``: whether every batch so far logged them (None: no batch yet): a batch without them makes
+    their tests not run, as on the records joined (their counts are forgotten)."""
+
+    overall: Counts = field(default_factory=Counts)
+    groups: dict[str, dict[str, Counts]] = field(default_factory=dict)  # label -> value -> counts, first met first
+    untracked: dict[str, int] = field(default_factory=dict)  # label -> rounds of values met past MAX_TRACKED
+    decks: bool | None = None
+    inputs: bool | None = None
+
+    @property
+    def rounds(self) -> int:
+        return self.overall.rounds
+
+    def have(self) -> set[str]:
+        """The data every round counted has: ``hands``, ``decks``, ``inputs``."""
+        have = {"hands"} if self.rounds else set()
+        have |= {name for name, given in (("decks", self.decks), ("inputs", self.inputs)) if given}
+        return have
+
+    def _logged(self, decks: bool, inputs: bool) -> None:
+        """What the next rounds log; the counts of what they lack forgotten."""
+        self.decks = decks and self.decks is not False
+        self.inputs = inputs and self.inputs is not False
+        for kind, given in (("decks", self.decks), ("inputs", self.inputs)):
+            if not given:
+                for counts in self._all():
+                    counts.drop(kind)
+
+    def _all(self) -> list[Counts]:
+        return [self.overall, *(c for values in self.groups.values() for c in values.values())]
+
+    def _group(self, label: str, value: str, rounds: int) -> Counts | None:
+        """The counts of ``value`` of ``label`` (None: past the values followed, its ``rounds`` said)."""
+        values = self.groups.setdefault(label, {})
+        found = values.get(value)
+        if found is None:
+            if len(values) >= MAX_TRACKED:
+                self.untracked[label] = self.untracked.get(label, 0) + rounds
+                return None
+            found = values[value] = Counts()
+        return found
+
+    def add(self, records: DealRecords) -> None:
+        """A batch of rounds counted in (ValueError: records not as the readers promise, :func:`check_records`)."""
+        if not records.rounds:
+            return
+        check_records(records)
+        self._logged(records.decks is not None, records.inputs is not None)
+        if not self.decks:
+            records = dataclasses.replace(records, decks=None)
+        if not self.inputs:
+            records = dataclasses.replace(records, inputs=None)
+        f = features(records)
+        self.overall.add(f)
+        for label in GROUPS:
+            values = records.labels.get(label)
+            if values is None:
+                continue
+            names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
+            codes = codes.ravel()
+            round_order = np.argsort(codes, kind="stable")
+            round_bounds = np.cumsum([0, *np.bincount(codes, minlength=len(names)).tolist()])
+            seat_codes = codes[records.seat_round]
+            seat_order = np.argsort(seat_codes, kind="stable")
+            seat_bounds = np.cumsum([0, *np.bincount(seat_codes, minlength=len(names)).tolist()])
+            for i in np.argsort(first, kind="stable").tolist():  # the values in the order the log meets them
+                if names[i] == "":
+                    continue
+                rounds = round_order[round_bounds[i] : round_bounds[i + 1]]
+                counts = self._group(label, str(names[i]), len(rounds))
+                if counts is not None:
+                    counts.add(f, rounds, seat_order[seat_bounds[i] : seat_bounds[i + 1]])
+
+    def merge(self, other: BatteryState) -> None:
+        """``other``'s rounds (read after these) counted in, once it is checked (:meth:`check`): the same counts as
+        its batches added one by one, as long as neither state met more than :data:`MAX_TRACKED` values of a label."""
+        other.check()
+        if not other.rounds:
+            return
+        self._logged(bool(other.decks), bool(other.inputs))
+        have = self.have()
+        self.overall.merge(_restricted(other.overall, have))
+        for label, values in other.groups.items():
+            for value, counts in values.items():
+                mine = self._group(label, value, counts.rounds)
+                if mine is not None:
+                    mine.merge(_restricted(counts, have))
+        for label, rounds in other.untracked.items():
+            self.untracked[label] = self.untracked.get(label, 0) + rounds
+
+    def check(self) -> None:
+        """ValueError unless the state is one counting rounds can give: what a worker returns is a claim, checked
+        before it is merged (shapes, bounds, totals; labels known, values named in at most
+        :data:`MAX_LABEL_CHARACTERS` characters, at most :data:`MAX_TRACKED` a label, their rounds within all)."""
+        for flag in (self.decks, self.inputs):
+            if flag is not None and type(flag) is not bool:
+                raise ValueError("decks and inputs must be flags")
+        if self.rounds and (self.decks is None or self.inputs is None):
+            raise ValueError("rounds counted must say whether they logged decks and inputs")
+        have = self.have()
+        self.overall.check(have)
+        for label, values in self.groups.items():
+            if label not in GROUPS:
+                raise ValueError(f"labels must be among {', '.join(GROUPS)}")
+            if len(values) > MAX_TRACKED:
+                raise ValueError(f"at most {MAX_TRACKED:,} values of a label are counted")
+            for value, counts in values.items():
+                if not isinstance(value, str) or not 0 < len(value) <= MAX_LABEL_CHARACTERS:
+                    raise ValueError(f"a {label} is named in 1 to {MAX_LABEL_CHARACTERS} characters")
+                counts.check(have)
+            untracked = self.untracked.get(label, 0)
+            if not isinstance(untracked, int) or untracked < 0:
+                raise ValueError("rounds not followed must be a whole number")
+            if sum(c.rounds for c in values.values()) + untracked > self.rounds:
+                raise ValueError(f"the rounds of the {label}s are more than all the rounds")
+        if not set(self.untracked) <= set(self.groups):
+            raise ValueError("rounds not followed must be of a label counted")
+
+    def battery(self) -> Battery:
+        """The tests on the counts: on all the rounds, then on each label's values (the :data:`MAX_GROUPS` with the
+        most rounds, by name)."""
+        if not self.rounds:
+            return Battery((), 0)
+        have = self.have()
+        overall = self.overall
+        categories = overall["seat_category"]
+        seat_numbers = [s for s in range(1, SEAT_ROWS) if int(categories[s].sum())]
+        registry = [*REGISTRY.values(), *hand_tests(seat_numbers)]
+        runnable = [t for t in registry if set(t.needs) <= have]
+        missing = tuple(
+            f"{t.name} (needs {' and '.join(NEEDS_TEXT[n] for n in t.needs if n not in have)})"
+            for t in registry
+            if not set(t.needs) <= have
+        )
+        groups: list[tuple[str, Counts]] = [(OVERALL, overall)]
+        left = []
+        for label in GROUPS:
+            values = self.groups.get(label, {})
+            order = sorted(values, key=lambda v: (-values[v].rounds, v))  # the most rounds first, then by name
+            if len(order) > MAX_GROUPS:
+                left.append(f"{len(order) - MAX_GROUPS:,} {label}s beyond the {MAX_GROUPS:,} with the most rounds")
+            if self.untracked.get(label):
+                left.append(
+                    f"the {label}s met after the first {MAX_TRACKED:,} ({self.untracked[label]:,} rounds: at most "
+                    f"{MAX_TRACKED:,} {label}s are followed)"
+                )
+            groups.extend((f"{label} {v}", values[v]) for v in sorted(order[:MAX_GROUPS]))
+        outcomes = []
+        for group, counts in groups:
+            for test in runnable:
+                outcome = test.run(counts)
+                if outcome is not None:
+                    outcomes.append(dataclasses.replace(outcome, group=group))
+        positions = overall["positions"].copy() if "decks" in have else None
+        moves = {"decks", "inputs"} <= have
+        rising = overall["rising"].copy() if moves else None
+        moved = overall["moves"].copy() if moves else None
+        return Battery(tuple(outcomes), self.rounds, missing, tuple(left), positions, rising, moved)
+
+
+PLAIN_KEYS = ("decks", "inputs", "overall", "groups", "untracked")
+MAX_COUNT = 1 << 62  # a cell, a sum or a number of rounds in plain data, at most
+
+
+def state_to_plain(state: BatteryState) -> dict[str, Any]:
+    """``state`` as plain data (dicts, lists, ints, bools: what msgpack and JSON carry), values in the order they
+    were met: how a worker hands its counts back (:func:`state_of_plain` reads and checks them)."""
+    return {
+        "decks": state.decks,
+        "inputs": state.inputs,
+        "overall": _counts_to_plain(state.overall),
+        "groups": {
+            label: [[v, _counts_to_plain(c)] for v, c in values.items()] for label, values in state.groups.items()
+        },
+        "untracked": dict(state.untracked),
+    }
+
+
+def _counts_to_plain(counts: Counts) -> dict[str, Any]:
+    cells = {name: [int(x) for x in values.ravel().tolist()] for name, values in counts.cells.items()}
+    return {"rounds": counts.rounds, "seats": counts.seats, "cells": cells}
+
+
+def _whole(value: object, what: str) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:
+        raise ValueError(f"{what} must be a whole number from 0 to 2^62")
+    return value
+
+
+def _counts_of_plain(data: object) -> Counts:
+    if not isinstance(data, dict) or set(data) != {"rounds", "seats", "cells"} or not isinstance(data["cells"], dict):
+        raise ValueError("a group's counts are its rounds, seats and cells")
+    cells = {}
+    for name, values in data["cells"].items():
+        if name not in CELLS:
+            raise ValueError(f"no count named {str(name)[:40]!r}")
+        shape = CELLS[name][0]
+        size = math.prod(shape)
+        if not isinstance(values, list) or len(values) != size:
+            raise ValueError(f"{name} must be a list of {size:,} counts")
+        if not all(type(v) is int and 0 <= v <= MAX_COUNT for v in values):
+            raise ValueError(f"{name} must be whole numbers from 0 to 2^62")
+        cells[name] = np.array(values, dtype=np.int64).reshape(shape)
+    return Counts(_whole(data["rounds"], "rounds"), _whole(data["seats"], "seats"), cells)
+
+
+def state_of_plain(data: object) -> BatteryState:
+    """The state :func:`state_to_plain` gave, read as a claim: ValueError for anything else than such data of
+    counts that counting rounds can give (:meth:`BatteryState.check`), its sizes bounded before it is read."""
+    if not isinstance(data, dict) or set(data) != set(PLAIN_KEYS):
+        raise ValueError(f"a battery's state has {', '.join(PLAIN_KEYS)}")
+    groups, untracked = data["groups"], data["untracked"]
+    if not isinstance(groups, dict) or not set(groups) <= set(GROUPS) or not isinstance(untracked, dict):
+        raise ValueError(f"a battery's groups are by label: {', '.join(GROUPS)}")
+    state = BatteryState(decks=data["decks"], inputs=data["inputs"], overall=_counts_of_plain(data["overall"]))
+    for label, values in groups.items():
+        if not isinstance(values, list) or len(values) > MAX_TRACKED:
+            raise ValueError(f"at most {MAX_TRACKED:,} values of a label are counted")
+        named: dict[str, Counts] = {}
+        for pair in values:
+            if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or pair[0] in named:
+                raise ValueError(f"each {label} is named once, with its counts")
+            named[pair[0]] = _counts_of_plain(pair[1])
+        state.groups[label] = named
+    state.untracked = {str(label): _whole(rounds, "rounds not followed") for label, rounds in untracked.items()}
+    state.check()
+    return state
+
+
+def _restricted(counts: Counts, have: set[str]) -> Counts:
+    """``counts`` without the cells of data not in ``have``."""
+    cells = {n: v for n, v in counts.cells.items() if _needs(CELLS[n][1]) <= have}
+    return Counts(counts.rounds, counts.seats, cells)
 
 
 def deal_integrity(records: DealRecords) -> Battery:
     """The battery on ``records``: every test whose data the records hold, on all the rounds and on each value of
     each label (:data:`~trey.audit.deals.GROUPS`, at most :data:`MAX_GROUPS` values of a label, the most rounds
-    first). What the audit calls with the rounds it read; its outcomes join the audit's Holm family."""
-    if not records.rounds:
-        return Battery((), 0)
-    check_records(records)
-    f = features(records)
-    have = _available(records)
-    seat_numbers = sorted(int(s) for s in np.unique(records.seat_number))
-    registry = [*REGISTRY.values(), *hand_tests(seat_numbers)]
-    runnable = [t for t in registry if set(t.needs) <= have]
-    missing = tuple(
-        f"{t.name} (needs {' and '.join(NEEDS_TEXT[n] for n in t.needs if n not in have)})"
-        for t in registry
-        if not set(t.needs) <= have
-    )
-    groups: list[tuple[str, IntArray]] = [(OVERALL, np.arange(records.rounds, dtype=np.int64))]
-    left = []
-    for label in GROUPS:
-        values = records.labels.get(label)
-        if values is None:
-            continue
-        names, codes, sizes = np.unique(values.astype(str), return_inverse=True, return_counts=True)
-        order = [i for i in np.argsort(-sizes, kind="stable").tolist() if names[i] != ""]
-        if len(order) > MAX_GROUPS:
-            left.append(f"{len(order) - MAX_GROUPS:,} {label}s beyond the {MAX_GROUPS:,} with the most rounds")
-        for i in sorted(order[:MAX_GROUPS], key=lambda i: str(names[i])):
-            groups.append((f"{label} {names[i]}", np.flatnonzero(codes == i).astype(np.int64)))
-    in_round = np.zeros(records.rounds, dtype=bool)
-    outcomes = []
-    for group, rounds in groups:
-        in_round[:] = False
-        in_round[rounds] = True
-        seats = np.flatnonzero(in_round[records.seat_round]).astype(np.int64)
-        for test in runnable:
-            outcome = test.run(f, rounds, seats)
-            if outcome is not None:
-                outcomes.append(dataclasses.replace(outcome, group=group))
-    positions = _positions(f, np.arange(records.rounds, dtype=np.int64)) if "decks" in have else None
-    rising = np.bincount(f.rising - 1, minlength=DECK_SIZE) if f.rising is not None else None
-    everything = np.arange(records.rounds, dtype=np.int64)
-    moved = _matrix(f, everything, "moves") if f.position is not None else None
-    return Battery(tuple(outcomes), records.rounds, missing, tuple(left), positions, rising, moved)
+    first). The same as their batches added one by one to a :class:`BatteryState`."""
+    state = BatteryState()
+    state.add(records)
+    return state.battery()

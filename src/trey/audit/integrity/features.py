@@ -1,5 +1,5 @@
-"""What the deal-integrity tests count in each round, computed once for all the rounds (vectorised over decks) and
-then summed over each group the battery runs on.
+"""What the deal-integrity tests count in each round, computed for a batch of rounds (vectorised over decks) and
+then summed into the counts of each group the battery runs on (:class:`~trey.audit.integrity.battery.Counts`).
 
 Relative to the input, a deck is read as ``relative[t]``: where the card at deck position t was in the input
 (0 = the input's top card), and ``position[i]``: where input card i is in the deck.
@@ -8,7 +8,7 @@ Relative to the input, a deck is read as ``relative[t]``: where the card at deck
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -151,7 +151,6 @@ class RoundFeatures:
     six_category: IntArray  # (seats,) SixCardCategory of each seat's and the dealer's six cards
     seat_lowest: IntArray  # (seats,) position (0-2) of the lowest card in the hand as dealt
     dealer_lowest: IntArray  # (rounds,)
-    cache: dict[str, IntArray] = field(default_factory=dict, repr=False)  # all the rounds' matrices, counted once
 
 
 CHUNK = 1 << 16  # rounds whose features are computed at once: what they need of memory, bounded
