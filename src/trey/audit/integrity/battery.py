@@ -142,6 +142,20 @@ def _floats(law: tuple[Fraction, ...]) -> npt.NDArray[np.float64]:
     return np.array([float(p) for p in law])
 
 
+_LAW_FIGURES: dict[int, tuple[Sequence[Fraction], int, npt.NDArray[np.float64]]] = {}
+
+
+def _law_figures(law: Sequence[Fraction]) -> tuple[int, npt.NDArray[np.float64]]:
+    """:func:`_needed` and :func:`_floats` of ``law``, found by the law's identity: the laws are the module's
+    constants, and hashing one of 2,704 Fractions at every test of every group cost more than the test itself."""
+    found = _LAW_FIGURES.get(id(law))
+    if found is None or found[0] is not law:
+        if len(_LAW_FIGURES) >= 64:  # a law made afresh at each call: found by its value, as before
+            _LAW_FIGURES.clear()
+        found = _LAW_FIGURES[id(law)] = (law, _needed(tuple(law)), _floats(tuple(law)))
+    return found[1], found[2]
+
+
 def _chi_square(
     test: str,
     unit: str,
@@ -155,9 +169,9 @@ def _chi_square(
 ) -> Outcome:
     """Cells against ``law`` (probabilities per unit of ``sample``); ``observed`` and ``expected`` of the outcome:
     the cell furthest from expectation in standard units."""
-    needed = _needed(tuple(law))
+    needed, floats = _law_figures(law)
     flat = observed.ravel()
-    expected = _floats(tuple(law)) * sample
+    expected = floats * sample
     squares = np.divide((flat - expected) ** 2, expected, out=np.zeros(len(expected)), where=expected > 0)
     statistic = float(squares.sum())
     far = int(squares.argmax()) if len(squares) else 0
