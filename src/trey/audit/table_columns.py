@@ -12,6 +12,7 @@ which refuses it, when it must, in its words. So an audit is the same with it an
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -23,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trey.audit.deals import GROUPS
-from trey.audit.rounds import PARTS, Rounds, meters
+from trey.audit.rounds import MAX_ID_CHARACTERS, PARTS, Rounds, meters
 from trey.cards.card import DECK_SIZE
 from trey.paytable.model import ANTE_PLAY, GameSpec
 
@@ -49,6 +50,8 @@ class Long:
     grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
     per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's cards given once a round
     bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
+    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round.
+    read_cards: dict[str, IntArray] = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +87,69 @@ def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntA
     return [*found, None], indices  # a null row: index len(found), read as None
 
 
+def _two_byte_cards(flat: pa.Array, card_of: Callable[[str], int]) -> IntArray | None:
+    """Each text's card number (:data:`BAD` where ``card_of`` refuses it) when every text is two bytes long, as
+    "Qd" is: each distinct pair of bytes read by ``card_of`` once, the rest looked up in a table by the pair's
+    number (no text made of each). None when a text is null or of another length (:func:`_each` reads them)."""
+    if not pa.types.is_string(flat.type) or flat.null_count:
+        return None
+    _, offset_buffer, data_buffer = flat.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32)[flat.offset : flat.offset + len(flat) + 1]
+    if data_buffer is None or not bool((np.diff(offsets) == 2).all()):
+        return None
+    data = np.frombuffer(data_buffer, dtype=np.uint8)
+    starts = offsets[:-1]
+    return pair_cards((data[starts].astype(np.int64) << 8) | data[starts + 1], card_of)
+
+
+def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
+    """The card number of each two-byte text, given as its bytes' number (first byte x 256 + second): each distinct
+    one read by ``card_of`` once (:data:`BAD` where it refuses it), the rest looked up."""
+    # The pairs read so far by this card_of (a source's readers live as long as the source is read).
+    if card_of not in _PAIRS:
+        _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
+    table, known = _PAIRS[card_of]
+    met = np.zeros(1 << 16, dtype=bool)
+    met[pairs] = True
+    for pair in np.flatnonzero(met & ~known).tolist():
+        known[pair] = True
+        try:
+            table[pair] = card_of(bytes((pair >> 8, pair & 0xFF)).decode("utf-8"))
+        except Exception:
+            continue
+    numbers: IntArray = table[pairs]
+    return numbers
+
+
+_PAIRS: weakref.WeakKeyDictionary[Callable[[str], int], tuple[IntArray, BoolArray]] = weakref.WeakKeyDictionary()
+
+
+def _ids(values: pa.Array | None, round_of: Callable[[Any], str], n: int) -> npt.NDArray[Any]:
+    """Each row's round id (None where refused or not given). An id of printable ASCII, 1 to
+    :data:`~trey.audit.rounds.MAX_ID_CHARACTERS` characters with no space at either end, is what ``round_of``
+    takes as it is (:func:`trey.audit.log._round_id`): found by one pattern over the column; ``round_of`` reads the
+    others, each distinct value once."""
+    if values is None:
+        return np.full(n, None, dtype=object)
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        pattern = rf"^[!-~]([ -~]{{0,{MAX_ID_CHARACTERS - 2}}}[!-~])?$"
+        plain = pc.match_substring_regex(values, pattern).fill_null(False).to_numpy(zero_copy_only=False)
+        ids: npt.NDArray[Any] = values.to_numpy(zero_copy_only=False).astype(object)
+        if plain.all():
+            return ids
+        others = np.flatnonzero(~plain)
+        found, index = _each(values.take(pa.array(others, type=pa.int64())), round_of)
+        table = np.empty(len(found), dtype=object)
+        table[:] = found
+        ids[others] = table[index]
+        return ids
+    found, index = _each(values, round_of)
+    table = np.empty(len(found), dtype=object)
+    table[:] = found
+    read: npt.NDArray[Any] = table[index]
+    return read
+
+
 def _cards(
     values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int
 ) -> tuple[IntArray, BoolArray, BoolArray]:
@@ -97,8 +163,13 @@ def _cards(
     flat = pc.list_flatten(values)
     parents = pc.list_parent_indices(values).to_numpy(zero_copy_only=False).astype(np.int64)
     if len(flat):
-        read, index = _each(flat, card_of)
-        numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        numbers = _two_byte_cards(flat, card_of)
+        if numbers is None:
+            read, index = _each(flat, card_of)
+            numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        if not values.null_count and len(flat) == rows * width and bool((lengths == width).all()):
+            codes = numbers.reshape(rows, width)  # every row's whole list, in order: the flat cards are the rows'
+            return codes, given, ok & (codes >= 0).all(axis=1)
         keep = ok[parents]
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         position = np.arange(len(flat)) - starts[parents]
@@ -190,7 +261,7 @@ def prove_rounds(
             row_ok[:] = False  # lists compared row by row: the strict reader's
         else:
             row_ok &= constant(values)
-    ids = read_each(f.get("round"), round_of, None)
+    ids = _ids(f.get("round"), round_of, n)
     row_ok &= ids != None  # noqa: E711 - elementwise
     tables = read_each(f.get("table"), text_of, None)
     table_values = f.get("table")
@@ -213,6 +284,10 @@ def prove_rounds(
 
     def round_cards(name: str, width: int) -> tuple[IntArray, BoolArray, BoolArray]:
         """A round's cards, read on its first row (the others are the same): by row."""
+        if name in long.read_cards:
+            codes = long.read_cards[name]
+            given = np.ones(groups, dtype=bool)
+            return codes, given, given & (codes >= 0).all(axis=1)
         values = long.per_round.get(name)
         if values is None:
             values = f.get(name)
