@@ -612,3 +612,54 @@ def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> No
             assert (fast is not None) == all(len(c) == 2 and c.isascii() and c.strip() == c for t in split for c in t)
     values = pa.array(["Jc 9d", "Qd 3s 2d", "Ah", "2c 3c"]).slice(1, 2)
     assert _pairs_split(values, " ").to_pylist() == [["Qd", "3s", "2d"], ["Ah"]]  # type: ignore[union-attr]
+
+
+def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    _, rows = tabular
+    rows = copy.deepcopy(rows[:6])
+    rows[3]["deck"] = " ".join(reversed(rows[3]["deck"].split()))  # Parquet reads the decks as a dictionary
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "r.parquet")
+    found = audited([tmp_path / "r.parquet"])
+    assert as_text(found) == as_text(audit(spec(), [tmp_path / "r.parquet"], columnar=False))
+    assert [(p.line, p.code, p.message) for p in found.problems] == [
+        (2, "round.rows", "the rows of the round disagree on its deck")
+    ]
+
+
+def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them() -> None:
+    import numpy as np
+
+    from trey.audit.sources import _json_readers
+    from trey.audit.table_columns import Long, prove_rounds
+
+    amounts = [0, 5, -5, 10**13 - 1, 10**13, -(10**13) + 1, -(10**13), 2**62]
+    readers = _json_readers()
+    bets = [5] * len(amounts) + [-5, 0, 10**13]  # the nets' bounds, then the bets'
+    amounts += [5, 5, 5]
+    n = len(amounts)
+    fields: dict[str, Any] = {"round": pa.array([f"r{i}" for i in range(n)]), "seat": pa.array([1] * n)}
+    fields |= {"player": pa.array([["Ah", "Kd", "2c"]] * n), "dealer_cards": pa.array([["Qs", "3h", "4d"]] * n)}
+    fields |= {"bet_pair_plus": pa.array(bets), "net_pair_plus": pa.array(amounts)}
+    long = Long(np.arange(n), n, fields, ["pair_plus"], grouped=True)  # a round a row, as JSON Lines give them
+    proven = prove_rounds(long, spec(), numbers=np.arange(1, n + 1), **readers)
+    for whole in (True, False):
+        again = prove_rounds(long, spec(), numbers=np.arange(1, n + 1), **(readers | {"whole_cents": whole}))
+        assert again.good.tolist() == proven.good.tolist()
+        assert again.seats.net["pair_plus"].tolist() == proven.seats.net["pair_plus"].tolist()
+
+    def reads(value: int, signed: bool) -> bool:
+        try:
+            readers["amount_of"](value, signed)
+        except Exception:
+            return False
+        return True
+
+    table = spec().table
+    low = table.minimum * 100 if table is not None and table.minimum is not None else 0
+    high = table.maximum * 100 if table is not None and table.maximum is not None else 10**20
+    expected = [
+        reads(b, False) and reads(a, True) and low <= b * 100 <= high for a, b in zip(amounts, bets, strict=True)
+    ]
+    assert proven.good.tolist() == expected and sum(expected) == 5

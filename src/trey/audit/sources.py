@@ -541,11 +541,15 @@ def _pairs_split(values: pa.Array, sep: str) -> pa.Array | None:
     if data_buffer is None or not len(values) or bool(((lengths < 2) | ((lengths + 1) % 3 != 0)).any()):
         return None
     data = np.frombuffer(data_buffer, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
-    at = np.arange(len(data)) - np.repeat(offsets[:-1] - offsets[0], lengths)  # each byte's place in its text
-    between = at % 3 == 2
-    cards = data[~between]
+    if bool((lengths == lengths[0]).all()):  # texts of one length (a column of decks, of hands): a matrix of bytes
+        rows = data.reshape(len(values), int(lengths[0]))
+        separators, cards = rows[:, 2::3], np.delete(rows, np.s_[2::3], axis=1).ravel()
+    else:
+        at = np.arange(len(data)) - np.repeat(offsets[:-1] - offsets[0], lengths)  # each byte's place in its text
+        between = at % 3 == 2
+        separators, cards = data[between], data[~between]
     byte = ord(sep)
-    if not (bool((data[between] == byte).all()) and bool(((cards > 0x20) & (cards < 0x7F) & (cards != byte)).all())):
+    if not (bool((separators == byte).all()) and bool(((cards > 0x20) & (cards < 0x7F) & (cards != byte)).all())):
         return None
     count = len(cards) // 2
     texts = pa.StringArray.from_buffers(
@@ -818,6 +822,7 @@ def _json_readers() -> dict[str, Any]:
         "label_of": lambda v: _label({"x": v}, "x"),
         "seat_of": whole,
         "count_of": whole,
+        "whole_cents": True,  # amount_of reads whole numbers as the seat lines' reader does
     }
 
 

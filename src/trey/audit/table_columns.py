@@ -23,6 +23,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trey.audit.columnar import MAX_WHOLE_AMOUNT
 from trey.audit.deals import GROUPS
 from trey.audit.rounds import MAX_ID_CHARACTERS, PARTS, Rounds, meters
 from trey.cards.card import DECK_SIZE
@@ -190,10 +191,14 @@ def prove_rounds(
     seat_of: Callable[[Any], int],
     count_of: Callable[[Any], int],
     numbers: IntArray,
+    whole_cents: bool = False,
 ) -> Proven:
     """The rounds of ``long`` it proves clean. The callables are the strict reader's, for one value each: a card's
     number, an amount's cents (signed or not), a table's name (None: not given), a round id, a label, a seat's
-    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number."""
+    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number. ``whole_cents``:
+    ``amount_of`` reads a whole number w as 100 w cents from 0 (-10^13 + 1 signed) to 10^13 - 1 and refuses the
+    others, as the seat lines' reader does (:func:`trey.audit.columnar._cents`): a column of whole numbers is read
+    so on arrays."""
     n, group = long.rows, long.group
     groups = int(group[-1]) + 1 if n else 0
     first_row = np.ones(n, dtype=bool)
@@ -211,6 +216,12 @@ def prove_rounds(
         if values is None or n == 0:
             return np.ones(n, dtype=bool)
         first = np.flatnonzero(first_row)[group]
+        if pa.types.is_dictionary(values.type) and not values.null_count:
+            # The same entry of the dictionary: the same value (a value entered twice in it is left to the strict
+            # reader, which finds the rows agree).
+            indices = values.indices.to_numpy(zero_copy_only=False)
+            agree: BoolArray = indices == indices[first]
+            return agree
         same = pc.equal(values, values.take(pa.array(first)))
         both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
         result: BoolArray = pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
@@ -240,6 +251,14 @@ def prove_rounds(
         ok = np.array([isinstance(v, int) for v in found], dtype=bool)
         numbers = np.array([v if isinstance(v, int) else 0 for v in found], dtype=np.int64)
         return numbers[index], ok[index]
+
+    def read_amounts(values: pa.Array | None, signed: bool) -> tuple[IntArray, BoolArray]:
+        """Each row's amount in cents, and whether it read (a null: 0, read)."""
+        if whole_cents and values is not None and pa.types.is_int64(values.type):
+            whole = values.fill_null(0).to_numpy(zero_copy_only=False)
+            readable = (whole >= (-MAX_WHOLE_AMOUNT if signed else 0)) & (whole <= MAX_WHOLE_AMOUNT)
+            return np.where(readable, whole, 0) * 100, readable
+        return read_ints(values, lambda v: amount_of(v, signed), 0, 0)
 
     # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
     for name in (
@@ -326,8 +345,8 @@ def prove_rounds(
         t_on = ~t.is_null().to_numpy(zero_copy_only=False) if t is not None else np.zeros(n, dtype=bool)
         row_ok &= b_on == t_on
         any_bet |= b_on
-        b_cents, b_ok = read_ints(b, lambda v: amount_of(v, False), 0, 0)
-        t_cents, t_ok = read_ints(t, lambda v: amount_of(v, True), 0, 0)
+        b_cents, b_ok = read_amounts(b, False)
+        t_cents, t_ok = read_amounts(t, True)
         row_ok &= (~b_on | b_ok) & (~t_on | t_ok)
         bet_on[w] = b_on
         bets[w] = np.where(b_on, b_cents, 0)
@@ -364,7 +383,7 @@ def prove_rounds(
     for k, c in enumerate(part_cols):
         if c is None:
             continue
-        read, read_ok = read_ints(c, lambda v: amount_of(v, True), 0, 0)
+        read, read_ok = read_amounts(c, True)
         row_ok &= ~part_on[k] | read_ok
         parts[:, k] = np.where(part_on[k], read, 0)
     # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.

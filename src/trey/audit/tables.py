@@ -189,7 +189,7 @@ class Chunk:
 
     long: Long
     numbers: npt.NDArray[np.int64]  # each round's line or record number
-    readers: dict[str, Callable[..., Any]]
+    readers: dict[str, Any]  # prove_rounds' readers (the strict reader's, by value) and flags
     strict: Callable[[npt.NDArray[np.bool_]], Iterator[Record]]
     count: int = -1  # the rounds (records) it holds, those the fast reader never sees included (-1: as proven)
     proven: Proven | None = None  # what the fast reader proves of it, when proven already (on the reading thread)
