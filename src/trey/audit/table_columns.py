@@ -11,6 +11,7 @@ which refuses it, when it must, in its words. So an audit is the same with it an
 
 from __future__ import annotations
 
+import contextlib
 import math
 import weakref
 from collections.abc import Callable
@@ -107,17 +108,16 @@ def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
     """The card number of each two-byte text, given as its bytes' number (first byte x 256 + second): each distinct
     one read by ``card_of`` once (:data:`BAD` where it refuses it), the rest looked up."""
     # The pairs read so far by this card_of (a source's readers live as long as the source is read).
-    if card_of not in _PAIRS:
-        _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
-    table, known = _PAIRS[card_of]
+    found = _PAIRS.get(card_of)
+    if found is None:  # two threads may both make one: the one kept is read again, nothing wrong is looked up
+        found = _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
+    table, known = found
     met = np.zeros(1 << 16, dtype=bool)
     met[pairs] = True
     for pair in np.flatnonzero(met & ~known).tolist():
-        known[pair] = True
-        try:
+        with contextlib.suppress(Exception):  # refused: BAD, as _each takes it (the strict reader says why)
             table[pair] = card_of(bytes((pair >> 8, pair & 0xFF)).decode("utf-8"))
-        except Exception:
-            continue
+        known[pair] = True  # after its number: a thread reading the table meanwhile finds it known only when set
     numbers: IntArray = table[pairs]
     return numbers
 
