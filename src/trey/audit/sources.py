@@ -869,8 +869,7 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
             yield _json_chunk(table, first, block, readers, cards)
 
 
-# A deck as json.dumps writes it, each card two characters: ["Qd", "3s", ...], 52 cards of 6 bytes but the last.
-DECK_TEXT = 6 * DECK_SIZE - 2
+# A deck as json.dumps writes it, each card two characters: ["Qd", "3s", ...], each card 6 bytes ('"Qd", ').
 _CARD_SLOTS = np.arange(DECK_SIZE) * 6  # where each card's opening quote is in a deck's text
 
 
