@@ -1,14 +1,17 @@
 """Speed of audits of table rounds (issue 32): seats a second through reading, the whole-round checks, settlement
 and statistics, from JSON Lines and from Parquet, and the peak memory of two log sizes.
 
-    .venv/bin/python benchmarks/bench_table_rounds.py [ROUNDS]
-    .venv/bin/python benchmarks/bench_table_rounds.py --memory [SEATS ...]
-
 `simulated_table_log` writes 5,000 table rounds of 5 seats with their deck and input; copies of them under other
 round ids make logs of ROUNDS (default 40,000 rounds, 200,000 seats). The library's audit of each is timed after a
-first audit of a short log (the paytable's analysis, imports): seats a second = seats / time. Target: 200,000. For
-comparison on the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the
-rounds `trey simulate --log` writes), whose whole-process figure is in docs/speed.md.
+first audit of a short log of each kind (the paytable's analysis, imports: what a process does once): seats a
+second = seats / time, by the wall clock and, for a machine others share, by the process's CPU time (both cores:
+the reading runs a step ahead on a second thread, and pyarrow parses on both). Target: 200,000. For comparison on
+the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the rounds
+`trey simulate --log` writes), whose whole-process figure is in docs/speed.md; RUNS (default 3) runs of the three,
+alternated, each figure their median.
+
+    .venv/bin/python benchmarks/bench_table_rounds.py [ROUNDS] [RUNS]
+    .venv/bin/python benchmarks/bench_table_rounds.py --memory [SEATS ...]
 
 `--memory`: the peak memory of an audit of table rounds (5 seats each, with their deck and input, labelled by 4
 shufflers, 10 dealers and 3 shifts) against the log's length, SEATS seats (default 200,000 and 1,000,000): each
@@ -21,6 +24,7 @@ set of round ids, 16 bytes a round, on disk past 32 MB). ``PYTHONPATH=other/src`
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -32,7 +36,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from common import REPO
+from common import REPO, median
 from trey.audit.audit import audit
 from trey.audit.simulated import simulated_log, simulated_table_log
 from trey.engine import analyze
@@ -44,6 +48,7 @@ SEATS = 5
 
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     spec = load_spec(REPO / "paytables" / "standard.yaml")
     analysis = analyze(spec)
     base = [json.loads(line) for line in simulated_table_log(spec, BASE, 3, seats=SEATS)]
@@ -65,23 +70,36 @@ def main() -> None:
         parquet = Path(folder) / "rounds.parquet"
         pq.write_table(pa.Table.from_pylist(rows), parquet)
         seats = len(rows)
-        del rows
         short = Path(folder) / "short.jsonl"
         short.write_text(json.dumps(base[0]) + "\n")
+        pq.write_table(pa.Table.from_pylist(rows[:SEATS]), Path(folder) / "short.parquet")
+        del rows
         audit(spec, [short], analysis)
+        audit(spec, [Path(folder) / "short.parquet"], analysis)
         seat_lines = Path(folder) / "seats.jsonl"
         base_lines = list(simulated_log(spec, 20_000, 3))
         with seat_lines.open("w") as out:
             for copy in range(-(-seats // len(base_lines))):
                 for line in base_lines[: seats - copy * len(base_lines)]:
                     out.write(line.replace('"T1-', f'"T{copy}-', 1) + "\n")
-        for name, source in (("seat lines (JSON Lines)", seat_lines), ("JSON Lines", log), ("Parquet", parquet)):
-            start = time.perf_counter()
-            found = audit(spec, [source], analysis)
-            took = time.perf_counter() - start
-            assert found.rounds == seats and found.problem_count == 0, found.problems[:3]
+        sources = (("seat lines (JSON Lines)", seat_lines), ("JSON Lines", log), ("Parquet", parquet))
+        walls: dict[str, list[float]] = {name: [] for name, _ in sources}
+        cpus: dict[str, list[float]] = {name: [] for name, _ in sources}
+        for _ in range(runs):
+            for name, source in sources:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                found = audit(spec, [source], analysis)
+                walls[name].append(time.perf_counter() - start)
+                cpus[name].append(time.process_time() - start_cpu)
+                assert found.rounds == seats and found.problem_count == 0, found.problems[:3]
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+        for name, source in sources:
             kind = "seats" if source != seat_lines else "seat lines"
-            print(f"{name}: {seats:,} {kind} in {took:.2f} s: {seats / took:,.0f} {kind} a second")
+            took, busy = median(walls[name]), median(cpus[name])
+            print(
+                f"{name}: {seats:,} {kind} in {took:.2f} s: {seats / took:,.0f} {kind} a second "
+                f"(CPU {busy:.2f} s: {seats / busy:,.0f} a CPU second)"
+            )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of the process: {peak:,.0f} MB")
 

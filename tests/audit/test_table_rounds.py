@@ -574,3 +574,117 @@ def test_a_log_audited_in_small_batches_is_the_log_audited_at_once(tmp_path: Pat
         "shift night",
         *(f"dealer D{i}" for i in range(3)),
     }
+
+
+def _deck_swap(r: list[dict[str, Any]], key: str, i: int, j: int) -> None:
+    r[1][key][i], r[1][key][j] = r[1][key][j], r[1][key][i]
+
+
+# Changes that keep every line ending as trey writes its deck and input (the fast reader reads those ends as bytes,
+# :func:`trey.audit.sources._decks_read`): each must be read as the strict reader reads it.
+DECK_ENDS = [
+    lambda r: r[1]["deck"].__setitem__(51, r[1]["deck"][50]),  # a card twice in the deck
+    lambda r: r[1]["input"].__setitem__(0, r[1]["input"][1]),  # and in the input
+    lambda r: r[1]["deck"].__setitem__(51, "Xx"),  # no such card
+    lambda r: r[1]["input"].__setitem__(7, "x]"),
+    lambda r: _deck_swap(r, "deck", 0, 51),  # the seat's hand is not what the deck deals
+    lambda r: _deck_swap(r, "deck", 49, 50),  # undealt cards swapped: still a deck, taken
+    lambda r: _deck_swap(r, "input", 0, 51),  # another input: taken
+]
+
+
+def test_decks_read_as_bytes_are_read_as_the_strict_reader_reads_them(tmp_path: Path) -> None:
+    import numpy as np
+
+    from trey.audit.sources import _decks_read, _json_readers
+
+    rounds = _changed(DECK_ENDS)
+    found = _same_fast_and_strict(tmp_path, rounds)
+    assert found.problem_count == 5 and [p.code for p in found.problems] == ["round.deck"] * 4 + ["round.deal-order"]
+    block = (tmp_path / "bad.jsonl").read_bytes()
+    text = np.frombuffer(block, dtype=np.uint8)
+    emptied, cards = _decks_read(block, text, np.flatnonzero(text == ord("\n")), _json_readers()["card_of"])
+    assert sorted(cards) == ["deck", "input"] and emptied.count(b'"deck": [], "input": []}\n') == len(rounds)
+    assert [[str(Card(c)) if c >= 0 else None for c in row] for row in cards["deck"][:3].tolist()] == [
+        r["deck"] for r in rounds[:3]
+    ]
+    # A key the round gives twice (refused) or a seat gives (a key the format does not name: taken), the block read
+    # line by line.
+    lines = [json.dumps(r) for r in logged()[:4]]
+    lines[1] = lines[1].replace('{"round"', '{"deck": ["Ah"], "round"', 1)
+    lines[2] = lines[2].replace('"seats": [{', '"seats": [{"deck": [], ', 1)
+    path = tmp_path / "keys.jsonl"
+    path.write_text("".join(line + "\n" for line in lines))
+    fast = audited([path])
+    assert as_text(fast) == as_text(audit(spec(), [path], columnar=False))
+    assert [(p.line, p.code) for p in fast.problems] == [(2, "log.not-json")] and fast.rounds == 3 * SEATS
+
+
+def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> None:
+    from trey.audit.mapping import Mapping
+    from trey.audit.sources import _card_lists, _pairs_split
+
+    texts = ["Qd 3s 2d", "Ah", "Qd  3s", " Qd", "Qd ", "10h 2d", "Qd,3s", "Q\u00e9 2d", "", "Qd 3s 2"]
+    for sep in (" ", ","):
+        mapping = Mapping(separator=sep)
+        for some in ([t.replace(" ", sep) for t in texts[:2]], *([t] for t in texts)):
+            values = pa.array(some, type=pa.string())
+            fast = _pairs_split(values, sep)
+            general = _card_lists(values, mapping, optional=False)
+            assert general is not None
+            assert fast is None or fast.to_pylist() == general.to_pylist(), some
+            split = [t.split(sep) for t in some]
+            assert (fast is not None) == all(len(c) == 2 and c.isascii() and c.strip() == c for t in split for c in t)
+    values = pa.array(["Jc 9d", "Qd 3s 2d", "Ah", "2c 3c"]).slice(1, 2)
+    assert _pairs_split(values, " ").to_pylist() == [["Qd", "3s", "2d"], ["Ah"]]  # type: ignore[union-attr]
+
+
+def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    _, rows = tabular
+    rows = copy.deepcopy(rows[:6])
+    rows[3]["deck"] = " ".join(reversed(rows[3]["deck"].split()))  # Parquet reads the decks as a dictionary
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "r.parquet")
+    found = audited([tmp_path / "r.parquet"])
+    assert as_text(found) == as_text(audit(spec(), [tmp_path / "r.parquet"], columnar=False))
+    assert [(p.line, p.code, p.message) for p in found.problems] == [
+        (2, "round.rows", "the rows of the round disagree on its deck")
+    ]
+
+
+def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them() -> None:
+    import numpy as np
+
+    from trey.audit.sources import _json_readers
+    from trey.audit.table_columns import Long, prove_rounds
+
+    amounts = [0, 5, -5, 10**13 - 1, 10**13, -(10**13) + 1, -(10**13), 2**62]
+    readers = _json_readers()
+    bets = [5] * len(amounts) + [-5, 0, 10**13]  # the nets' bounds, then the bets'
+    amounts += [5, 5, 5]
+    n = len(amounts)
+    fields: dict[str, Any] = {"round": pa.array([f"r{i}" for i in range(n)]), "seat": pa.array([1] * n)}
+    fields |= {"player": pa.array([["Ah", "Kd", "2c"]] * n), "dealer_cards": pa.array([["Qs", "3h", "4d"]] * n)}
+    fields |= {"bet_pair_plus": pa.array(bets), "net_pair_plus": pa.array(amounts)}
+    long = Long(np.arange(n), n, fields, ["pair_plus"], grouped=True)  # a round a row, as JSON Lines give them
+    proven = prove_rounds(long, spec(), numbers=np.arange(1, n + 1), **readers)
+    for whole in (True, False):
+        again = prove_rounds(long, spec(), numbers=np.arange(1, n + 1), **(readers | {"whole_cents": whole}))
+        assert again.good.tolist() == proven.good.tolist()
+        assert again.seats.net["pair_plus"].tolist() == proven.seats.net["pair_plus"].tolist()
+
+    def reads(value: int, signed: bool) -> bool:
+        try:
+            readers["amount_of"](value, signed)
+        except Exception:
+            return False
+        return True
+
+    table = spec().table
+    low = table.minimum * 100 if table is not None and table.minimum is not None else 0
+    high = table.maximum * 100 if table is not None and table.maximum is not None else 10**20
+    expected = [
+        reads(b, False) and reads(a, True) and low <= b * 100 <= high for a, b in zip(amounts, bets, strict=True)
+    ]
+    assert proven.good.tolist() == expected and sum(expected) == 5

@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ import pyarrow.compute as pc
 
 from trey.audit.log import MAX_LINE_BYTES, _blocks, _csv_fields, _line_ends
 from trey.audit.mapping import Mapping, ValueRefused
-from trey.audit.table_columns import Long
+from trey.audit.table_columns import Long, pair_cards
 from trey.audit.tables import ROUND_FIELDS, TABLE_SEATS, Chunk, Record, refusal
+from trey.cards.card import DECK_SIZE
 from trey.core.errors import TreyError
 from trey.core.files import display_name, open_regular
 from trey.core.jsonread import JsonInputError, loads_strict
@@ -113,7 +115,7 @@ def records_of(
         return name, _parquet_rows(source, spec, mapping, columnar=columnar)
     if source.name.lower().endswith(".csv"):
         return name, _csv_rounds(source, spec, mapping, columnar=columnar)
-    return name, _json_rounds(source, spec) if columnar else _json_lines(source)
+    return name, _ahead(_json_rounds(source, spec), spec, prove=False) if columnar else _json_lines(source)
 
 
 def _json_lines(path: Path) -> Iterator[Record]:
@@ -244,7 +246,45 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
-    return _chunks(batches(), fields, mapping, columnar=columnar)
+    chunks = _chunks(batches(), fields, mapping, columnar=columnar)
+    return _ahead(chunks, spec) if columnar else chunks
+
+
+RECORDS_AHEAD = 1_024  # records (read strictly) a reading thread hands over at a time
+
+
+def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = True) -> Iterator[Record | Chunk]:
+    """``items`` read, and each chunk proven (``prove``), on a second thread while the one before is audited
+    (pyarrow's readers and numpy leave the interpreter while they work): one step ahead, so at most two chunks in
+    memory. For files only: a database's connection stays on the thread that opened it. JSON Lines leave the
+    proof to the caller's thread: parsing them is as much work as the rest."""
+
+    def step() -> list[Record | Chunk]:
+        taken: list[Record | Chunk] = []
+        for item in items:
+            taken.append(item)
+            if isinstance(item, Chunk):
+                if prove:
+                    item.prove(spec)
+                break
+            if len(taken) >= RECORDS_AHEAD:
+                break
+        return taken
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        pending = pool.submit(step)
+        while True:
+            taken = pending.result()
+            if not taken:
+                return
+            pending = pool.submit(step)
+            yield from taken
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        close = getattr(items, "close", None)
+        if close is not None:
+            close()
 
 
 def _engine(source: SqlSource) -> Any:
@@ -488,6 +528,37 @@ def _blank_to_null(values: pa.Array) -> pa.Array:
     return values
 
 
+def _pairs_split(values: pa.Array, sep: str) -> pa.Array | None:
+    """Texts of two-character cards, each the one separator apart ("Qd 3s 2d"), split on arrays of their bytes:
+    what :func:`_card_lists` splits them into (every card printable ASCII other than a space or the separator, one
+    separator between two cards, none at either end), without a pattern matched over each text. None when a text
+    is null or laid out otherwise: the general split's."""
+    if len(sep) != 1 or not " " <= sep <= "~" or not pa.types.is_string(values.type) or values.null_count:
+        return None
+    _, offset_buffer, data_buffer = values.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32)[values.offset : values.offset + len(values) + 1]
+    lengths = np.diff(offsets)
+    if data_buffer is None or not len(values) or bool(((lengths < 2) | ((lengths + 1) % 3 != 0)).any()):
+        return None
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+    if bool((lengths == lengths[0]).all()):  # texts of one length (a column of decks, of hands): a matrix of bytes
+        rows = data.reshape(len(values), int(lengths[0]))
+        separators, cards = rows[:, 2::3], np.delete(rows, np.s_[2::3], axis=1).ravel()
+    else:
+        at = np.arange(len(data)) - np.repeat(offsets[:-1] - offsets[0], lengths)  # each byte's place in its text
+        between = at % 3 == 2
+        separators, cards = data[between], data[~between]
+    byte = ord(sep)
+    if not (bool((separators == byte).all()) and bool(((cards > 0x20) & (cards < 0x7F) & (cards != byte)).all())):
+        return None
+    count = len(cards) // 2
+    texts = pa.StringArray.from_buffers(
+        count, pa.py_buffer(np.arange(0, 2 * count + 1, 2, dtype=np.int32)), pa.py_buffer(cards.tobytes())
+    )
+    starts = np.concatenate([[0], np.cumsum((lengths + 1) // 3)]).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(starts, type=pa.int32()), texts)
+
+
 def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Array | None:
     """A column of hands or decks as lists of card texts, as the strict reader splits them (None: a type it does
     not take, for the strict reader). A text it might split otherwise becomes an empty list (so its round is the
@@ -501,9 +572,12 @@ def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Arr
         return pa.nulls(len(values), pa.list_(pa.string()))
     if not pa.types.is_string(values.type):
         return None
+    sep = mapping.separator
+    pairs = _pairs_split(values, sep)
+    if pairs is not None:
+        return pairs
     if optional:
         values = _blank_to_null(values)
-    sep = mapping.separator
     if not sep.strip():
         clean = pc.match_substring_regex(values, r"^[!-~]+( [!-~]+)*$")
         split = pc.split_pattern(values, " ")
@@ -748,6 +822,7 @@ def _json_readers() -> dict[str, Any]:
         "label_of": lambda v: _label({"x": v}, "x"),
         "seat_of": whole,
         "count_of": whole,
+        "whole_cents": True,  # amount_of reads whole numbers as the seat lines' reader does
     }
 
 
@@ -766,6 +841,7 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
                 continue
             first, block, count = item
             table = None
+            cards: dict[str, np.ndarray] = {}
             if (
                 b"\r" not in block
                 and b"\\" not in block
@@ -779,17 +855,69 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
                 ends = np.flatnonzero(text == ord("\n"))
                 starts = np.concatenate([[0], ends[:-1] + 1])
                 if (text[starts] == ord("{")).all() and int((ends - starts).max()) <= MAX_LINE_BYTES:
+                    parsed, cards = _decks_read(block, text, ends, readers["card_of"])
                     for schema in schemas:
                         options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
                         try:
-                            table = pj.read_json(io.BytesIO(block), parse_options=options)
+                            table = pj.read_json(io.BytesIO(parsed), parse_options=options)
                             break
                         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                             continue
             if table is None or table.num_rows != count:
                 yield from _json_block_strictly(first, block)
                 continue
-            yield _json_chunk(table, first, block, readers)
+            yield _json_chunk(table, first, block, readers, cards)
+
+
+# A deck as json.dumps writes it, each card two characters: ["Qd", "3s", ...], each card 6 bytes ('"Qd", ').
+_CARD_SLOTS = np.arange(DECK_SIZE) * 6  # where each card's opening quote is in a deck's text
+
+
+def _deck_template(keys: tuple[str, ...]) -> tuple[bytes, list[int]]:
+    """The end of a line that writes ``keys`` last, as json.dumps does: the text, with a place holder for each
+    deck's cards, and where each deck's cards start in it."""
+    text, starts = b"", []
+    for key in keys:
+        text += b', "' + key.encode() + b'": ['
+        starts.append(len(text))
+        text += b'"..", ' * (DECK_SIZE - 1) + b'".."]'
+    return text + b"}", starts
+
+
+_DECK_ENDS = [(keys, *_deck_template(keys)) for keys in (("deck", "input"), ("deck",))]
+
+
+def _decks_read(block: bytes, text: np.ndarray, ends: np.ndarray, card_of: Any) -> tuple[bytes, dict[str, np.ndarray]]:
+    """The block with each line's deck and input emptied (``"deck": [], "input": []``) and their cards read on
+    arrays of bytes: the decks are a third of a table round's text and most of what pyarrow's reader would parse.
+    Only when every line of the block ends as trey writes it, ``..., "deck": ["Qd", "3s", ...], "input": [...]}``
+    (52 two-character cards each; or the deck alone); otherwise the block is pyarrow's, as it is.
+
+    Sound: the block holds no backslash (proven before), so no text holds a quote, and the cards emptied are whole
+    texts inside the lists; what is left is the line as it was, the lists empty: pyarrow refuses the rest as it
+    would have (a key given twice, a key in a seat, anything not JSON). The end of a line is its top-level object's
+    last members: the deck and input are the round's."""
+    for keys, template, starts in _DECK_ENDS:
+        size = len(template)
+        if not len(ends) or int((ends - np.concatenate([[-1], ends[:-1]])).min()) <= size + 1:
+            continue
+        window = text[(ends - size)[:, None] + np.arange(size)]
+        fixed = np.frombuffer(template, dtype=np.uint8) != ord(".")
+        cards_at = np.concatenate([start + 1 + _CARD_SLOTS for start in starts])
+        if not bool((window[:, fixed] == np.frombuffer(template, dtype=np.uint8)[fixed]).all()):
+            continue
+        first, second = window[:, cards_at], window[:, cards_at + 1]
+        if bool(((first == ord('"')) | (second == ord('"'))).any()):
+            continue
+        numbers = pair_cards(((first.astype(np.int64) << 8) | second).ravel(), card_of).reshape(len(ends), -1)
+        cards = {key: numbers[:, k * DECK_SIZE : (k + 1) * DECK_SIZE] for k, key in enumerate(keys)}
+        emptied = b"".join(b', "' + k.encode() + b'": []' for k in keys) + b"}\n"
+        view = memoryview(block)
+        line_starts = np.concatenate([[0], ends[:-1] + 1]).tolist()
+        cut = (ends - size).tolist()
+        pieces = [part for a, b in zip(line_starts, cut, strict=True) for part in (view[a:b], emptied)]
+        return b"".join(pieces), cards
+    return block, {}
 
 
 def _json_block_strictly(first: int, block: bytes) -> Iterator[Record]:
@@ -812,7 +940,9 @@ def _json_block_strictly(first: int, block: bytes) -> Iterator[Record]:
             yield first + index, refusal(None, "log.not-json", f"not a JSON round: {exc}")
 
 
-def _json_chunk(table: pa.Table, first: int, block: bytes, readers: dict[str, Any]) -> Chunk:
+def _json_chunk(
+    table: pa.Table, first: int, block: bytes, readers: dict[str, Any], cards: dict[str, np.ndarray]
+) -> Chunk:
     rounds = table.num_rows
     seats = table.column("seats").combine_chunks()
     lengths = pc.list_value_length(seats).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -844,17 +974,24 @@ def _json_chunk(table: pa.Table, first: int, block: bytes, readers: dict[str, An
     per_round = {
         name: table.column(name).combine_chunks().take(pa.array(with_seats, type=pa.int64()))
         for name in ("dealer_cards", "deck", "input")
+        if name not in cards
     }
+    read_cards = {name: codes[with_seats] for name, codes in cards.items()}
     wagers = sorted({k[4:] for k in fields if k.startswith(AMOUNT_PREFIXES)})
-    long = Long(group, len(parent), fields, wagers, grouped=True, per_round=per_round, bad_rows=bad)
+    long = Long(
+        group, len(parent), fields, wagers, grouped=True, per_round=per_round, bad_rows=bad, read_cards=read_cards
+    )
     numbers = first + with_seats.astype(np.int64)  # a round a line, no blank line in a block read so
-    lines = block.split(b"\n")
 
     def strict(good: np.ndarray) -> Iterator[Record]:
         again = np.ones(rounds, dtype=bool)
         again[with_seats[good]] = False
-        for row in np.flatnonzero(again).tolist():
-            raw = lines[row]
+        doubtful = np.flatnonzero(again).tolist()
+        if not doubtful:
+            return
+        ends = _line_ends(block)  # a round a line: line ``row`` of the block is round ``row``
+        for row in doubtful:
+            raw = block[int(ends[row - 1]) + 1 if row else 0 : int(ends[row])]
             try:
                 yield first + row, loads_strict(raw.decode("utf-8"))
             except JsonInputError as exc:

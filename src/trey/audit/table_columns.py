@@ -11,7 +11,9 @@ which refuses it, when it must, in its words. So an audit is the same with it an
 
 from __future__ import annotations
 
+import contextlib
 import math
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,8 +24,9 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trey.audit.columnar import MAX_WHOLE_AMOUNT
 from trey.audit.deals import GROUPS
-from trey.audit.rounds import PARTS, Rounds, meters
+from trey.audit.rounds import MAX_ID_CHARACTERS, PARTS, Rounds, meters
 from trey.cards.card import DECK_SIZE
 from trey.paytable.model import ANTE_PLAY, GameSpec
 
@@ -49,6 +52,8 @@ class Long:
     grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
     per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's cards given once a round
     bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
+    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round.
+    read_cards: dict[str, IntArray] = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +89,68 @@ def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntA
     return [*found, None], indices  # a null row: index len(found), read as None
 
 
+def _two_byte_cards(flat: pa.Array, card_of: Callable[[str], int]) -> IntArray | None:
+    """Each text's card number (:data:`BAD` where ``card_of`` refuses it) when every text is two bytes long, as
+    "Qd" is: each distinct pair of bytes read by ``card_of`` once, the rest looked up in a table by the pair's
+    number (no text made of each). None when a text is null or of another length (:func:`_each` reads them)."""
+    if not pa.types.is_string(flat.type) or flat.null_count:
+        return None
+    _, offset_buffer, data_buffer = flat.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32)[flat.offset : flat.offset + len(flat) + 1]
+    if data_buffer is None or not bool((np.diff(offsets) == 2).all()):
+        return None
+    data = np.frombuffer(data_buffer, dtype=np.uint8)
+    starts = offsets[:-1]
+    return pair_cards((data[starts].astype(np.int64) << 8) | data[starts + 1], card_of)
+
+
+def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
+    """The card number of each two-byte text, given as its bytes' number (first byte x 256 + second): each distinct
+    one read by ``card_of`` once (:data:`BAD` where it refuses it), the rest looked up."""
+    # The pairs read so far by this card_of (a source's readers live as long as the source is read).
+    found = _PAIRS.get(card_of)
+    if found is None:  # two threads may both make one: the one kept is read again, nothing wrong is looked up
+        found = _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
+    table, known = found
+    met = np.zeros(1 << 16, dtype=bool)
+    met[pairs] = True
+    for pair in np.flatnonzero(met & ~known).tolist():
+        with contextlib.suppress(Exception):  # refused: BAD, as _each takes it (the strict reader says why)
+            table[pair] = card_of(bytes((pair >> 8, pair & 0xFF)).decode("utf-8"))
+        known[pair] = True  # after its number: a thread reading the table meanwhile finds it known only when set
+    numbers: IntArray = table[pairs]
+    return numbers
+
+
+_PAIRS: weakref.WeakKeyDictionary[Callable[[str], int], tuple[IntArray, BoolArray]] = weakref.WeakKeyDictionary()
+
+
+def _ids(values: pa.Array | None, round_of: Callable[[Any], str], n: int) -> npt.NDArray[Any]:
+    """Each row's round id (None where refused or not given). An id of printable ASCII, 1 to
+    :data:`~trey.audit.rounds.MAX_ID_CHARACTERS` characters with no space at either end, is what ``round_of``
+    takes as it is (:func:`trey.audit.log._round_id`): found by one pattern over the column; ``round_of`` reads the
+    others, each distinct value once."""
+    if values is None:
+        return np.full(n, None, dtype=object)
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        pattern = rf"^[!-~]([ -~]{{0,{MAX_ID_CHARACTERS - 2}}}[!-~])?$"
+        plain = pc.match_substring_regex(values, pattern).fill_null(False).to_numpy(zero_copy_only=False)
+        ids: npt.NDArray[Any] = values.to_numpy(zero_copy_only=False).astype(object)
+        if plain.all():
+            return ids
+        others = np.flatnonzero(~plain)
+        found, index = _each(values.take(pa.array(others, type=pa.int64())), round_of)
+        table = np.empty(len(found), dtype=object)
+        table[:] = found
+        ids[others] = table[index]
+        return ids
+    found, index = _each(values, round_of)
+    table = np.empty(len(found), dtype=object)
+    table[:] = found
+    read: npt.NDArray[Any] = table[index]
+    return read
+
+
 def _cards(
     values: pa.Array | None, width: int, card_of: Callable[[str], int], rows: int
 ) -> tuple[IntArray, BoolArray, BoolArray]:
@@ -97,8 +164,13 @@ def _cards(
     flat = pc.list_flatten(values)
     parents = pc.list_parent_indices(values).to_numpy(zero_copy_only=False).astype(np.int64)
     if len(flat):
-        read, index = _each(flat, card_of)
-        numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        numbers = _two_byte_cards(flat, card_of)
+        if numbers is None:
+            read, index = _each(flat, card_of)
+            numbers = np.array([BAD if r is None else r for r in read], dtype=np.int64)[index]
+        if not values.null_count and len(flat) == rows * width and bool((lengths == width).all()):
+            codes = numbers.reshape(rows, width)  # every row's whole list, in order: the flat cards are the rows'
+            return codes, given, ok & (codes >= 0).all(axis=1)
         keep = ok[parents]
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         position = np.arange(len(flat)) - starts[parents]
@@ -119,10 +191,14 @@ def prove_rounds(
     seat_of: Callable[[Any], int],
     count_of: Callable[[Any], int],
     numbers: IntArray,
+    whole_cents: bool = False,
 ) -> Proven:
     """The rounds of ``long`` it proves clean. The callables are the strict reader's, for one value each: a card's
     number, an amount's cents (signed or not), a table's name (None: not given), a round id, a label, a seat's
-    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number."""
+    number, a table's count of seats (a null: 7). ``numbers``: each round's line or record number. ``whole_cents``:
+    ``amount_of`` reads a whole number w as 100 w cents from 0 (-10^13 + 1 signed) to 10^13 - 1 and refuses the
+    others, as the seat lines' reader does (:func:`trey.audit.columnar._cents`): a column of whole numbers is read
+    so on arrays."""
     n, group = long.rows, long.group
     groups = int(group[-1]) + 1 if n else 0
     first_row = np.ones(n, dtype=bool)
@@ -140,6 +216,12 @@ def prove_rounds(
         if values is None or n == 0:
             return np.ones(n, dtype=bool)
         first = np.flatnonzero(first_row)[group]
+        if pa.types.is_dictionary(values.type) and not values.null_count:
+            # The same entry of the dictionary: the same value (a value entered twice in it is left to the strict
+            # reader, which finds the rows agree).
+            indices = values.indices.to_numpy(zero_copy_only=False)
+            agree: BoolArray = indices == indices[first]
+            return agree
         same = pc.equal(values, values.take(pa.array(first)))
         both_null = pc.and_(values.is_null(), values.take(pa.array(first)).is_null())
         result: BoolArray = pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
@@ -170,6 +252,14 @@ def prove_rounds(
         numbers = np.array([v if isinstance(v, int) else 0 for v in found], dtype=np.int64)
         return numbers[index], ok[index]
 
+    def read_amounts(values: pa.Array | None, signed: bool) -> tuple[IntArray, BoolArray]:
+        """Each row's amount in cents, and whether it read (a null: 0, read)."""
+        if whole_cents and values is not None and pa.types.is_int64(values.type):
+            whole = values.fill_null(0).to_numpy(zero_copy_only=False)
+            readable = (whole >= (-MAX_WHOLE_AMOUNT if signed else 0)) & (whole <= MAX_WHOLE_AMOUNT)
+            return np.where(readable, whole, 0) * 100, readable
+        return read_ints(values, lambda v: amount_of(v, signed), 0, 0)
+
     # The round's own fields: the same on each of its rows, each read as the strict reader reads it.
     for name in (
         "round",
@@ -190,7 +280,7 @@ def prove_rounds(
             row_ok[:] = False  # lists compared row by row: the strict reader's
         else:
             row_ok &= constant(values)
-    ids = read_each(f.get("round"), round_of, None)
+    ids = _ids(f.get("round"), round_of, n)
     row_ok &= ids != None  # noqa: E711 - elementwise
     tables = read_each(f.get("table"), text_of, None)
     table_values = f.get("table")
@@ -213,6 +303,10 @@ def prove_rounds(
 
     def round_cards(name: str, width: int) -> tuple[IntArray, BoolArray, BoolArray]:
         """A round's cards, read on its first row (the others are the same): by row."""
+        if name in long.read_cards:
+            codes = long.read_cards[name]
+            given = np.ones(groups, dtype=bool)
+            return codes, given, given & (codes >= 0).all(axis=1)
         values = long.per_round.get(name)
         if values is None:
             values = f.get(name)
@@ -251,8 +345,8 @@ def prove_rounds(
         t_on = ~t.is_null().to_numpy(zero_copy_only=False) if t is not None else np.zeros(n, dtype=bool)
         row_ok &= b_on == t_on
         any_bet |= b_on
-        b_cents, b_ok = read_ints(b, lambda v: amount_of(v, False), 0, 0)
-        t_cents, t_ok = read_ints(t, lambda v: amount_of(v, True), 0, 0)
+        b_cents, b_ok = read_amounts(b, False)
+        t_cents, t_ok = read_amounts(t, True)
         row_ok &= (~b_on | b_ok) & (~t_on | t_ok)
         bet_on[w] = b_on
         bets[w] = np.where(b_on, b_cents, 0)
@@ -289,7 +383,7 @@ def prove_rounds(
     for k, c in enumerate(part_cols):
         if c is None:
             continue
-        read, read_ok = read_ints(c, lambda v: amount_of(v, True), 0, 0)
+        read, read_ok = read_amounts(c, True)
         row_ok &= ~part_on[k] | read_ok
         parts[:, k] = np.where(part_on[k], read, 0)
     # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.

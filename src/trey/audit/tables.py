@@ -189,9 +189,16 @@ class Chunk:
 
     long: Long
     numbers: npt.NDArray[np.int64]  # each round's line or record number
-    readers: dict[str, Callable[..., Any]]
+    readers: dict[str, Any]  # prove_rounds' readers (the strict reader's, by value) and flags
     strict: Callable[[npt.NDArray[np.bool_]], Iterator[Record]]
     count: int = -1  # the rounds (records) it holds, those the fast reader never sees included (-1: as proven)
+    proven: Proven | None = None  # what the fast reader proves of it, when proven already (on the reading thread)
+
+    def prove(self, spec: GameSpec) -> Proven:
+        """What the fast reader proves of the chunk (:func:`~trey.audit.table_columns.prove_rounds`)."""
+        if self.proven is None:
+            self.proven = prove_rounds(self.long, spec, numbers=self.numbers, **self.readers)
+        return self.proven
 
 
 @dataclass
@@ -286,7 +293,7 @@ def read_table_rounds(
             state.add(MAX_ROUNDS + 1, None, "log.too-many", f"more than {MAX_ROUNDS:,} rounds: the rest is not read")
             break
         if isinstance(item, Chunk):
-            proven = prove_rounds(item.long, spec, numbers=item.numbers, **item.readers)
+            proven = item.prove(spec)
             state.read += item.count if item.count >= 0 else len(proven.good)
             state.pieces.append(_proven_piece(proven))
             for line, data in item.strict(proven.good):
