@@ -71,7 +71,8 @@ def main() -> None:
     e = eventual_ruin(informed, Fraction(50))
     long_run = ruin_within(informed, Fraction(50), 5_000)
     print(
-        f"one card seen, 50 units, no limit: Lundberg {float(e.lower or 0):.6f} to {float(e.upper or 0):.6f}, "
+        f"one card seen, 50 units, no limit: lattice bounds {float(e.lattice_lower or 0):.6f} to "
+        f"{float(e.lattice_upper or 0):.6f}, Lundberg {float(e.lower or 0):.6f} to {float(e.upper or 0):.6f}, "
         f"diffusion {float(e.diffusion or 0):.6f}; within 5,000 rounds {float(long_run.probability):.6f} "
         "(at most the unlimited figure)"
     )

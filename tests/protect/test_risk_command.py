@@ -53,7 +53,9 @@ def test_the_informed_player_gives_jacobsons_figures_on_the_terminal_at_80_colum
     assert ("Desirability index", "19.9966") in pairs
     assert ("N0 (SD / edge)²", "2,500.8 rounds") in pairs
     assert ("Most likely round", "lose 2 (34.03%)") in pairs
-    assert ("Ruin, no limit", "0.3038% to 0.3183% (Lundberg's bounds)") in pairs
+    assert ("Ruin, no limit", "0.3109% to 0.3183% (proven lattice bounds)") in pairs
+    assert ("Lundberg's bounds", "0.3038% to 0.3183% (proven, wider)") in pairs
+    assert ("diffusion approx.", "0.3213% (an approximation, no bound)") in pairs
     assert ("Ending 250 units down", "below 3e-08%") in pairs  # within the FFT's error of 0: never 0.0000%
 
 

@@ -8,10 +8,10 @@ does: a larger key is a stronger hand, equal keys tie (suits never break ties).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 import numpy.typing as npt
@@ -306,23 +306,51 @@ def _suited_table() -> IntArray:
 
 def best_five_categories(cards: npt.NDArray[np.integer]) -> IntArray:
     """Vectorised :func:`best_five_category` for an ``(n, 6)`` array of cards, by table look-ups."""
+    return categories_of_parts(*six_card_parts(cards), lambda rows: cards[rows])
+
+
+Int32Array = npt.NDArray[np.int32]
+
+
+def six_card_parts(cards: npt.NDArray[np.integer]) -> tuple[Int32Array, Int32Array, Int32Array]:
+    """What :func:`categories_of_parts` reads of ``(n, k)`` cards (k = 6 for six cards; any k for a part of them):
+    the mask of ranks present, the number of pairs of cards of equal rank and the suits' code (a nibble per suit
+    counting its cards). Of two parts of six cards, the masks OR, the codes add and the pairs add with the pairs
+    of equal rank across the parts (a test holds this equal to the six cards' own parts)."""
     # In 32 bits: every mask, count and code below fits (13 rank bits, six nibbles' sums), in half the memory traffic.
-    columns = [cards[:, i] for i in range(6)]
-    presence = _RANK_BIT_32[columns[0]]
-    for c in columns[1:]:
+    columns = [cards[:, i] for i in range(cards.shape[1])]
+    presence = np.zeros(len(cards), dtype=np.int32)
+    for c in columns:
         presence = presence | _RANK_BIT_32[c]
     ranks = [c // 4 for c in columns]
-    equal_pairs = sum((ranks[i] == ranks[j]).astype(np.int32) for i in range(6) for j in range(i + 1, 6))
+    equal_pairs = np.zeros(len(cards), dtype=np.int32)
+    for i, j in combinations(range(len(ranks)), 2):
+        equal_pairs += ranks[i] == ranks[j]
+    suit_code = np.zeros(len(cards), dtype=np.int32)
+    for c in columns:
+        suit_code += _SUIT_NIBBLE_32[c]
+    return presence, equal_pairs, suit_code
+
+
+def categories_of_parts(
+    presence: npt.NDArray[np.int32],
+    equal_pairs: npt.NDArray[np.int32],
+    suit_code: npt.NDArray[np.int32],
+    cards_of: Callable[[IntArray], npt.NDArray[np.integer]],
+) -> IntArray:
+    """The best-five category of six cards from their :func:`six_card_parts`; ``cards_of(rows)`` gives the six
+    cards of the given rows (read only for the rows holding five cards of a suit, which decide by their suited
+    cards)."""
     shape = _POPCOUNT_32[presence] * 32 + equal_pairs * 2 + _straight_table()[presence]
     result: IntArray = _shape_table()[shape]
-    suit_code = sum(_SUIT_NIBBLE_32[c] for c in columns)
     # A suit holds five or more cards when its nibble reaches 5: adding 3 then sets the nibble's top bit.
     flush_rows = np.flatnonzero((suit_code + 0x3333) & 0x8888)
     if flush_rows.size:
         nibbles = (suit_code[flush_rows, None] >> (4 * np.arange(4))) & 15
         flush_suit = nibbles.argmax(axis=1)
-        chosen = cards[flush_rows].astype(np.int64)
-        mask = np.where(chosen % 4 == flush_suit[:, None], np.int64(1) << (chosen // 4), 0).sum(axis=1)
+        chosen = np.asarray(cards_of(flush_rows)).astype(np.int64)
+        suited = np.where(chosen % 4 == flush_suit[:, None], np.int64(1) << (chosen // 4), 0)
+        mask = np.bitwise_or.reduce(suited, axis=1)  # (an OR: a row of repeated cards stays a mask)
         result[flush_rows] = _suited_table()[mask]
     return result
 

@@ -30,8 +30,15 @@ of N independent rounds:
   Otherwise Lundberg's bounds, proven: with R > 0 the root of E[e^(−R X)] = 1 (the adjustment coefficient,
   bracketed by bisection in 50-digit decimals), e^(−R (B + L)) ≤ ψ(B) ≤ e^(−R B), L the largest loss (the
   martingale e^(−R S_n) stopped at ruin, where the overshoot is less than L). And the diffusion approximation
-  ψ(B) ≈ exp(−2 E[X] B / Var[X]), named as an approximation, neither bound. (Ethier and Khoshnevisan, 2002, refine
-  such bounds with higher moments; trey gives Lundberg's.)
+  ψ(B) ≈ exp(−2 E[X] B / Var[X]), named as an approximation, neither bound.
+  Sharper, the **lattice bounds** (Feller's, the W-unlimited case of those Ethier and Khoshnevisan start from:
+  "Bounds on gambler's ruin probabilities in terms of moments", Methodology and Computing in Applied Probability
+  4 (2002) 55–68, §1, with X in [−nu, µ] and rho0 the root in (0, 1) of E[rho^X] = 1): in units of the gcd g of the
+  outcomes, b = ⌈B / g⌉ the bankroll and nu = L / g the largest loss, rho = e^(−R g) is that root, and the bounded
+  martingale rho^(capital) stopped at ruin, where the capital lies in [1 − nu, 0], gives
+  rho^(b + nu − 1) ≤ ψ(B) ≤ rho^b — equal for nu = 1 (the ±1 coin's (q/p)^B exactly), and tighter than
+  Lundberg's on both sides. Their moment bounds on rho0 itself are not used: R is bracketed by bisection, which is
+  tighter.
 """
 
 from __future__ import annotations
@@ -427,8 +434,9 @@ def _ruin_float(steps: list[int], weights: list[int], start: int, cap: int, roun
 class EventualRuin:
     """The risk of ruin of ``bankroll`` units without a limit on the rounds. ``exact`` when it is known exactly
     (1 for an edge ≤ 0, 0 when nothing loses); else Lundberg's proven ``lower`` ≤ ψ ≤ ``upper``, from the
-    adjustment coefficient bracketed in [``exponent_low``, ``exponent_high``]; ``diffusion`` is the diffusion
-    approximation exp(−2 E[X] B / Var[X]), neither bound."""
+    adjustment coefficient bracketed in [``exponent_low``, ``exponent_high``]; the lattice bounds ``lattice_lower``
+    ≤ ψ ≤ ``lattice_upper`` (proven, sharper: the module's docstring) from the same bracket; ``diffusion`` is the
+    diffusion approximation exp(−2 E[X] B / Var[X]), neither bound."""
 
     bankroll: Fraction
     exact: Fraction | None
@@ -437,6 +445,8 @@ class EventualRuin:
     lower: Decimal | None
     upper: Decimal | None
     diffusion: Decimal | None
+    lattice_lower: Decimal | None = None
+    lattice_upper: Decimal | None = None
 
 
 def adjustment_coefficient(distribution: Iterable[NetResult]) -> tuple[Decimal, Decimal]:
@@ -485,7 +495,15 @@ def eventual_ruin(distribution: Iterable[NetResult], bankroll: Fraction) -> Even
     upper = (-low * b).exp(_DECIMALS)
     lower = (-high * (b + to_decimal(-worst))).exp(_DECIMALS)
     diffusion = (to_decimal(-2 * stats.mean * bankroll / stats.variance)).exp(_DECIMALS)
-    return EventualRuin(bankroll, None, low, high, lower, min(upper, Decimal(1)), diffusion)
+    # The lattice bounds: capital in units of g, ruined at 0 or below, from ceil(B / g), never below 1 - nu.
+    steps, _, start, _ = _ruin_units(results, bankroll)
+    unit = to_decimal(_fraction_gcd(r.net for r in results) or Fraction(1))
+    with localcontext(_DECIMALS):
+        lattice_upper = (-low * unit * start).exp()
+        lattice_lower = (-high * unit * (start - min(steps) - 1)).exp()
+    lattice_upper = min(lattice_upper, Decimal(1))
+    upper = min(upper, Decimal(1))
+    return EventualRuin(bankroll, None, low, high, lower, upper, diffusion, lattice_lower, lattice_upper)
 
 
 @dataclass(frozen=True)

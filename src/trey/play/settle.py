@@ -10,9 +10,10 @@ stay exact (counts times Fractions).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +21,7 @@ import numpy.typing as npt
 from trey.cards.hand_table import hand_table
 from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Deals
+from trey.cards.readings.base import Reading
 from trey.cards.readings.player_hand import class_of_hand
 from trey.engine.decide import NO_CELL, Expectations, decision_table
 from trey.engine.side_bet import LOSE
@@ -109,6 +111,13 @@ def _side_bet_table(bet: SideBet, meter: Fraction | None) -> tuple[OutcomeTable,
     return OutcomeTable(bet.id, outcomes, nets, (1,) * len(outcomes), outcomes), by_class
 
 
+@cache
+def _every_hand() -> IntArray:
+    every = np.arange(len(hand_table().cards))
+    every.setflags(write=False)
+    return every
+
+
 class Settler:
     """Settles rounds of one game. ``plays`` is the player's decision for each hand of the hand table (the
     engine's :attr:`~trey.engine.AntePlayAnalysis.plays`); it is required when the game offers Ante & Play.
@@ -149,8 +158,23 @@ class Settler:
     ) -> dict[str, IntArray]:
         """Outcome index (into ``self.tables[wager].outcomes``) of every wager for ``(n, 3)`` player and dealer
         cards; ``played``: each round's decision as it was taken (an audit), else the strategy's."""
-        table = hand_table()
         deals = Deals(player, dealer)
+        return self._settle(deals, played, lambda reading: reading.classify(deals))
+
+    def settle_against(self, dealer: int) -> dict[str, IntArray]:
+        """:meth:`settle` of every hand of the hand table, in its order, against the one dealer hand ``dealer`` (its
+        index in the hand table), played by the strategy: the rows of hands sharing a card with the dealer's are no
+        rounds and mean nothing (the whole table's count leaves them out). The side bets read the cards by
+        :meth:`~trey.cards.readings.base.Reading.classify_against`."""
+        table = hand_table()
+        dealt = np.broadcast_to(table.cards[dealer], table.cards.shape)
+        deals = Deals(table.cards, dealt, player_hands=_every_hand(), dealer_hands=np.full(len(dealt), dealer))
+        return self._settle(deals, None, lambda reading: reading.classify_against(dealer))
+
+    def _settle(
+        self, deals: Deals, played: BoolArray | None, classify: Callable[[Reading], IntArray]
+    ) -> dict[str, IntArray]:
+        table = hand_table()
         player_index = deals.player_hands
         if played is None:
             played = self.plays[player_index] if self.plays is not None else None
@@ -164,7 +188,7 @@ class Settler:
             columns = bonus_column(game.ante_bonus, class_of_hand()[player_index])
             result[ANTE_PLAY] = main * (len(game.ante_bonus) + 1) + columns
         for bet in self.spec.wagers.side_bets:
-            index = self._by_class[bet.id][READINGS[bet.reads].classify(deals)]
+            index = self._by_class[bet.id][classify(READINGS[bet.reads])]
             if played is not None and bet.on_fold is OnFold.LOST:
                 index[~played] = len(self.tables[bet.id].outcomes) - 1  # lose
             result[bet.id] = index
@@ -252,6 +276,11 @@ class FamilySettler(Settler):
         rows = tuple(net_row(net) for net in nets)
         self.tables = {ANTE_PLAY: OutcomeTable(ANTE_PLAY, tuple(outcomes), tuple(nets), tuple(staked), rows)}
         self.tables.update(side_tables)
+
+    def settle_against(self, dealer: int) -> dict[str, IntArray]:
+        """Not offered: a family game's rounds are settled by :meth:`settle` (the whole table's count, its only
+        caller, refuses other games)."""
+        raise NotImplementedError("a family game's rounds are settled by settle()")
 
     def options_of(self, player: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer]) -> IntArray:
         """The optimal option of each round's cell (``(n, 3)`` player and dealer cards, the dealer's first card

@@ -23,8 +23,15 @@ are integer matrix products over the 22,100 hands, done for every pair of wagers
 
 The dealer hands are visited one per suit pattern: a suit permutation that changes no wager's pay maps a dealer
 hand's sums onto another's, so each pattern's representative counts for its orbit. A wager that is not paid alike
-under every permutation (Prime reads colours) is settled at the representative's images under a few permutations
-(one per coset of the permutations it respects); the others are read from the representative by permuting hands.
+under every permutation (Prime reads colours) is settled at the representative's images tD under a few
+permutations t (one per coset of the permutations it respects) and read at t(P), so that every column of one
+matrix belongs to the representative's hands and one set of sums serves them all.
+
+How fast (issue 34: every pair of the standard game's wagers in 10 s or less): every hand is settled against one
+dealer hand at once (:meth:`~trey.play.settle.Settler.settle_against`, the Six Card Bonus from parts of each hand
+made once); the sums over pairs of cards pack several columns into one float64 word per hand
+(:meth:`PairCounter.packed_sums`), and the products of two columns over the hands are float64 BLAS products while
+they stay exact. See docs/speed.md for the figure.
 """
 
 from __future__ import annotations
@@ -123,13 +130,63 @@ class PairCounter:
         exact = exact.reshape(self.deck * self.deck, width)
         return Sums(values.sum(axis=0), cards, exact)
 
+    def packed_sums(self, values: IntArray, largest: Sequence[int]) -> Sums:
+        """:meth:`sums` of ``values`` given column by column, ``(W, hands)``, each column at most ``largest[w]`` in
+        size, in fewer passes: columns are packed into one float64 word per hand, ``sum_i v_i B_0 ... B_(i-1)``
+        with ``B_i = 2 (deck - 2) largest_i + 1``, as many as keep the product of the B's below 2**53. A pair of
+        cards is held by deck - 2 hands, so each column's sum over a pair's hands (and every partial sum of it) is
+        below B_i / 2 in size: the words' sums are integers below 2**53, exact in float64, and their balanced
+        base-B digits are the columns' sums. The same sums as :meth:`sums` (a test holds it)."""
+        width, count = values.shape
+        bound = [(self.deck - 2) * int(x) for x in largest]
+        bases = [2 * b + 1 for b in bound]
+        groups: list[list[int]] = []
+        product = 2**53
+        for column, base in enumerate(bases):
+            if base >= 2**53:
+                raise ValueError("values too large for exact float64 sums")
+            if product * base >= 2**53:
+                groups.append([])
+                product = 1
+            groups[-1].append(column)
+            product *= base
+        positions = self._positions()
+        upper = np.zeros((self.deck * self.deck, width), dtype=np.int64)
+        for group in groups:
+            word = np.zeros(count, dtype=np.float64)
+            scale = 1
+            for column in group:
+                word += values[column] * float(scale)
+                scale *= bases[column]
+            summed = sum(np.bincount(ids, word, self.deck * self.deck) for ids in positions)
+            packed = np.rint(summed).astype(np.int64)
+            for column in group:  # the balanced digits, lowest first
+                digit = (packed + bound[column]) % bases[column] - bound[column]
+                upper[:, column] = digit
+                packed = (packed - digit) // bases[column]
+        pairs = upper.reshape(self.deck, self.deck, width)
+        pairs = pairs + pairs.transpose(1, 0, 2)
+        cards = pairs.sum(axis=1) // 2
+        return Sums(cards.sum(axis=0) // 3, cards, pairs.reshape(self.deck * self.deck, width))
+
+    def _positions(self) -> tuple[IntArray, IntArray, IntArray]:
+        """Each hand's pairs of cards (x, y), x < y, as x * deck + y: its first two cards, first and last, last two."""
+        ids = self.pair_ids.reshape(-1, 3)
+        return ids[:, 0].copy(), ids[:, 1].copy(), ids[:, 2].copy()
+
     @staticmethod
     def combine(x: IntArray, xs: Sums, y: IntArray, ys: Sums) -> IntArray:
         """sum over ordered pairs of disjoint hands (P, Q) of x[P, w] * y[Q, v], for every (w, v), from the sums
         of x and y (``x`` and ``y`` zero on hands to be left out). Integer products (exact; no BLAS threads)."""
-        pairs = xs.pairs.T @ ys.pairs  # each unordered pair of cards twice
-        result: IntArray = np.outer(xs.total, ys.total) - xs.cards.T @ ys.cards + pairs // 2 - x.T @ y
-        return result
+        return _combined(xs, ys, x.T @ y)
+
+
+def _combined(xs: Sums, ys: Sums, products: IntArray) -> IntArray:
+    """The inclusion-exclusion of the module: sum over ordered pairs of disjoint hands of x[P] y[Q] from the sums of
+    x and y and ``products``, the sum over hands of x[P] y[P] (the pairs of a hand with itself)."""
+    pairs = xs.pairs.T @ ys.pairs  # each unordered pair of cards twice
+    result: IntArray = np.outer(xs.total, ys.total) - xs.cards.T @ ys.cards + pairs // 2 - products
+    return result
 
 
 def disjoint_pair_sums(values: IntArray, hand_cards: IntArray, deck: int = 52) -> IntArray:
@@ -187,6 +244,7 @@ class _Nets:
         columns = {w: np.array([int(n * unit) for n in settler.tables[w].nets], dtype=np.int64) for w in wagers}
         own = [w for w in wagers if w != ANTE_PLAY and READINGS[spec.wagers.side_bet(w).reads].seat is Seat.PLAYER]
         self.dealt = [w for w in wagers if w not in own]
+        self.largest = {w: int(np.abs(columns[w]).max()) for w in wagers}
         self.wagers = tuple(wagers)
         self.plays = plays
         self.columns = columns
@@ -197,29 +255,11 @@ class _Nets:
         dealt_spec = _without(spec, lambda w: w in self.dealt)
         self.settler = Settler(dealt_spec, plays) if dealt_spec is not None else None
 
-    def at(self, dealer: int, disjoint: IntArray) -> IntArray:
-        return self.at_each([dealer], [disjoint])
-
-    def at_each(self, dealers: Sequence[int], disjoint: Sequence[IntArray]) -> IntArray:
-        """The values against each dealer hand side by side: (hands, len(dealers) x wagers), settled at once."""
-        table = hand_table()
-        width = len(self.wagers)
-        values = np.zeros((HANDS, len(dealers) * width), dtype=np.int64)
-        outcomes: dict[str, IntArray] = {}
-        if self.settler is not None:
-            hands = np.concatenate(disjoint)
-            played = self.plays[hands] if self.plays is not None else None
-            dealt = np.repeat(table.cards[np.array(dealers)], [len(d) for d in disjoint], axis=0)
-            outcomes = self.settler.settle(table.cards[hands], dealt, played=played)
-        start = 0
-        for k, rows in enumerate(disjoint):
-            for i, wager in enumerate(self.wagers):
-                if wager in self.own:
-                    values[rows, k * width + i] = self.own[wager][rows]
-                else:
-                    values[rows, k * width + i] = self.columns[wager][outcomes[wager][start : start + len(rows)]]
-            start += len(rows)
-        return values
+    def against(self, dealer: int) -> IntArray:
+        """(wagers, hands): the values of every hand of the hand table against the dealer hand ``dealer``
+        (:meth:`~trey.play.settle.Settler.settle_against`; the rows of hands meeting it mean nothing)."""
+        outcomes = self.settler.settle_against(dealer) if self.settler is not None else {}
+        return np.stack([self.own[w] if w in self.own else self.columns[w][outcomes[w]] for w in self.wagers])
 
 
 def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = None) -> TableMoments:
@@ -260,39 +300,50 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
     if not counter.exact_for(largest):
         raise ValueError(f"a pay of {largest}/{unit} units is too large for the table's exact sums")
     permutations = _hand_permutations()
-    n, na = len(wagers), len(alike)
+    holds = np.ascontiguousarray(_holdings().T)  # (52, hands): each card's row
+    n, na, no = len(wagers), len(alike), len(other)
+    # The columns of each dealer hand D: the alike wagers at D, then for each coset's t the other wagers at tD read
+    # at t(P): X(t P, t D) for hand P. Summed over the cosets these are every image's moments (an alike wager pays
+    # X(t P, t D) = X(P, D)), so one matrix and one set of sums per dealer pattern hold them all.
+    blocks = [slice(na + c * no, na + (c + 1) * no) for c in range(k)]
+    sizes = [alike_nets.largest[w] for w in alike] if alike_nets is not None else []
+    sizes += [other_nets.largest[w] for w in other] * k if other_nets is not None else []
+    # Products of two columns summed over the hands are below 2**53 in size when the hands times the two largest
+    # values are: exact in float64, whose products are BLAS's (one thread's worth: (W, hands) by (hands, W)).
+    in_floats = HANDS * max(sizes) ** 2 < 2**53
     first = np.zeros(n, dtype=object)
     same = np.zeros((n, n), dtype=object)
     cross = np.zeros((n, n), dtype=object)
     for done, (dealer, size) in enumerate(zip(representatives.tolist(), orbit.tolist(), strict=True)):
+        dealt = hand_table().cards[dealer].tolist()
+        free = ~(holds[dealt[0]] | holds[dealt[1]] | holds[dealt[2]])
+        columns = [alike_nets.against(dealer)] if alike_nets is not None else []
+        if other_nets is not None:
+            for t in cosets:
+                columns.append(other_nets.against(int(permutations[t][dealer]))[:, permutations[t]])
+        values = np.concatenate(columns, axis=0) * free  # (W, hands)
+        sums = counter.packed_sums(values, sizes)
+        if in_floats:
+            floats = values.astype(np.float64)
+            products = np.rint(floats @ floats.T).astype(np.int64)
+        else:
+            products = values @ values.T
+        pairs = _combined(sums, sums, products)
         first_d = np.zeros(n, dtype=np.int64)
         same_d = np.zeros((n, n), dtype=np.int64)
         cross_d = np.zeros((n, n), dtype=np.int64)
-        if alike_nets is not None:
-            base = alike_nets.at(dealer, _disjoint(dealer))
-            base_sums = counter.sums(base)
-            # Paid alike under every permutation: the same at each coset's image of the dealer's hand.
-            first_d[:na] = k * base_sums.total
-            same_d[:na, :na] = k * (base.T @ base)
-            cross_d[:na, :na] = k * counter.combine(base, base_sums, base, base_sums)
-        if other_nets is not None:
-            images = [int(permutations[t][dealer]) for t in cosets]  # each coset's t applied to the dealer's hand
-            every = other_nets.at_each(images, [_disjoint(image) for image in images])
-            every_sums = counter.sums(every)
-            no = len(other)
-            for c, t in enumerate(cosets):
-                part = slice(c * no, (c + 1) * no)
-                values = every[:, part]
-                sums = Sums(every_sums.total[part], every_sums.cards[:, part], every_sums.pairs[:, part])
-                first_d[na:] += sums.total
-                same_d[na:, na:] += values.T @ values
-                cross_d[na:, na:] += counter.combine(values, sums, values, sums)
-                if alike_nets is not None:  # X(P, tD) = X(t^-1 P, D) for a wager every permutation leaves alike
-                    moved, moved_sums = (base, base_sums) if t == IDENTITY else _moved(base, base_sums, _inverse(t))
-                    same_d[:na, na:] += moved.T @ values
-                    cross_d[:na, na:] += counter.combine(moved, moved_sums, values, sums)
-            same_d[na:, :na] = same_d[:na, na:].T
-            cross_d[na:, :na] = cross_d[:na, na:].T
+        # Paid alike under every permutation: the same at each coset's image of the dealer's hand.
+        first_d[:na] = k * sums.total[:na]
+        same_d[:na, :na] = k * products[:na, :na]
+        cross_d[:na, :na] = k * pairs[:na, :na]
+        for part in blocks:
+            first_d[na:] += sums.total[part]
+            same_d[na:, na:] += products[part, part]
+            cross_d[na:, na:] += pairs[part, part]
+            same_d[:na, na:] += products[:na, part]
+            cross_d[:na, na:] += pairs[:na, part]
+        same_d[na:, :na] = same_d[:na, na:].T
+        cross_d[na:, :na] = cross_d[:na, na:].T
         first += first_d.astype(object) * size
         same += same_d.astype(object) * size
         cross += cross_d.astype(object) * size
@@ -357,22 +408,6 @@ def _moved(values: IntArray, sums: Sums, p: Perm) -> tuple[IntArray, Sums]:
     is the sum over hands holding p(x) of values."""
     cards, pairs = _card_permutation(p)
     return values[_hand_permutations()[p]], Sums(sums.total, sums.cards[cards], sums.pairs[pairs])
-
-
-def _disjoint(dealer: int) -> IntArray:
-    """The hands that share no card with the dealer's hand ``dealer``."""
-    free = np.ones(HANDS, dtype=bool)
-    for card in hand_table().cards[dealer].tolist():
-        free[_hands_holding()[card]] = False
-    found: IntArray = np.flatnonzero(free)
-    return found
-
-
-@cache
-def _hands_holding() -> tuple[IntArray, ...]:
-    """The hands holding each card."""
-    holds = _holdings()
-    return tuple(np.flatnonzero(holds[:, card]) for card in range(52))
 
 
 def money_of_table(

@@ -91,8 +91,12 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
         rows.append(("Ruin, no limit", f"{percent_text(e.exact, 0)} (exact)"))
     else:
         rows += [
-            ("Ruin, no limit", f"{_bound(e.lower, up=False)} to {_bound(e.upper, up=True)} (Lundberg's bounds)"),
-            ("  diffusion approx.", _bound(e.diffusion)),
+            (
+                "Ruin, no limit",
+                f"{_bound(e.lattice_lower, up=False)} to {_bound(e.lattice_upper, up=True)} (proven lattice bounds)",
+            ),
+            ("  Lundberg's bounds", f"{_bound(e.lower, up=False)} to {_bound(e.upper, up=True)} (proven, wider)"),
+            ("  diffusion approx.", f"{_bound(e.diffusion)} (an approximation, no bound)"),
         ]
     return rows
 

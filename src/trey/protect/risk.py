@@ -252,6 +252,8 @@ def risk_report_json(report: RiskReport) -> dict[str, Any]:
                     "exact": fraction_text(e.exact) if e.exact is not None else None,
                     "lundberg_lower": _bound_json(e.lower, up=False),
                     "lundberg_upper": _bound_json(e.upper, up=True),
+                    "lattice_lower": _bound_json(e.lattice_lower, up=False),
+                    "lattice_upper": _bound_json(e.lattice_upper, up=True),
                     "adjustment_coefficient": _bound_json(e.exponent_low),
                     "diffusion_approximation": _bound_json(e.diffusion),
                 },

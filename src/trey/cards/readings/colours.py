@@ -40,6 +40,13 @@ def _reds_of_hand() -> IntArray:
     return reds
 
 
+def _classes(player_red: IntArray, dealer_red: IntArray | np.int64) -> IntArray:
+    """The class of deals from the red cards of the player's hand and of the dealer's."""
+    one_colour = (player_red == 0) | (player_red == 3)
+    six = one_colour & (dealer_red == player_red)
+    return np.where(six, 0, np.where(one_colour, 1, 2)).astype(np.int64)
+
+
 class Colours(Reading):
     name = "colours"
     title = "the colours of the player's three cards and of all six"
@@ -52,11 +59,12 @@ class Colours(Reading):
 
     def classify(self, deals: Deals) -> IntArray:
         reds = _reds_of_hand()
-        player_red = reds[deals.player_hands]
-        dealer_red = reds[deals.dealer_hands]
-        one_colour = (player_red == 0) | (player_red == 3)
-        six = one_colour & (dealer_red == player_red)
-        return np.where(six, 0, np.where(one_colour, 1, 2)).astype(np.int64)
+        return _classes(reds[deals.player_hands], reds[deals.dealer_hands])
+
+    def classify_against(self, dealer: int) -> IntArray:
+        """As :meth:`Reading.classify_against`: every hand's reds against the dealer's."""
+        reds = _reds_of_hand()
+        return _classes(reds, reds[dealer])
 
     def class_counts(self) -> tuple[int, ...]:
         one_colour_hands = 2 * comb(CARDS_PER_COLOUR, 3)

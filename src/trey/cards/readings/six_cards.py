@@ -15,14 +15,25 @@ A royal flush is of one suit; the four suits are alike, so each holds a quarter 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from trey.cards.card import card
-from trey.cards.hands import IntArray, SixCardCategory, best_five_categories, rank_categories, suited_categories
+from trey.cards.hand_table import hand_table
+from trey.cards.hands import (
+    IntArray,
+    SixCardCategory,
+    best_five_categories,
+    categories_of_parts,
+    rank_categories,
+    six_card_parts,
+    suited_categories,
+)
 from trey.cards.readings.base import ROYAL_SUITS, Deals, Reading, Seat, poker_classes, poker_outcomes
 
 SIX_CARD_SETS = comb(52, 6)
@@ -91,6 +102,38 @@ def category_counts() -> dict[SixCardCategory, int]:
     return {SixCardCategory(c): n for c, n in sorted(counts.items())}
 
 
+def _classes(categories: IntArray, cards_of: Callable[[IntArray], npt.NDArray[np.integer]]) -> IntArray:
+    """The reading's class of each deal from its best-five category (``cards_of(rows)``: the six cards of rows)."""
+    classes: IntArray = _CLASS_OF_CATEGORY[categories]
+    royal = np.flatnonzero(classes == 0)
+    if royal.size:  # the suit holding five or six of the six cards
+        suits = np.asarray(cards_of(royal)) % 4
+        flush_suit = (suits[:, :, None] == np.arange(4)).sum(axis=1).argmax(axis=1)
+        classes[royal] = _CLASS_OF_SUIT[flush_suit]
+    return classes
+
+
+def _cards_against(dealer: IntArray) -> Callable[[IntArray], IntArray]:
+    """The six cards of given hands of the hand table, each with the dealer's three."""
+    cards = hand_table().cards
+
+    def cards_of(rows: IntArray) -> IntArray:
+        return np.concatenate([cards[rows], np.broadcast_to(dealer, (len(rows), 3))], axis=1)
+
+    return cards_of
+
+
+@cache
+def _hand_parts() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Every hand's :func:`~trey.cards.hands.six_card_parts`, and (13, 22100) how many of its cards hold each rank."""
+    cards = hand_table().cards
+    presence, pairs, suits = six_card_parts(cards)
+    rank_counts = np.zeros((13, len(cards)), dtype=np.int32)
+    for column in range(3):
+        np.add.at(rank_counts, (cards[:, column] // 4, np.arange(len(cards))), 1)
+    return presence, pairs, suits, rank_counts
+
+
 class SixCards(Reading):
     name = "six_cards"
     title = "the best five of the player's and the dealer's six cards"
@@ -102,13 +145,22 @@ class SixCards(Reading):
 
     def classify(self, deals: Deals) -> IntArray:
         cards = np.concatenate([deals.player, deals.dealer], axis=1)
-        classes = _CLASS_OF_CATEGORY[best_five_categories(cards)]
-        royal = np.flatnonzero(classes == 0)
-        if royal.size:  # the suit holding five or six of the six cards
-            suits = cards[royal] % 4
-            flush_suit = (suits[:, :, None] == np.arange(4)).sum(axis=1).argmax(axis=1)
-            classes[royal] = _CLASS_OF_SUIT[flush_suit]
-        return classes
+        return _classes(best_five_categories(cards), lambda rows: cards[rows])
+
+    def classify_against(self, dealer: int) -> IntArray:
+        """As :meth:`Reading.classify_against`, from each hand's :func:`~trey.cards.hands.six_card_parts` (made
+        once) and the dealer's: the masks OR, the codes add, and the pairs of equal rank add with those across the
+        two hands (the hand's cards of each of the dealer's ranks)."""
+        table = hand_table()
+        presence, pairs, suits, rank_counts = _hand_parts()
+        up = table.cards[dealer]
+        dealer_presence, dealer_pairs, dealer_suits = (int(x[0]) for x in six_card_parts(up[None, :]))
+        across = rank_counts[up[0] // 4] + rank_counts[up[1] // 4] + rank_counts[up[2] // 4]
+        cards_of = _cards_against(up)
+        categories = categories_of_parts(
+            presence | dealer_presence, pairs + (across + dealer_pairs), suits + dealer_suits, cards_of
+        )
+        return _classes(categories, cards_of)
 
     def class_counts(self) -> tuple[int, ...]:
         by_category = category_counts()
