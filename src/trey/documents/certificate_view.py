@@ -597,7 +597,17 @@ def certificate_context(
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
         "hold_confidence": hold_confidence(cert.analysis),
+        "table_money": _table_money(cert),
     }
+
+
+def _table_money(cert: Certificate) -> dict[str, Any] | None:
+    """Appendix E, when the paytable's ``table:`` describes a bet mix."""
+    from trey.documents.money_view import money_lines
+    from trey.play.table import money_of_paytable
+
+    money = money_of_paytable(cert.spec, cert.analysis)
+    return None if money is None else money_lines(money, cert.spec)
 
 
 def _protection(cert: Certificate) -> dict[str, Any] | None:

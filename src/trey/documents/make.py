@@ -25,6 +25,7 @@ from trey.trust.signing import Signer
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
     from trey.audit.audit import Audit
     from trey.protect.family import FamilyProtection
+    from trey.protect.money import LeakMoney
 
 
 @dataclass(frozen=True)
@@ -155,16 +156,22 @@ def drill(
 
 
 def surveillance_sheet(
-    protection: Protection | FamilyProtection, stem: str, *, paper: str = "letter", effective: date
+    protection: Protection | FamilyProtection,
+    stem: str,
+    *,
+    paper: str = "letter",
+    effective: date,
+    leaks: LeakMoney | None = None,
 ) -> dict[str, bytes]:
     """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``; of the
-    standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`)."""
+    standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`);
+    with ``leaks`` (the standard game), each leak's cost an hour and the hours until it shows."""
     from trey.documents.pdf import html_to_pdf
 
     if isinstance(protection, Protection):
         from trey.documents.surveillance_view import render_surveillance_html
 
-        html = render_surveillance_html(protection, paper=paper, day=effective)
+        html = render_surveillance_html(protection, paper=paper, day=effective, leaks=leaks)
     else:  # a game of the family (issue 31)
         from trey.documents.family_surveillance_view import render_family_surveillance_html
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from trey.engine.money import DEFAULT_DECISIONS_PER_HOUR, FROM_COMMAND_LINE, FROM_DEFAULT, FROM_PAYTABLE
 from trey.engine.risk import rounds_to_show
 from trey.protect.protection import Protection
 
@@ -76,3 +77,36 @@ def leak_cost_lines(costs: tuple[LeakCost, ...], average_ante: Fraction, decisio
         shows = "never" if c.hours_to_show is None else f"{c.hours_to_show:,.1f} h ({c.n0_rounds:,.0f} rounds)"
         lines.append(f"  {c.scenario}: costs {float(c.cost_per_hour):,.2f} an hour; shows after {shows}")
     return lines
+
+
+@dataclass(frozen=True)
+class LeakMoney:
+    """The leaks of a protection in money, at an average Ante and pace, and where each came from (the command
+    line, the paytable's ``table:`` or the default pace)."""
+
+    average_ante: Fraction
+    decisions_per_hour: int
+    costs: tuple[LeakCost, ...]
+    ante_from: str
+    pace_from: str
+
+
+def leak_money(
+    protection: Protection, average_ante: Fraction | None, decisions_per_hour: int | None
+) -> LeakMoney | None:
+    """``trey protect``'s leaks in money: the average Ante from ``--average-ante``, else the paytable's ``table:
+    average_bet``; the pace from ``--decisions-per-hour``, else ``table: decisions_per_hour``, else 60. None when
+    neither gives an average Ante. ValueError when one is out of range."""
+    table = protection.spec.table
+    ante, ante_from = average_ante, FROM_COMMAND_LINE
+    if ante is None:
+        if table is None or table.average_bet is None:
+            return None
+        ante, ante_from = table.average_bet, FROM_PAYTABLE
+    pace, pace_from = decisions_per_hour, FROM_COMMAND_LINE
+    if pace is None:
+        paytable_pace = table.decisions_per_hour if table is not None else None
+        pace, pace_from = (
+            (paytable_pace, FROM_PAYTABLE) if paytable_pace is not None else (DEFAULT_DECISIONS_PER_HOUR, FROM_DEFAULT)
+        )
+    return LeakMoney(ante, pace, leak_costs(protection, ante, pace), ante_from, pace_from)
