@@ -81,6 +81,7 @@ class HoldReport:
     verdict: Verdict
     skim: Fraction
     drop_needed: float  # for the skim to be flagged with 90% power in one table-shift (at alpha / rows)
+    mix: BetMix | None = None  # the bet mix the shifts were tested at
 
     @property
     def expected_hold(self) -> Fraction:
@@ -256,6 +257,7 @@ def hold_report(
         verdict,
         skim,
         needed,
+        mix,
     )
 
 

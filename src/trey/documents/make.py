@@ -24,6 +24,7 @@ from trey.trust.signing import Signer
 
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
     from trey.audit.audit import Audit
+    from trey.audit.hold import HoldReport
     from trey.protect.family import FamilyProtection
     from trey.protect.money import LeakMoney
 
@@ -177,6 +178,17 @@ def surveillance_sheet(
 
         html = render_family_surveillance_html(protection, paper=paper, day=effective)
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
+
+
+def hold_report(
+    report: HoldReport, spec: GameSpec, stem: str, *, paper: str = "a4", effective: date
+) -> dict[str, bytes]:
+    """The hold report of ``trey hold LEDGER --out``: ``stem.hold.html`` and ``.pdf``."""
+    from trey.documents.hold_report_view import render_hold_report_html
+    from trey.documents.pdf import html_to_pdf
+
+    html = render_hold_report_html(report, spec, paper=paper, day=effective)
+    return {f"{stem}.hold.html": html.encode(), f"{stem}.hold.pdf": html_to_pdf(html, effective)}
 
 
 def audit_report(
