@@ -104,19 +104,15 @@ def protect(
         )
     spec = load_spec(file)
     if not spec.game.is_standard:  # a game of the family with another round (issue 31)
-        if average_ante is not None or decisions_per_hour is not None:
-            raise TreyError(
-                f"{spec.name}: the leaks' cost in money (--average-ante) is worked out for standard Three Card Poker",
-                hint="trey protect without --average-ante prints the informed player's exact figures",
-            )
         if scheduler is not None:
             raise TreyError(
                 f"{spec.name}: the colluders of a game of the family are sampled on this machine (no --scheduler)",
                 hint="trey protect --colluders K without --scheduler samples them here",
             )
         found_family = _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed)
-        _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force)
-        _print_family(found_family, output_format)
+        family_leaks = _leaks(found_family, average_ante, decisions_per_hour)
+        _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force, leaks=family_leaks)
+        _print_family(found_family, output_format, family_leaks)
         return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
@@ -130,14 +126,7 @@ def protect(
             scheduler=scheduler,
             progress=report,
         )
-    from fractions import Fraction
-
-    from trey.protect.money import leak_money
-
-    try:
-        leaks = leak_money(found, Fraction(average_ante) if average_ante is not None else None, decisions_per_hour)
-    except (ValueError, ZeroDivisionError) as exc:
-        raise TreyError(f"--average-ante {average_ante}: {exc}", hint="e.g. --average-ante 25") from None
+    leaks = _leaks(found, average_ante, decisions_per_hour)
     _write_sheet(found, file.stem, out, paper=paper, effective=effective, force=force, leaks=leaks)
     if output_format is OutputFormat.JSON:
         data = protection_json(found)
@@ -154,6 +143,20 @@ def protect(
             from trey.protect.money import leak_cost_lines
 
             print("\n".join(["", *leak_cost_lines(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)]))
+
+
+def _leaks(
+    found: Protection | FamilyProtection, average_ante: str | None, decisions_per_hour: int | None
+) -> LeakMoney | None:
+    """The leaks in money: at ``--average-ante``, else the paytable's ``table: average_bet`` (none without either)."""
+    from fractions import Fraction
+
+    from trey.protect.money import leak_money
+
+    try:
+        return leak_money(found, Fraction(average_ante) if average_ante is not None else None, decisions_per_hour)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise TreyError(f"--average-ante {average_ante}: {exc}", hint="e.g. --average-ante 25") from None
 
 
 def _write_sheet(
@@ -196,12 +199,19 @@ def _protect_family(
         )
 
 
-def _print_family(found: FamilyProtection, output_format: OutputFormat) -> None:
+def _print_family(found: FamilyProtection, output_format: OutputFormat, leaks: LeakMoney | None) -> None:
+    from trey.protect.money import leak_cost_lines, leak_costs_json
+
     if output_format is OutputFormat.JSON:
         from trey.protect.family import family_protection_json
 
-        print(json.dumps(family_protection_json(found), indent=2))
+        data = family_protection_json(found)
+        if leaks is not None:
+            data["leaks_in_money"] = leak_costs_json(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)
+        print(json.dumps(data, indent=2))
     else:
         from trey.present.family_protection_view import print_family_protection
 
         print_family_protection(found)
+        if leaks is not None:
+            print("\n".join(["", *leak_cost_lines(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)]))

@@ -166,7 +166,7 @@ def surveillance_sheet(
 ) -> dict[str, bytes]:
     """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``; of the
     standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`);
-    with ``leaks`` (the standard game), each leak's cost an hour and the hours until it shows."""
+    with ``leaks``, each leak's cost an hour and the hours until it shows."""
     from trey.documents.pdf import html_to_pdf
 
     if isinstance(protection, Protection):
@@ -176,7 +176,7 @@ def surveillance_sheet(
     else:  # a game of the family (issue 31)
         from trey.documents.family_surveillance_view import render_family_surveillance_html
 
-        html = render_family_surveillance_html(protection, paper=paper, day=effective)
+        html = render_family_surveillance_html(protection, paper=paper, day=effective, leaks=leaks)
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
 
 

@@ -31,7 +31,7 @@ def surveillance_context(
             "edge": percent_text(play.stats.mean, 2),
             "gain": f"{decimal_text(play.gain * 100, 2)} pt",
             "sd": decimal_text(sqrt_decimal(play.stats.variance), 4),
-            **(_cost(costs[play.scenario], style) if play.scenario in costs else {"cost": "", "shows": ""}),
+            **(leak_cost_cells(costs[play.scenario], style) if play.scenario in costs else {"cost": "", "shows": ""}),
         }
         for play in protection.scenarios
     ]
@@ -64,14 +64,7 @@ def surveillance_context(
         "normal_edge": percent_text(-ante.stats.mean, 2),
         "normal_rule": ante.strategy.rule,
         "leaks": leak_rows,
-        "money": None
-        if leaks is None
-        else {
-            "ante": style.money(leaks.average_ante),
-            "ante_from": WHERE[leaks.ante_from].replace("OPTION", "--average-ante"),
-            "pace": f"{leaks.decisions_per_hour} decisions an hour",
-            "pace_from": WHERE[leaks.pace_from].replace("OPTION", "--decisions-per-hour"),
-        },
+        "money": leak_money_context(leaks, style),
         "chart": chart,
         "trey_version": __version__,
     }
@@ -80,7 +73,20 @@ def surveillance_context(
 WHERE = {FROM_COMMAND_LINE: "OPTION", FROM_PAYTABLE: "the paytable's table:", FROM_DEFAULT: "the default"}
 
 
-def _cost(cost: LeakCost, style: MoneyStyle) -> dict[str, str]:
+def leak_money_context(leaks: LeakMoney | None, style: MoneyStyle) -> dict[str, str] | None:
+    """The sheet's line on the leaks' money: the Ante and pace, and where each came from (the sheet of the
+    standard game and of the family's)."""
+    if leaks is None:
+        return None
+    return {
+        "ante": style.money(leaks.average_ante),
+        "ante_from": WHERE[leaks.ante_from].replace("OPTION", "--average-ante"),
+        "pace": f"{leaks.decisions_per_hour} decisions an hour",
+        "pace_from": WHERE[leaks.pace_from].replace("OPTION", "--decisions-per-hour"),
+    }
+
+
+def leak_cost_cells(cost: LeakCost, style: MoneyStyle) -> dict[str, str]:
     """A leak's cost an hour, and the hours until it shows (N0 of the informed player's rounds, in hours)."""
     shows = "never" if cost.hours_to_show is None else f"{cost.hours_to_show:,.1f} h"
     return {"cost": style.money(money_rounded(cost.cost_per_hour)), "shows": shows}

@@ -9,13 +9,35 @@ favour; else never as a winning player, and the rounds until the gain alone equa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from trey.engine.money import DEFAULT_DECISIONS_PER_HOUR, FROM_COMMAND_LINE, FROM_DEFAULT, FROM_PAYTABLE
 from trey.engine.risk import rounds_to_show
-from trey.protect.protection import Protection
+from trey.engine.stats import WagerStats
+from trey.paytable.model import GameSpec
+
+
+class _Scenario(Protocol):
+    """A scenario of information, of the standard game's protection or of a family game's: per Ante."""
+
+    @property
+    def scenario(self) -> str: ...
+    @property
+    def stats(self) -> WagerStats: ...
+    @property
+    def gain(self) -> Fraction: ...
+
+
+class Informed(Protocol):
+    """What :func:`trey.protect.protection.protect` or :func:`trey.protect.family.protect_family` finds."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+    @property
+    def scenarios(self) -> Sequence[_Scenario]: ...
 
 
 @dataclass(frozen=True)
@@ -28,7 +50,7 @@ class LeakCost:
     hours_to_show: float | None
 
 
-def leak_costs(protection: Protection, average_ante: Fraction, decisions_per_hour: int) -> tuple[LeakCost, ...]:
+def leak_costs(protection: Informed, average_ante: Fraction, decisions_per_hour: int) -> tuple[LeakCost, ...]:
     """Each exactly counted scenario of ``protection`` in money (see the module)."""
     if average_ante <= 0 or not 1 <= decisions_per_hour <= 1000:
         raise ValueError("the average Ante must be positive and decisions an hour 1 to 1000")
@@ -91,9 +113,7 @@ class LeakMoney:
     pace_from: str
 
 
-def leak_money(
-    protection: Protection, average_ante: Fraction | None, decisions_per_hour: int | None
-) -> LeakMoney | None:
+def leak_money(protection: Informed, average_ante: Fraction | None, decisions_per_hour: int | None) -> LeakMoney | None:
     """``trey protect``'s leaks in money: the average Ante from ``--average-ante``, else the paytable's ``table:
     average_bet``; the pace from ``--decisions-per-hour``, else ``table: decisions_per_hour``, else 60. None when
     neither gives an average Ante. ValueError when one is out of range."""
