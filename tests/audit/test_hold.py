@@ -170,7 +170,8 @@ def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_che
     rows = "T1,day,8,20000,3500\nT2,day,8,18000,-40000\nT3,swing,6.5,15000,5200\n"
     path = _write(tmp_path, "table,shift,hours,drop,win\n" + rows)
     out = tmp_path / "out"
-    args = ("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10", "--out", str(out))
+    table = ("--mix", "pair_plus=10", "--seats", "7", "--occupancy", "100%")
+    args = ("hold", str(path), "--paytable", str(PAIR_PLUS), *table, "--out", str(out))
     run = run_cli(*args, "--date", "2026-01-01", "--format", "json")
     assert run.exit_code == 1  # FLAGGED, as without --out
     assert run.stderr == f"wrote {out / 'ledger.hold.html'}\nwrote {out / 'ledger.hold.pdf'}\n"
@@ -197,3 +198,23 @@ def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_che
     assert "2. Not checked" in text and "The hours of a row do not enter the test" in text
     again = run_cli(*args)
     assert again.exit_code == 1 and "use --force to replace them" in again.stderr
+
+
+def test_the_bet_mix_comes_from_the_paytable_s_table_when_not_given(tmp_path: Path) -> None:
+    """The shipped 40-30-6-3-1 describes its table (Pair Plus at 10, six seats 75% full): trey hold reads it, and
+    --mix, --seats and --occupancy replace its parts; a paytable without one needs --mix."""
+    path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\n")
+    from_table = json.loads(run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--format", "json").stdout)
+    given = ("--mix", "pair_plus=10", "--seats", "6", "--occupancy", "75%", "--format", "json")
+    assert from_table == json.loads(run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), *given).stdout)
+    seven = json.loads(
+        run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--seats", "7", "--format", "json").stdout
+    )
+    assert seven["shifts"][0]["sd"] != from_table["shifts"][0]["sd"]  # the seats' covariance counts
+    other = REPO / "paytables" / "pair_plus" / "35-25-6-4-1.yaml"
+    run = run_cli("hold", str(path), "--paytable", str(other))
+    assert run.exit_code == 1
+    assert run.stderr == (
+        "error: Pair Plus 35-25-6-4-1: no bet mix: neither --mix nor the paytable's table: gives one (e.g. --mix "
+        "ante_play=25 --mix pair_plus=60%@10, or table: side_bets in the paytable)\n"
+    )

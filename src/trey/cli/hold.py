@@ -30,13 +30,27 @@ def hold(
     ledger: Annotated[Path, typer.Argument(help="The shift ledger (CSV or .parquet).", show_default=False)],
     paytable: Annotated[Path, typer.Option("--paytable", help="The game the tables deal (YAML).", show_default=False)],
     mix: Annotated[
-        list[str],
-        typer.Option("--mix", help="The bet mix: WAGER=BET or WAGER=SHARE@BET, one wager each.", show_default=False),
-    ],
-    seats: Annotated[int, typer.Option("--seats", help="Seats at each table (1-7).")] = 7,
+        list[str] | None,
+        typer.Option(
+            "--mix",
+            help="The bet mix: WAGER=BET or WAGER=SHARE@BET, one wager each (default: the paytable's table:).",
+            show_default=False,
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats", help="Seats at each table (1-7; default: the paytable's table:, else 7).", show_default=False
+        ),
+    ] = None,
     occupancy: Annotated[
-        str, typer.Option("--occupancy", help="Share of seats occupied, unless a row rates it.")
-    ] = "1",
+        str | None,
+        typer.Option(
+            "--occupancy",
+            help="Share of seats occupied, unless a row rates it (default: the paytable's table:, else 100%).",
+            show_default=False,
+        ),
+    ] = None,
     drop_to_handle: Annotated[
         str, typer.Option("--drop-to-handle", help="Drop as a share of handle (0.2: handle is 5 x drop).")
     ] = "0.2",
