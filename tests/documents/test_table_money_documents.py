@@ -9,11 +9,14 @@ import re
 from dataclasses import replace
 from datetime import date
 from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 
-from conftest import PAYTABLES, STANDARD, run_cli, standard_protection
+from conftest import PAYTABLES, STANDARD, run_cli
 from trey.documents.certificate_view import render_certificate_html
+from trey.engine import analyze
 from trey.paytable.load import load_spec
 from trey.paytable.model import Table
 from trey.protect.money import leak_money
@@ -63,6 +66,7 @@ def test_the_certificate_s_appendix_prints_analyze_s_figures() -> None:
     cert = build_certificate(
         spec, file_name=PAIR_PLUS.name, file_size=PAIR_PLUS.stat().st_size, issue_date=date(2026, 1, 1)
     )
+    assert cert.data["analysis"]["table_money"] == money  # the certificate's JSON: analyze's, exactly
     text = _plain(render_certificate_html(cert, json_name="x.json", paytable_name=PAIR_PLUS.name))
     appendix = text[text.index("Appendix E. The table's money") :]
     for line in expected_lines(money):
@@ -70,6 +74,18 @@ def test_the_certificate_s_appendix_prints_analyze_s_figures() -> None:
     assert f"Standard deviation of an hour's win {dollars(money['sd_per_hour'])}" in appendix  # type: ignore[arg-type]
     hours = money["hours_for_range_within_10_percent"]
     assert f"Hours until the win is within 10% of theo (95%) {round(hours):,}" in appendix  # type: ignore[arg-type]
+
+
+def test_the_certificate_s_table_money_is_verified(tmp_path: Path) -> None:
+    spec = load_spec(PAIR_PLUS)
+    size = PAIR_PLUS.stat().st_size
+    data = build_certificate(spec, file_name=PAIR_PLUS.name, file_size=size, issue_date=date(2026, 1, 1)).data
+    data["analysis"]["table_money"]["theoretical_win_per_hour"] = 150.0
+    forged = tmp_path / "forged.certificate.json"
+    forged.write_text(json.dumps(data, indent=2))
+    result = run_cli("verify", forged, "--paytable", PAIR_PLUS)
+    assert result.exit_code == 1
+    assert "analysis.table_money.theoretical_win_per_hour" in [line.strip() for line in result.stderr.splitlines()]
 
 
 def test_the_workbench_card_and_api_print_analyze_s_figures(server: str) -> None:
@@ -95,19 +111,20 @@ def test_the_workbench_card_and_api_print_analyze_s_figures(server: str) -> None
 
 
 def test_the_leaks_cost_at_the_table_s_average_ante() -> None:
-    """protect's leaks in money: the Ante and pace of the paytable's table: when the command line gives none."""
-    found = standard_protection()
+    """protect's leaks in money: the Ante and pace of the paytable's table: when the command line gives none (a
+    stand-in protection of one scenario: the choice of Ante and pace is what is tested here; the exact scenarios'
+    costs are tests/protect's)."""
+    stats = analyze(load_spec(PAIR_PLUS)).wagers["pair_plus"].stats
+    one = SimpleNamespace(scenario="one dealer card", stats=stats, gain=Fraction(3, 100))
+    found = SimpleNamespace(spec=load_spec(STANDARD), scenarios=(one,))
     assert leak_money(found, None, None) is None  # the standard table gives no average Ante
     table = Table(average_bet=Fraction(25), decisions_per_hour=40)
-    at_table = replace(found, spec=replace(found.spec, table=table))
+    at_table = SimpleNamespace(spec=replace(found.spec, table=table), scenarios=(one,))
     leaks = leak_money(at_table, None, None)
     assert leaks is not None and (leaks.ante_from, leaks.pace_from) == ("paytable", "paytable")
-    one = found.scenarios[0]
-    assert leaks.costs[0].cost_per_hour == one.gain * 25 * 40
+    assert leaks.costs[0].cost_per_hour == Fraction(3, 100) * 25 * 40 == 30
     overridden = leak_money(at_table, Fraction(10), None)
     assert overridden is not None and overridden.ante_from == "command line" and overridden.decisions_per_hour == 40
-    assert overridden.costs[0].cost_per_hour == one.gain * 10 * 40
-    assert (
-        leak_money(found, Fraction(10), None) is not None
-        and leak_money(found, Fraction(10), None).pace_from == "default"
-    )  # type: ignore[union-attr]
+    assert overridden.costs[0].cost_per_hour == 12
+    default_pace = leak_money(found, Fraction(10), None)
+    assert default_pace is not None and (default_pace.pace_from, default_pace.decisions_per_hour) == ("default", 60)

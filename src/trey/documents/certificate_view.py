@@ -602,12 +602,10 @@ def certificate_context(
 
 
 def _table_money(cert: Certificate) -> dict[str, Any] | None:
-    """Appendix E, when the paytable's ``table:`` describes a bet mix."""
+    """Appendix E, when the paytable's ``table:`` describes a bet mix (the certificate's own figures)."""
     from trey.documents.money_view import money_lines
-    from trey.play.table import money_of_paytable
 
-    money = money_of_paytable(cert.spec, cert.analysis)
-    return None if money is None else money_lines(money, cert.spec)
+    return None if cert.money is None else money_lines(cert.money, cert.spec)
 
 
 def _protection(cert: Certificate) -> dict[str, Any] | None:
