@@ -193,3 +193,18 @@ def test_the_round_payout_bound_holds_for_one_seat() -> None:
         exact = sum((r.probability for r in rows if 10 * r.pays >= amount), Fraction(0))
         bound = money.liability_bound(amount)
         assert bound is not None and float(exact) <= bound < 1
+
+
+def test_a_family_game_s_table_mix_is_said_not_shown(tmp_path: Path) -> None:
+    text = (
+        "trey: 3\nname: Ante pushes\ngame: {ante_when_dealer_does_not_qualify: pushes}\n"
+        "table: {average_bet: 25, seats: 6}\nwagers: {ante_play: {}}\n"
+    )
+    path = tmp_path / "pushes.yaml"
+    path.write_text(text)
+    run = run_cli("analyze", str(path), "--format", "json")
+    assert run.exit_code == 0 and "table_money" not in json.loads(run.stdout)
+    assert run.stderr == (
+        "note: Ante pushes: the table's money (table: seats, occupancy, side_bets) is worked out for standard "
+        "Three Card Poker; not shown\n"
+    )

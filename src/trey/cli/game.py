@@ -154,6 +154,11 @@ def analyze(
                 f"{spec.name}: the table's money (--mix) is worked out for standard Three Card Poker",
                 hint="trey analyze without --mix counts this game",
             )
+        if spec.table is not None and spec.table.has_mix:  # said, never silently left out
+            say_error(
+                f"note: {spec.name}: the table's money (table: seats, occupancy, side_bets) is worked out for "
+                "standard Three Card Poker; not shown"
+            )
         _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter, out=out, force=force)
         return
     analysis = run_analysis(spec)
