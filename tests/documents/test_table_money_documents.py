@@ -100,6 +100,7 @@ def test_the_workbench_card_and_api_print_analyze_s_figures(server: str) -> None
     for line in lines[:4] + lines[5:]:
         assert line in card, line
     assert f"(SD {dollars(money['sd_per_hour'])})" in card  # type: ignore[arg-type]
+    assert "Pair plus: share of players" in figures["fields"] and "Pair plus: average bet" in figures["fields"]
     analyzed = httpx.post(
         f"{server}/api/analyze", content=PAIR_PLUS.read_bytes(), headers={"Content-Type": "application/yaml"}
     )
