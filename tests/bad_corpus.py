@@ -138,6 +138,20 @@ EXPECTED = {
     "table-zero-cap.yaml": [
         "table-zero-cap.yaml:4:15: $.table.payout_cap: must be at least 1, got 0",
     ],
+    "table-mix-problems.yaml": [
+        "table-mix-problems.yaml:5:14: $.table.occupancy: an occupancy of 120% (the share of seats occupied is above 0 and at most 100%)",
+        "table-mix-problems.yaml:7:16: $.table.side_bets.ante_play: Ante & Play is not a side bet of the mix: every seated player bets it (give the average Ante as table: average_bet)",
+        "table-mix-problems.yaml:8:17: $.table.side_bets.pair_pluss: the game offers no side bet 'pair_pluss' (did you mean 'pair_plus'?)",
+        "table-mix-problems.yaml:9:29: $.table.side_bets.six_card_bonus.share: a share of 150% of the players on six_card_bonus (a share of players is 0 to 100%)",
+        "table-mix-problems.yaml:9:48: $.table.side_bets.six_card_bonus.average_bet: an average bet of 0 on six_card_bonus (leave six_card_bonus out of the mix when nobody bets it)",
+    ],
+    "table-mix-without-average-bet.yaml": [
+        "table-mix-without-average-bet.yaml:4:3: $.table: the table's bet mix has no average Ante (give the seats' average Ante as table: average_bet)",
+    ],
+    "table-mix-no-bets.yaml": [
+        "table-mix-no-bets.yaml:4:3: $.table: the table's bet mix names no wager (list the side bets under table: side_bets, each with its share and average_bet)",
+        "table-mix-no-bets.yaml:5:14: $.table.occupancy: an occupancy of 0% (the share of seats occupied is above 0 and at most 100%)",
+    ],
     "table-zero-chip.yaml": [
         "table-zero-chip.yaml:4:11: $.table.chips[0]: a chip of 0 (chips are worth something)",
     ],

@@ -162,3 +162,59 @@ def test_a_table_shift_listed_twice_fails_and_blank_lines_are_skipped(tmp_path: 
     report = hold_report("twice.csv", rows, analysis, moments, MIX, RATIO)
     assert report.verdict.result is Result.FAIL
     assert [str(f) for f in report.verdict.findings] == ["table T1, shift day is listed more than once"]
+
+
+def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_checked(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    rows = "T1,day,8,20000,3500\nT2,day,8,18000,-40000\nT3,swing,6.5,15000,5200\n"
+    path = _write(tmp_path, "table,shift,hours,drop,win\n" + rows)
+    out = tmp_path / "out"
+    table = ("--mix", "pair_plus=10", "--seats", "7", "--occupancy", "100%")
+    args = ("hold", str(path), "--paytable", str(PAIR_PLUS), *table, "--out", str(out))
+    run = run_cli(*args, "--date", "2026-01-01", "--format", "json")
+    assert run.exit_code == 1  # FLAGGED, as without --out
+    assert run.stderr == f"wrote {out / 'ledger.hold.html'}\nwrote {out / 'ledger.hold.pdf'}\n"
+    data = json.loads(run.stdout)
+    reader = PdfReader(out / "ledger.hold.pdf")
+    assert len(reader.pages) == 1
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    assert f"{data['verdict']}: {data['findings'][0]}" in text  # the verdict box: its headline, every finding
+    assert data["findings"] == [
+        "table T2, shift day: won -40,000.00 against 6,548.42 expected (z = -17.18, p = 3.64e-66)"
+    ]
+    assert "α = 10⁻² family-wise, Holm over 3 tests" in text
+    assert "blended house edge 7.2760%, so an expected hold of 36.38% of drop" in text
+    for shift in data["shifts"]:  # each table-shift's row, its figures as the JSON's
+        row = (
+            f"{shift['table']} {shift['shift']} {shift['hours']:.1f} ${shift['drop']:,.0f} "
+            f"{'−' if shift['win'] < 0 else ''}${abs(shift['win']):,.0f} "
+            f"{shift['hold']:.2%} ${shift['expected_win']:,.2f} ${shift['sd']:,.2f}"
+        ).replace("-", "−")
+        assert row in text, row
+        assert (f"{shift['z']:+.2f}".replace("-", "−") + " ") in text
+    assert "3.64e-66 flagged" in text and "0.186 flagged" not in text  # the flagged row alone
+    assert f"drop ${data['drop_needed_for_skim']:,.0f} or more" in text
+    assert "2. Not checked" in text and "The hours of a row do not enter the test" in text
+    again = run_cli(*args)
+    assert again.exit_code == 1 and "use --force to replace them" in again.stderr
+
+
+def test_the_bet_mix_comes_from_the_paytable_s_table_when_not_given(tmp_path: Path) -> None:
+    """The shipped 40-30-6-3-1 describes its table (Pair Plus at 10, six seats 75% full): trey hold reads it, and
+    --mix, --seats and --occupancy replace its parts; a paytable without one needs --mix."""
+    path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\n")
+    from_table = json.loads(run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--format", "json").stdout)
+    given = ("--mix", "pair_plus=10", "--seats", "6", "--occupancy", "75%", "--format", "json")
+    assert from_table == json.loads(run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), *given).stdout)
+    seven = json.loads(
+        run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--seats", "7", "--format", "json").stdout
+    )
+    assert seven["shifts"][0]["sd"] != from_table["shifts"][0]["sd"]  # the seats' covariance counts
+    other = REPO / "paytables" / "pair_plus" / "35-25-6-4-1.yaml"
+    run = run_cli("hold", str(path), "--paytable", str(other))
+    assert run.exit_code == 1
+    assert run.stderr == (
+        "error: Pair Plus 35-25-6-4-1: no bet mix: neither --mix nor the paytable's table: gives one (e.g. --mix "
+        "ante_play=25 --mix pair_plus=60%@10, or table: side_bets in the paytable)\n"
+    )

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from conftest import run_cli
 from trey.engine import analyze
-from trey.engine.money import BetMix, MixBet, parse_mix_bet, table_money
+from trey.engine.money import BetMix, MixBet, parse_mix_bet, table_mix, table_money
 from trey.engine.table import round_variance
 from trey.paytable.load import load_spec
 from trey.play.table import table_moments
@@ -77,12 +77,14 @@ def test_parsed_mix() -> None:
 
 
 def test_analyze_with_a_mix_terminal_and_json() -> None:
-    run = run_cli("analyze", str(PAIR_PLUS), "--mix", "pair_plus=10", "--occupancy", "80%")
+    run = run_cli("analyze", str(PAIR_PLUS), "--mix", "pair_plus=10", "--occupancy", "80%", "--seats", "7")
     assert run.exit_code == 0
     assert "The table's money" in run.stdout
     assert "seats 7, occupancy 80%, 60 decisions an hour" in run.stdout
     assert "theoretical win per table-hour: 244.47 USD of 3,360.00 wagered" in run.stdout
-    run = run_cli("analyze", str(PAIR_PLUS), "--mix", "pair_plus=10", "--format", "json")
+    run = run_cli(
+        "analyze", str(PAIR_PLUS), "--mix", "pair_plus=10", "--seats", "7", "--occupancy", "1", "--format", "json"
+    )
     data = json.loads(run.stdout)
     schema = json.loads((REPO / "schemas" / "analysis.schema.json").read_text())
     Draft202012Validator(schema).validate(data)
@@ -101,7 +103,8 @@ def test_analyze_refuses_a_wager_the_game_does_not_offer() -> None:
 
 def test_compare_with_a_mix() -> None:
     other = REPO / "paytables" / "pair_plus" / "35-25-6-4-1.yaml"
-    run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", "--format", "json")
+    table = ("--seats", "7", "--occupancy", "100%")
+    run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", *table, "--format", "json")
     assert run.exit_code == 0
     data = json.loads(run.stdout)
     schema = json.loads((REPO / "schemas" / "comparison.schema.json").read_text())
@@ -112,6 +115,70 @@ def test_compare_with_a_mix() -> None:
         assert row["theoretical_win_per_hour"] == round(float(edge * 6 * 7 * 60), 2)
     run = run_cli("compare", str(PAIR_PLUS), str(other), "--mix", "pair_plus=60%@10", "--format", "csv")
     assert run.exit_code == 2
+
+
+# The shipped example's table: every seat on Pair Plus at 10, 6 seats 75% full, 60 rounds an hour.
+PAIR_PLUS_MIX = BetMix((MixBet("pair_plus", Fraction(1), Fraction(10)),), 6, Fraction(3, 4), 60)
+
+
+def test_the_paytable_s_table_is_read_as_the_bet_mix() -> None:
+    spec = load_spec(PAIR_PLUS)
+    assert table_mix(spec) == PAIR_PLUS_MIX
+    assert spec.table is not None and spec.table.canonical()["side_bets"] == {
+        "pair_plus": {"share": "100%", "average_bet": 10}
+    }
+    assert table_mix(load_spec(STANDARD)) is None  # limits and chips alone describe no mix
+
+
+def test_analyze_takes_the_mix_from_the_table_and_the_command_line_overrides_it() -> None:
+    edge = analyze(load_spec(PAIR_PLUS)).wagers["pair_plus"].stats.house_edge
+    run = run_cli("analyze", str(PAIR_PLUS), "--format", "json")
+    assert run.exit_code == 0, run.stderr
+    data = json.loads(run.stdout)
+    Draft202012Validator(json.loads((REPO / "schemas" / "analysis.schema.json").read_text())).validate(data)
+    money = data["table_money"]
+    assert money["from"] == {
+        "bets": "paytable",
+        "seats": "paytable",
+        "occupancy": "paytable",
+        "decisions_per_hour": "paytable",
+    }
+    assert (money["seats"], money["occupancy"], money["decisions_per_hour"]) == (6, 0.75, 60)
+    assert money["theoretical_win_per_hour"] == round(float(edge * 10 * Fraction(9, 2) * 60), 2) == 196.45
+    run = run_cli("analyze", str(PAIR_PLUS), "--seats", "7", "--decisions-per-hour", "50")
+    assert run.exit_code == 0, run.stderr
+    assert (
+        "  from the paytable (table:): bets, occupancy; the command line: seats, decisions per hour\n"
+        "  bet mix: pair_plus 100% at 10.00\n"
+        "  seats 7, occupancy 75%, 50 decisions an hour\n"
+    ) in run.stdout
+    assert f"theoretical win per table-hour: {float(edge * 10 * Fraction(21, 4) * 50):,.2f} USD" in run.stdout
+    run = run_cli("analyze", str(PAIR_PLUS), "--mix", "pair_plus=60%@5", "--format", "json")
+    money = json.loads(run.stdout)["table_money"]
+    assert money["from"]["bets"] == "command line" and money["from"]["seats"] == "paytable"
+    assert money["bets"] == [{"wager": "pair_plus", "share": 0.6, "average_bet": 5.0}]
+
+
+def test_without_a_mix_seats_are_refused_and_analyze_is_unchanged() -> None:
+    run = run_cli("analyze", str(STANDARD), "--seats", "6")
+    assert run.exit_code == 2
+    assert "--seats and --occupancy go with a bet mix: --mix, or the paytable's table:" in run.stderr
+    run = run_cli("analyze", str(PAIR_PLUS), "--format", "csv")
+    assert run.exit_code == 0 and "table's money" not in run.stdout
+
+
+def test_compare_takes_the_first_file_s_table() -> None:
+    other = REPO / "paytables" / "pair_plus" / "35-25-6-4-1.yaml"
+    run = run_cli("compare", str(PAIR_PLUS), str(other), "--format", "json")
+    assert run.exit_code == 0, run.stderr
+    data = json.loads(run.stdout)
+    Draft202012Validator(json.loads((REPO / "schemas" / "comparison.schema.json").read_text())).validate(data)
+    assert data["table_money_from"]["bets"] == "paytable"
+    for row, path in zip(data["table_money"], (PAIR_PLUS, other), strict=True):
+        edge = analyze(load_spec(path)).wagers["pair_plus"].stats.house_edge
+        assert row["theoretical_win_per_hour"] == round(float(edge * 10 * Fraction(9, 2) * 60), 2)
+    run = run_cli("compare", str(other), str(PAIR_PLUS))
+    assert run.exit_code == 0 and "table's money" not in run.stdout  # the first file has no table: mix
 
 
 def test_the_round_payout_bound_holds_for_one_seat() -> None:
@@ -126,3 +193,18 @@ def test_the_round_payout_bound_holds_for_one_seat() -> None:
         exact = sum((r.probability for r in rows if 10 * r.pays >= amount), Fraction(0))
         bound = money.liability_bound(amount)
         assert bound is not None and float(exact) <= bound < 1
+
+
+def test_a_family_game_s_table_mix_is_said_not_shown(tmp_path: Path) -> None:
+    text = (
+        "trey: 3\nname: Ante pushes\ngame: {ante_when_dealer_does_not_qualify: pushes}\n"
+        "table: {average_bet: 25, seats: 6}\nwagers: {ante_play: {}}\n"
+    )
+    path = tmp_path / "pushes.yaml"
+    path.write_text(text)
+    run = run_cli("analyze", str(path), "--format", "json")
+    assert run.exit_code == 0 and "table_money" not in json.loads(run.stdout)
+    assert run.stderr == (
+        "note: Ante pushes: the table's money (table: seats, occupancy, side_bets) is worked out for standard "
+        "Three Card Poker; not shown\n"
+    )

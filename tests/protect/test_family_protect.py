@@ -131,10 +131,13 @@ def test_the_surveillance_sheet_of_a_family_game_lists_every_scenario_with_its_e
     path = tmp_path / "pushes.yaml"
     path.write_text(text)
     out = tmp_path / "sheet"
-    result = run_cli("protect", path, "--out", out, "--date", "2026-12-01", "--format", "json")
+    money = ("--average-ante", "25")  # and the default pace: each leak's cost an hour and the hours until it shows
+    result = run_cli("protect", path, "--out", out, "--date", "2026-12-01", *money, "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == f"wrote {out / 'pushes.surveillance.html'}\nwrote {out / 'pushes.surveillance.pdf'}\n"
     data = json.loads(result.stdout)
+    leaks = {leak["scenario"]: leak for leak in data["leaks_in_money"]["leaks"]}
+    assert data["leaks_in_money"]["decisions_per_hour"] == 60
     html = (out / "pushes.surveillance.html").read_text()
     house_edge = analyze_family(load_spec_bytes(text.encode(), "pushes.yaml")).house_edge_per_ante
     assert f"Normal play: house edge {percent_text(house_edge, 2)} per Ante with the" in html
@@ -147,7 +150,12 @@ def test_the_surveillance_sheet_of_a_family_game_lists_every_scenario_with_its_e
             f'<tr><td>{s["scenario"]}</td><td class="num">{percent_text(edge, 2)}</td>'
             f'<td class="num">+{decimal_text(gain * 100, 2)} pt</td><td class="num">'
         )
-        assert row in html and f'<td class="num">{off}</td></tr>' in html
+        leak = leaks[s["scenario"]]
+        assert leak["cost_per_hour"] == round(float(gain * 25 * 60), 2)  # gain per Ante x Ante x pace
+        money_cells = (
+            f'<td class="num">${leak["cost_per_hour"]:,.2f}</td><td class="num">{leak["hours_to_show"]:,.1f} h'
+        )
+        assert row in html and f'<td class="num">{off}</td>{money_cells}</td></tr>' in html
         shares = "".join(
             f'<td class="num">{percent_text(Fraction(n, s["deals"]), 1)}</td>' for n in s["by_option"].values()
         )
@@ -158,6 +166,7 @@ def test_the_surveillance_sheet_of_a_family_game_lists_every_scenario_with_its_e
     first = data["scenarios"][0]
     assert f"{first['scenario']} {percent_text(Fraction(first['player_edge']), 2)}" in words
     assert "Ante pushes · surveillance sheet" in words
+    assert "one informed player at $25 an Ante (--average-ante) and 60 decisions an hour (the default)" in words
     # Written once: not replaced without --force, and nothing computed then.
     before = (out / "pushes.surveillance.pdf").read_bytes()
     again = run_cli("protect", path, "--out", out)

@@ -23,7 +23,10 @@ def _text(pdf: bytes) -> str:
 
 
 def test_the_surveillance_sheet_is_one_page_of_the_same_figures(tmp_path: Path) -> None:
-    result = run_cli("protect", STANDARD, "--no-two-cards", "--out", tmp_path, "--date", "2026-01-01")
+    money = ("--average-ante", "25", "--decisions-per-hour", "50")
+    result = run_cli(
+        "protect", STANDARD, "--no-two-cards", "--out", tmp_path, "--date", "2026-01-01", *money, "--format", "json"
+    )
     assert result.exit_code == 0, result.stderr
     pdf = (tmp_path / "standard.surveillance.pdf").read_bytes()
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
@@ -31,6 +34,13 @@ def test_the_surveillance_sheet_is_one_page_of_the_same_figures(tmp_path: Path) 
     one = standard_protection().scenarios[0]
     assert f"one dealer card {percent_text(one.stats.mean, 2)}" in text  # 3.48%, as protect's 3.4829%
     assert "A A-9-2 or better 0.0 23.3" in text and "J every hand 24.7 0.0" in text
+    # Each leak's cost an hour and the hours until it shows: protect's JSON, and gain x Ante x pace counted apart.
+    assert "one informed player at $25 an Ante (--average-ante) and 50 decisions an hour (--decisions-per-hour)" in text
+    leaks = json.loads(result.stdout)["leaks_in_money"]["leaks"]
+    assert leaks[0]["cost_per_hour"] == round(float(one.gain * 25 * 50), 2) == 85.7
+    for leak in leaks:  # the row's last two cells (its scenario may wrap)
+        assert f"${leak['cost_per_hour']:,.2f} {leak['hours_to_show']:,.1f} h" in text
+    assert "N0 = (SD ÷ edge)² rounds" in text
     again = run_cli("protect", STANDARD, "--no-two-cards", "--out", tmp_path, "--date", "2026-01-01")
     assert again.exit_code == 1  # nothing overwritten without --force
     assert "standard.surveillance.pdf (use --force to replace them, or choose another --out)" in again.stderr

@@ -485,7 +485,8 @@ def test_a_row_added_as_yaml_joins_the_form_and_the_figures(page: Page, server: 
     page.locator("#yaml-pane summary").click()
     pane = page.locator("#yaml")
     expect(pane).to_contain_text("flush: 3")
-    _edit(page, pane, pane.input_value().replace("  pair_plus:\n", "  pair_plus:\n    mini_royal: 50\n", 1))
+    # the wager's line at two spaces (the file's table: names pair_plus too, in its bet mix, deeper)
+    _edit(page, pane, pane.input_value().replace("\n  pair_plus:\n", "\n  pair_plus:\n    mini_royal: 50\n", 1))
     expect(_figure(page, "pair_plus", "House edge")).to_have_text("7.0950%")
     shipped = run_cli("analyze", PAYTABLES / "pair_plus" / "40-30-6-3-1-mini-royal-50.yaml").stdout
     assert "House edge          7.0950%" in shipped

@@ -81,6 +81,7 @@ class HoldReport:
     verdict: Verdict
     skim: Fraction
     drop_needed: float  # for the skim to be flagged with 90% power in one table-shift (at alpha / rows)
+    mix: BetMix | None = None  # the bet mix the shifts were tested at
 
     @property
     def expected_hold(self) -> Fraction:
@@ -256,6 +257,7 @@ def hold_report(
         verdict,
         skim,
         needed,
+        mix,
     )
 
 
@@ -332,23 +334,31 @@ def hold_lines(report: HoldReport) -> list[str]:
 def check_hold(
     ledger: Path,
     spec: GameSpec,
-    mix: Sequence[str],
+    mix: Sequence[str] | None,
     *,
-    seats: int = 7,
-    occupancy: str = "1",
+    seats: int | None = None,
+    occupancy: str | None = None,
     drop_to_handle: str = "0.2",
     alpha: Fraction = DEFAULT_ALPHA,
     skim: str = "3%",
 ) -> HoldReport:
-    """``trey hold``: the ledger read, the game counted (its whole table too) and every table-shift tested."""
+    """``trey hold``: the ledger read, the game counted (its whole table too) and every table-shift tested. The bet
+    mix from ``mix`` (``--mix`` texts), ``seats`` and ``occupancy``, each part they leave out from the paytable's
+    ``table:`` (:func:`trey.engine.money.choose_mix`), else 7 seats, all occupied."""
     from trey.engine import analyze
-    from trey.engine.money import mix_of, parse_share
+    from trey.engine.money import choose_mix, parse_share
     from trey.play.table import table_moments
 
     rows = read_ledger(ledger)
     analysis = analyze(spec)
     try:
-        bet_mix = mix_of(mix, seats, parse_share(occupancy), 60)
+        chosen = choose_mix(spec, mix, seats, parse_share(occupancy) if occupancy is not None else None, None)
+        if chosen is None:
+            raise TreyError(
+                f"{spec.name}: no bet mix: neither --mix nor the paytable's table: gives one",
+                hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10, or table: side_bets in the paytable",
+            )
+        bet_mix = chosen.mix
         ratio, skimmed = parse_share(drop_to_handle), parse_share(skim)
         if not 0 < skimmed < 1:
             raise ValueError(f"--skim must be a share above 0 and below 1, not {skim}")

@@ -35,7 +35,7 @@ from trey.core.errors import TreyError
 from trey.present.formats import ANALYSIS_FORMATS, FormatOptions, file_format_rule
 
 if TYPE_CHECKING:
-    from trey.engine.money import BetMix, TableMoney
+    from trey.engine.money import ChosenMix, TableMoney
     from trey.engine.results import GameAnalysis
     from trey.paytable.model import GameSpec
     from trey.play.shards import Merged
@@ -105,20 +105,35 @@ def analyze(
             show_default=False,
         ),
     ] = None,
-    seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            help="Seats at the table (1-7), with the bet mix (default: the paytable's table: seats, else 7).",
+            show_default=False,
+        ),
+    ] = None,
     occupancy: Annotated[
-        str, typer.Option("--occupancy", help="Share of seats occupied (0.85, 85%), with --mix.")
-    ] = "1",
+        str | None,
+        typer.Option(
+            "--occupancy",
+            help="Share of seats occupied (0.85, 85%), with the bet mix (default: the paytable's table: "
+            "occupancy, else 100%).",
+            show_default=False,
+        ),
+    ] = None,
     decisions_per_hour: Annotated[
         int | None,
         typer.Option(
             "--decisions-per-hour",
-            help="Rounds dealt an hour, with --mix (default: the paytable's table: decisions_per_hour, else 60).",
+            help="Rounds dealt an hour, with the bet mix (default: the paytable's table: decisions_per_hour, else 60).",
             show_default=False,
         ),
     ] = None,
 ) -> None:
-    """Count every deal: the exact return, house edge, hit frequency and variance of every wager."""
+    """Count every deal: the exact return, house edge, hit frequency and variance of every wager; with a bet mix
+    (--mix, or the paytable's table: side_bets, seats or occupancy) the table's money too, each part the command
+    line leaves out taken from the paytable."""
     from trey.engine import analyze as run_analysis
     from trey.paytable.load import load_spec
 
@@ -134,10 +149,15 @@ def analyze(
         refuse_existing_file(out, force=force, option="--out")
     spec = load_spec(file)
     if not spec.is_standard_game:
-        if mix:
+        if mix or any(o is not None for o in (seats, occupancy, decisions_per_hour)):
             raise TreyError(
                 f"{spec.name}: the table's money (--mix) is worked out for standard Three Card Poker",
                 hint="trey analyze without --mix counts this game",
+            )
+        if spec.table is not None and spec.table.has_mix:  # said, never silently left out
+            say_error(
+                f"note: {spec.name}: the table's money (table: seats, occupancy, side_bets) is worked out for "
+                "standard Three Card Poker; not shown"
             )
         _analyze_family(spec, file, chosen.name, exact=exact, meter=at_meter, out=out, force=force)
         return
@@ -145,9 +165,14 @@ def analyze(
     if at_meter is not None and not any(r.progressive is not None for r in analysis.wagers.values()):
         raise TreyError(f"{file.name} has no progressive wager", hint="--meter evaluates a progressive's meter")
     options = FormatOptions(exact=exact, meter=at_meter)
-    if mix:
+    wants_money = bool(mix) or (spec.table is not None and spec.table.has_mix)
+    if wants_money and out is None and chosen.name in ("table", "json"):
         _print_with_money(spec, analysis, chosen.name, options, mix, seats, occupancy, decisions_per_hour)
         return
+    if mix or any(o is not None for o in (seats, occupancy)):
+        if not wants_money:
+            raise typer.BadParameter("--seats and --occupancy go with a bet mix: --mix, or the paytable's table:")
+        raise typer.BadParameter("the table's money is shown with --format table or json")
     if out is not None:
         made = chosen.make(analysis, options)
         assert isinstance(made, bytes)
@@ -164,29 +189,33 @@ def _print_with_money(
     analysis: GameAnalysis,
     output_format: str,
     options: FormatOptions,
-    mix: list[str],
-    seats: int,
-    occupancy: str,
+    mix: list[str] | None,
+    seats: int | None,
+    occupancy: str | None,
     decisions_per_hour: int | None,
 ) -> None:
-    """``trey analyze --mix``: the analysis, then the table's money (terminal), or under ``table_money`` (JSON)."""
+    """``trey analyze`` with a bet mix: the analysis, then the table's money (terminal), or under ``table_money``
+    (JSON), each saying where the parts of its mix came from."""
     from trey.engine.money import table_money_json, table_money_lines
     from trey.play.table import money_of_table
 
-    if output_format not in ("table", "json"):
-        raise typer.BadParameter("--mix is shown with --format table or json")
     with progress_tasks(enabled=output_format == "table") as report:
         advance = (lambda _done, total: report("counting the whole table", 1, total)) if report is not None else None
-        money = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour, advance)
+        found = money_of_table(spec, analysis, mix, seats, occupancy, decisions_per_hour, advance)
+    assert found is not None  # a mix was given or the table has one
+    money, chosen_mix = found
     made = ANALYSIS_FORMATS[output_format].make(analysis, options)
     if output_format == "json":
         assert isinstance(made, str)
         data = json.loads(made)
-        data["table_money"] = table_money_json(money)
+        data["table_money"] = table_money_json(money) | {"from": chosen_mix.source_json()}
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
+    if isinstance(made, str):
+        sys.stdout.write(made)
     currency = spec.table.currency if spec.table is not None else "USD"
-    say("\n".join(["", *table_money_lines(money, currency)]))
+    lines = table_money_lines(money, currency)
+    say("\n".join(["", lines[0], chosen_mix.source_line(), *lines[1:]]))
 
 
 def _analyze_family(
@@ -264,11 +293,25 @@ def compare(
             show_default=False,
         ),
     ] = None,
-    seats: Annotated[int, typer.Option("--seats", help="Seats at the table (1-7), with --mix.")] = 7,
-    occupancy: Annotated[str, typer.Option("--occupancy", help="Share of seats occupied, with --mix.")] = "1",
-    decisions_per_hour: Annotated[int, typer.Option("--decisions-per-hour", help="Rounds an hour, with --mix.")] = 60,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help="Seats at the table (1-7), with the bet mix (default 7).", show_default=False),
+    ] = None,
+    occupancy: Annotated[
+        str | None,
+        typer.Option(
+            "--occupancy", help="Share of seats occupied, with the bet mix (default 100%).", show_default=False
+        ),
+    ] = None,
+    decisions_per_hour: Annotated[
+        int | None,
+        typer.Option("--decisions-per-hour", help="Rounds an hour, with the bet mix (default 60).", show_default=False),
+    ] = None,
 ) -> None:
-    """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file."""
+    """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file.
+    With a bet mix (--mix, else the first file's table: side_bets, seats or occupancy) the blended house edge and
+    the theoretical win per table-hour of that one mix at each file; what --seats, --occupancy and
+    --decisions-per-hour leave out comes from the first file's table:."""
     from trey.choose.compare import compare as run_comparison
     from trey.choose.compare import comparison_json
     from trey.core.files import display_name
@@ -281,15 +324,14 @@ def compare(
         refuse_existing(out, ["comparison.html"], force=force, option="--out")
     games = [(display_name(path), load_spec(path)) for path in files]
     rows = run_comparison(games, wager)
-    money = _money_by_game(games, mix, seats, occupancy, decisions_per_hour) if mix else None
-    if money is not None and output_format is CompareFormat.CSV:
-        raise typer.BadParameter("--mix is shown with --format table or json")
+    money = _money_by_game(games, mix, seats, occupancy, decisions_per_hour, output_format is CompareFormat.CSV)
     if output_format is CompareFormat.JSON:
         data = comparison_json(rows)
         if money is not None:
             from trey.engine.money import money_by_game_json
 
             data["table_money"] = money_by_game_json(money[1])
+            data["table_money_from"] = money[0].source_json()
         print(json.dumps(data, indent=2))
     elif output_format is CompareFormat.CSV:
         sys.stdout.write(comparison_csv(rows))
@@ -300,7 +342,8 @@ def compare(
         if money is not None:
             from trey.engine.money import money_by_game_lines
 
-            say("\n".join(["", *money_by_game_lines(money[1], money[0])]))
+            lines = money_by_game_lines(money[1], money[0].mix)
+            say("\n".join(["", lines[0], money[0].source_line(), *lines[1:]]))
     if out is not None:
         from trey.documents.compare_view import render_comparison_html
 
@@ -310,17 +353,33 @@ def compare(
 
 
 def _money_by_game(
-    games: list[tuple[str, GameSpec]], mix: list[str], seats: int, occupancy: str, decisions_per_hour: int
-) -> tuple[BetMix, list[tuple[str, TableMoney]]]:
-    """``trey compare --mix``: the mix read (a located error when it is wrong) and its money at each game."""
+    games: list[tuple[str, GameSpec]],
+    mix: list[str] | None,
+    seats: int | None,
+    occupancy: str | None,
+    decisions_per_hour: int | None,
+    csv: bool,
+) -> tuple[ChosenMix, list[tuple[str, TableMoney]]] | None:
+    """``trey compare``'s table money: the mix (``--mix``, else the first file's ``table:``; a located error when it
+    is wrong) and its money at each game; None without a mix."""
     from trey.engine import analyze as run_analysis
-    from trey.engine.money import mix_of, money_by_game, parse_share
+    from trey.engine.money import choose_mix, money_by_game, parse_share
 
+    first_name, first = games[0]
+    where = "--mix" if mix else f"{first_name}: table:"
     try:
-        bet_mix = mix_of(mix, seats, parse_share(occupancy), decisions_per_hour)
-        return bet_mix, money_by_game([(name, run_analysis(spec)) for name, spec in games], bet_mix)
+        chosen = choose_mix(
+            first, mix, seats, parse_share(occupancy) if occupancy is not None else None, decisions_per_hour
+        )
+        if chosen is None:
+            if any(o is not None for o in (seats, occupancy, decisions_per_hour)):
+                raise typer.BadParameter("--seats, --occupancy and --decisions-per-hour go with a bet mix (--mix)")
+            return None
+        if csv:
+            raise typer.BadParameter("the table's money is shown with --format table or json")
+        return chosen, money_by_game([(name, run_analysis(spec)) for name, spec in games], chosen.mix)
     except ValueError as exc:
-        raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
+        raise TreyError(f"{where}: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
 
 
 def _parse_percent(value: str, option: str) -> Fraction:

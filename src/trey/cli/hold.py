@@ -9,7 +9,19 @@ from typing import Annotated
 
 import typer
 
-from trey.cli.app import OutputFormat, app, say, user_errors
+from trey.cli.app import (
+    DateOption,
+    Force,
+    OutputFormat,
+    Paper,
+    app,
+    made,
+    parse_date,
+    say,
+    say_error,
+    user_errors,
+    write_files,
+)
 
 
 @app.command()
@@ -18,33 +30,60 @@ def hold(
     ledger: Annotated[Path, typer.Argument(help="The shift ledger (CSV or .parquet).", show_default=False)],
     paytable: Annotated[Path, typer.Option("--paytable", help="The game the tables deal (YAML).", show_default=False)],
     mix: Annotated[
-        list[str],
-        typer.Option("--mix", help="The bet mix: WAGER=BET or WAGER=SHARE@BET, one wager each.", show_default=False),
-    ],
-    seats: Annotated[int, typer.Option("--seats", help="Seats at each table (1-7).")] = 7,
+        list[str] | None,
+        typer.Option(
+            "--mix",
+            help="The bet mix: WAGER=BET or WAGER=SHARE@BET, one wager each (default: the paytable's table:).",
+            show_default=False,
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats", help="Seats at each table (1-7; default: the paytable's table:, else 7).", show_default=False
+        ),
+    ] = None,
     occupancy: Annotated[
-        str, typer.Option("--occupancy", help="Share of seats occupied, unless a row rates it.")
-    ] = "1",
+        str | None,
+        typer.Option(
+            "--occupancy",
+            help="Share of seats occupied, unless a row rates it (default: the paytable's table:, else 100%).",
+            show_default=False,
+        ),
+    ] = None,
     drop_to_handle: Annotated[
         str, typer.Option("--drop-to-handle", help="Drop as a share of handle (0.2: handle is 5 x drop).")
     ] = "0.2",
     alpha: Annotated[str, typer.Option("--alpha", help="False-alarm rate over all table-shifts (Holm).")] = "0.01",
     skim: Annotated[str, typer.Option("--skim", help="The skim (share of drop) whose sample size is stated.")] = "3%",
     output_format: Annotated[OutputFormat, typer.Option("--format", help="table or json.")] = OutputFormat.TABLE,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Also write the hold report (HTML, PDF) into DIR.", show_default=False),
+    ] = None,
+    paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the report.")] = Paper.A4,
+    effective: DateOption = None,
+    force: Force = False,
 ) -> None:
-    """Test each table-shift's win against its expected distribution from its drop; exit 0 only on PASS."""
+    """Test each table-shift's win against its expected distribution from its drop; exit 0 only on PASS. With
+    --out, the report as a PDF too (its verdict, every table-shift, what was not checked)."""
     from trey.audit.hold import check_hold, hold_json, hold_lines
     from trey.audit.verdict import parse_alpha
     from trey.core.errors import TreyError
     from trey.paytable.load import load_spec
 
+    if out is not None:
+        from trey.core.outputs import refuse_existing
+
+        refuse_existing(out, [f"{ledger.stem}.hold.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     try:
         level = parse_alpha(alpha)
     except ValueError as exc:
         raise TreyError(f"--alpha: {exc}") from None
+    spec = load_spec(paytable)
     report = check_hold(
         ledger,
-        load_spec(paytable),
+        spec,
         mix,
         seats=seats,
         occupancy=occupancy,
@@ -52,6 +91,14 @@ def hold(
         alpha=level,
         skim=skim,
     )
+    if out is not None:
+        from trey.documents.make import hold_report
+        from trey.trust.certificate import default_issue_date
+
+        when = parse_date(effective) or default_issue_date()
+        files = made(lambda: hold_report(report, spec, ledger.stem, paper=paper.value, effective=when))
+        for path in write_files(out, files, force=force):
+            say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
         sys.stdout.write(json.dumps(hold_json(report), indent=2) + "\n")
     else:

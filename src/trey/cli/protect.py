@@ -11,6 +11,7 @@ import typer
 if TYPE_CHECKING:
     from trey.paytable.model import GameSpec
     from trey.protect.family import FamilyProtection
+    from trey.protect.money import LeakMoney
     from trey.protect.protection import Protection
     from trey.protect.scenarios import CardClasses
 
@@ -72,11 +73,21 @@ def protect(
     force: Force = False,
     average_ante: Annotated[
         str | None,
-        typer.Option("--average-ante", help="Each leak's cost per hour at this average Ante.", show_default=False),
+        typer.Option(
+            "--average-ante",
+            help="Each leak's cost per hour at this average Ante, on the terminal, in JSON and on the sheet "
+            "(default: the paytable's table: average_bet; without either, no cost).",
+            show_default=False,
+        ),
     ] = None,
     decisions_per_hour: Annotated[
-        int, typer.Option("--decisions-per-hour", help="Rounds an hour, with --average-ante.")
-    ] = 60,
+        int | None,
+        typer.Option(
+            "--decisions-per-hour",
+            help="Rounds an hour, for the leaks' cost (default: the paytable's table: decisions_per_hour, else 60).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """What a player gains from a seen dealer card, two, or the class of one: exact figures, the informed
     strategy and the decisions that give it away."""
@@ -93,19 +104,15 @@ def protect(
         )
     spec = load_spec(file)
     if not spec.game.is_standard:  # a game of the family with another round (issue 31)
-        if average_ante is not None:
-            raise TreyError(
-                f"{spec.name}: the leaks' cost in money (--average-ante) is worked out for standard Three Card Poker",
-                hint="trey protect without --average-ante prints the informed player's exact figures",
-            )
         if scheduler is not None:
             raise TreyError(
                 f"{spec.name}: the colluders of a game of the family are sampled on this machine (no --scheduler)",
                 hint="trey protect --colluders K without --scheduler samples them here",
             )
         found_family = _protect_family(spec, partitions, output_format, colluders=colluders, samples=samples, seed=seed)
-        _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force)
-        _print_family(found_family, output_format)
+        family_leaks = _leaks(found_family, average_ante, decisions_per_hour)
+        _write_sheet(found_family, file.stem, out, paper=paper, effective=effective, force=force, leaks=family_leaks)
+        _print_family(found_family, output_format, family_leaks)
         return
     # Two dealer cards take 25-75 s: a bar a scenario on a terminal's stderr, never under --format json.
     with progress_tasks(enabled=output_format is not OutputFormat.JSON) as report:
@@ -119,24 +126,14 @@ def protect(
             scheduler=scheduler,
             progress=report,
         )
-    _write_sheet(found, file.stem, out, paper=paper, effective=effective, force=force)
-    leaks = None
-    if average_ante is not None:
-        from fractions import Fraction
-
-        from trey.protect.money import leak_costs
-
-        try:
-            ante = Fraction(average_ante)
-            leaks = (ante, leak_costs(found, ante, decisions_per_hour))
-        except (ValueError, ZeroDivisionError) as exc:
-            raise TreyError(f"--average-ante {average_ante}: {exc}", hint="e.g. --average-ante 25") from None
+    leaks = _leaks(found, average_ante, decisions_per_hour)
+    _write_sheet(found, file.stem, out, paper=paper, effective=effective, force=force, leaks=leaks)
     if output_format is OutputFormat.JSON:
         data = protection_json(found)
         if leaks is not None:
             from trey.protect.money import leak_costs_json
 
-            data["leaks_in_money"] = leak_costs_json(leaks[1], leaks[0], decisions_per_hour)
+            data["leaks_in_money"] = leak_costs_json(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)
         print(json.dumps(data, indent=2))
     else:
         from trey.present.protection_view import print_protection
@@ -145,7 +142,21 @@ def protect(
         if leaks is not None:
             from trey.protect.money import leak_cost_lines
 
-            print("\n".join(["", *leak_cost_lines(leaks[1], leaks[0], decisions_per_hour)]))
+            print("\n".join(["", *leak_cost_lines(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)]))
+
+
+def _leaks(
+    found: Protection | FamilyProtection, average_ante: str | None, decisions_per_hour: int | None
+) -> LeakMoney | None:
+    """The leaks in money: at ``--average-ante``, else the paytable's ``table: average_bet`` (none without either)."""
+    from fractions import Fraction
+
+    from trey.protect.money import leak_money
+
+    try:
+        return leak_money(found, Fraction(average_ante) if average_ante is not None else None, decisions_per_hour)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise TreyError(f"--average-ante {average_ante}: {exc}", hint="e.g. --average-ante 25") from None
 
 
 def _write_sheet(
@@ -156,15 +167,17 @@ def _write_sheet(
     paper: Paper,
     effective: str | None,
     force: bool,
+    leaks: LeakMoney | None = None,
 ) -> None:
-    """The surveillance sheet (``--out``), of the standard game or of another of the family."""
+    """The surveillance sheet (``--out``), of the standard game or of another of the family; with ``leaks``, each
+    leak's cost an hour and the hours until it shows."""
     if out is None:
         return
     from trey.documents.make import surveillance_sheet
     from trey.trust.certificate import default_issue_date
 
     when = parse_date(effective) or default_issue_date()
-    files = made(lambda: surveillance_sheet(found, stem, paper=paper.value, effective=when))
+    files = made(lambda: surveillance_sheet(found, stem, paper=paper.value, effective=when, leaks=leaks))
     for path in write_files(out, files, force=force):
         say_error(f"wrote {path}")
 
@@ -186,12 +199,19 @@ def _protect_family(
         )
 
 
-def _print_family(found: FamilyProtection, output_format: OutputFormat) -> None:
+def _print_family(found: FamilyProtection, output_format: OutputFormat, leaks: LeakMoney | None) -> None:
+    from trey.protect.money import leak_cost_lines, leak_costs_json
+
     if output_format is OutputFormat.JSON:
         from trey.protect.family import family_protection_json
 
-        print(json.dumps(family_protection_json(found), indent=2))
+        data = family_protection_json(found)
+        if leaks is not None:
+            data["leaks_in_money"] = leak_costs_json(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)
+        print(json.dumps(data, indent=2))
     else:
         from trey.present.family_protection_view import print_family_protection
 
         print_family_protection(found)
+        if leaks is not None:
+            print("\n".join(["", *leak_cost_lines(leaks.costs, leaks.average_ante, leaks.decisions_per_hour)]))

@@ -100,6 +100,11 @@ def certify(
     for path in write_files(out, {name: files[name] for name in order}, force=force):
         say(str(path))
     cert = documents.certificate
+    if cert.family is not None and cert.spec.table is not None and cert.spec.table.has_mix:
+        say_error(  # said, never silently left out
+            f"note: {cert.spec.name}: the table's money (table: seats, occupancy, side_bets) is worked out for "
+            "standard Three Card Poker; not in the certificate"
+        )
     verdict = cert.data["overall"]
     say_error(f"certificate {cert.certificate_id}: overall {verdict} ({cert.profile_label})")
     if verdict != "PASS":

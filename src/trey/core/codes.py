@@ -69,6 +69,13 @@ class Code(StrEnum):
     TABLE_CHIP_ZERO = "table.chip-zero"
     TABLE_CHIP_BELOW_MINOR_UNIT = "table.chip-below-minor-unit"
     TABLE_MAXIMUM_BELOW_MINIMUM = "table.maximum-below-minimum"
+    TABLE_MIX_UNKNOWN_WAGER = "table.mix-unknown-wager"
+    TABLE_MIX_ANTE_PLAY = "table.mix-ante-play"
+    TABLE_MIX_SHARE_ABOVE_ONE = "table.mix-share-above-one"
+    TABLE_MIX_BET_ZERO = "table.mix-bet-zero"
+    TABLE_MIX_WITHOUT_AVERAGE_BET = "table.mix-without-average-bet"
+    TABLE_MIX_NO_BETS = "table.mix-no-bets"
+    TABLE_OCCUPANCY = "table.occupancy"
     WAGERS_NONE = "wagers.none"
     GAME_WITHOUT_ANTE_PLAY = "game.without-ante-play"
     GAME_SIDE_BETS = "game.side-bets"
@@ -206,6 +213,20 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
         "the `table:` section (a currency or locale Babel's CLDR data does not know; XXX, XTS, gold and the "
         "other ISO 4217 codes that are not money; a chip finer than the currency's smallest unit, such as 0.50 "
         "JPY)",
+    ),
+    (
+        (Code.TABLE_MIX_UNKNOWN_WAGER, Code.TABLE_MIX_ANTE_PLAY),
+        "the table's bet mix (`table: side_bets:`) names a wager the game does not offer, or Ante & Play (whose "
+        "average bet is `table: average_bet`)",
+    ),
+    (
+        (Code.TABLE_MIX_SHARE_ABOVE_ONE, Code.TABLE_MIX_BET_ZERO, Code.TABLE_OCCUPANCY),
+        "a share of the players on a side bet above 100%, an average bet of 0, an occupancy of 0 or above 100%",
+    ),
+    (
+        (Code.TABLE_MIX_WITHOUT_AVERAGE_BET, Code.TABLE_MIX_NO_BETS),
+        "a bet mix (`seats`, `occupancy` or `side_bets` in `table:`) without the average Ante (`average_bet`) of a "
+        "game with Ante & Play, or without any wager",
     ),
     ((Code.WAGERS_NONE,), "no wager offered"),
     ((Code.FORMAT_VERSION_FEATURE,), "`side_bets:` in a file that says `trey: 1`; `game:` in one that says 1 or 2"),

@@ -597,7 +597,15 @@ def certificate_context(
         "canonical_yaml": canonical_yaml(data["paytable"]["canonical"]),
         "python_version": python_version(),
         "hold_confidence": hold_confidence(cert.analysis),
+        "table_money": _table_money(cert),
     }
+
+
+def _table_money(cert: Certificate) -> dict[str, Any] | None:
+    """Appendix E, when the paytable's ``table:`` describes a bet mix (the certificate's own figures)."""
+    from trey.documents.money_view import money_lines
+
+    return None if cert.money is None else money_lines(cert.money, cert.spec)
 
 
 def _protection(cert: Certificate) -> dict[str, Any] | None:

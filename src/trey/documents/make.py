@@ -24,7 +24,9 @@ from trey.trust.signing import Signer
 
 if TYPE_CHECKING:  # the audit brings pyarrow (half a second): a certificate has no need of it
     from trey.audit.audit import Audit
+    from trey.audit.hold import HoldReport
     from trey.protect.family import FamilyProtection
+    from trey.protect.money import LeakMoney
 
 
 @dataclass(frozen=True)
@@ -155,21 +157,38 @@ def drill(
 
 
 def surveillance_sheet(
-    protection: Protection | FamilyProtection, stem: str, *, paper: str = "letter", effective: date
+    protection: Protection | FamilyProtection,
+    stem: str,
+    *,
+    paper: str = "letter",
+    effective: date,
+    leaks: LeakMoney | None = None,
 ) -> dict[str, bytes]:
     """The one-page surveillance sheet of ``trey protect --out``: ``stem.surveillance.html`` and ``.pdf``; of the
-    standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`)."""
+    standard game, or of another game of the family (``protection`` from :func:`trey.protect.family.protect_family`);
+    with ``leaks``, each leak's cost an hour and the hours until it shows."""
     from trey.documents.pdf import html_to_pdf
 
     if isinstance(protection, Protection):
         from trey.documents.surveillance_view import render_surveillance_html
 
-        html = render_surveillance_html(protection, paper=paper, day=effective)
+        html = render_surveillance_html(protection, paper=paper, day=effective, leaks=leaks)
     else:  # a game of the family (issue 31)
         from trey.documents.family_surveillance_view import render_family_surveillance_html
 
-        html = render_family_surveillance_html(protection, paper=paper, day=effective)
+        html = render_family_surveillance_html(protection, paper=paper, day=effective, leaks=leaks)
     return {f"{stem}.surveillance.html": html.encode(), f"{stem}.surveillance.pdf": html_to_pdf(html, effective)}
+
+
+def hold_report(
+    report: HoldReport, spec: GameSpec, stem: str, *, paper: str = "a4", effective: date
+) -> dict[str, bytes]:
+    """The hold report of ``trey hold LEDGER --out``: ``stem.hold.html`` and ``.pdf``."""
+    from trey.documents.hold_report_view import render_hold_report_html
+    from trey.documents.pdf import html_to_pdf
+
+    html = render_hold_report_html(report, spec, paper=paper, day=effective)
+    return {f"{stem}.hold.html": html.encode(), f"{stem}.hold.pdf": html_to_pdf(html, effective)}
 
 
 def audit_report(

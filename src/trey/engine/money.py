@@ -26,6 +26,7 @@ from typing import Any
 from trey.engine.results import GameAnalysis
 from trey.engine.stats import Z_90, Z_95
 from trey.engine.table import MAX_SEATS, Seating, TableMoments, round_variance, seat_variance
+from trey.paytable.model import ANTE_PLAY, GameSpec
 
 DEFAULT_DECISIONS_PER_HOUR = 60
 MAX_DECISIONS_PER_HOUR = 1_000
@@ -173,6 +174,16 @@ def _money(x: Fraction | float) -> float:
     return round(float(x), 2)
 
 
+def money_rounded(x: Fraction | float) -> Fraction:
+    """An amount rounded to cents as ``table_money_json`` rounds it: what every document prints."""
+    return Fraction(repr(_money(x)))
+
+
+def hours_text(money: TableMoney) -> str:
+    """The hours until the win is within 10% of theo (95%), in whole hours (as the terminal prints them)."""
+    return f"{money.hours_for_range(Fraction(1, 10)) or 0:,.0f}"
+
+
 def table_money_json(money: TableMoney) -> dict[str, Any]:
     """The ``table_money`` part of ``trey analyze --format json``."""
     mix = money.mix
@@ -228,7 +239,7 @@ def table_money_lines(money: TableMoney, currency: str = "USD") -> list[str]:
             f"  SD of an hour's win: {sd:,.2f} {currency} (seats sharing the dealer's hand; "
             f"{math.sqrt(independent):,.2f} if they were independent)",
             f"  95% range of an hour's win: {low:,.2f} to {high:,.2f} {currency}",
-            f"  hours until the win is within 10% of theo (95%): {money.hours_for_range(Fraction(1, 10)) or 0:,.0f}",
+            f"  hours until the win is within 10% of theo (95%): {hours_text(money)}",
             "  a round pays the players, net, at least "
             + ", ".join(
                 f"{float(x):,.0f} with P <= {money.liability_bound(x) or 0:.2g}" for x in liability_amounts(money)
@@ -241,6 +252,91 @@ def table_money_lines(money: TableMoney, currency: str = "USD") -> list[str]:
 def mix_of(texts: Sequence[str], seats: int, occupancy: Fraction, decisions_per_hour: int) -> BetMix:
     """A :class:`BetMix` from ``--mix`` texts and the table's options."""
     return BetMix(tuple(parse_mix_bet(t) for t in texts), seats, occupancy, decisions_per_hour)
+
+
+def table_mix(spec: GameSpec) -> BetMix | None:
+    """The bet mix the paytable's ``table:`` describes (every seat on Ante & Play at ``average_bet``, each side bet
+    of ``side_bets`` at its share and bet), None when it describes none (:attr:`Table.has_mix`)."""
+    table = spec.table
+    if table is None or not table.has_mix:
+        return None
+    bets = []
+    if spec.wagers.ante_play is not None and table.average_bet is not None:
+        bets.append(MixBet(ANTE_PLAY, Fraction(1), table.average_bet))
+    bets += [MixBet(wager, share, bet) for wager, share, bet in table.side_bet_mix]
+    return BetMix(
+        tuple(bets),
+        table.seats if table.seats is not None else MAX_SEATS,
+        table.occupancy if table.occupancy is not None else Fraction(1),
+        table.decisions_per_hour if table.decisions_per_hour is not None else DEFAULT_DECISIONS_PER_HOUR,
+    )
+
+
+# Where each part of the bet mix a command uses came from (said in its output).
+FROM_COMMAND_LINE, FROM_PAYTABLE, FROM_DEFAULT = "command line", "paytable", "default"
+MIX_PARTS = ("bets", "seats", "occupancy", "decisions_per_hour")
+
+
+@dataclass(frozen=True)
+class ChosenMix:
+    """The bet mix of a command and where each of its parts (:data:`MIX_PARTS`) came from."""
+
+    mix: BetMix
+    sources: tuple[tuple[str, str], ...]
+
+    def source_json(self) -> dict[str, str]:
+        return dict(self.sources)
+
+    def source_line(self) -> str:
+        """``bet mix from the paytable's table:; seats from the command line``: the parts grouped by source."""
+        by: dict[str, list[str]] = {}
+        for part, source in self.sources:
+            by.setdefault(source, []).append(part.replace("_", " "))
+        words = {
+            FROM_COMMAND_LINE: "the command line",
+            FROM_PAYTABLE: "the paytable (table:)",
+            FROM_DEFAULT: "defaults",
+        }
+        return "  from " + "; ".join(f"{words[s]}: {', '.join(parts)}" for s, parts in by.items())
+
+
+def choose_mix(
+    spec: GameSpec,
+    texts: Sequence[str] | None,
+    seats: int | None,
+    occupancy: Fraction | None,
+    decisions_per_hour: int | None,
+) -> ChosenMix | None:
+    """The bet mix of ``trey analyze``/``compare``: each part from the command line when given there, else from
+    the paytable's ``table:``, else the default (7 seats, full, 60 decisions an hour); None when neither the
+    command line (``--mix``) nor the paytable names the bets. ValueError when a part is wrong."""
+    own, table = table_mix(spec), spec.table
+    if not texts and own is None:
+        return None
+    given: dict[str, Any] = {"seats": seats, "occupancy": occupancy, "decisions_per_hour": decisions_per_hour}
+    paytable: dict[str, Any] = {
+        "seats": table.seats if table is not None else None,
+        "occupancy": table.occupancy if table is not None else None,
+        "decisions_per_hour": table.decisions_per_hour if table is not None else None,
+    }
+    defaults: dict[str, Any] = {
+        "seats": MAX_SEATS,
+        "occupancy": Fraction(1),
+        "decisions_per_hour": DEFAULT_DECISIONS_PER_HOUR,
+    }
+    sources = [("bets", FROM_COMMAND_LINE if texts else FROM_PAYTABLE)]
+    values: dict[str, Any] = {}
+    for part in ("seats", "occupancy", "decisions_per_hour"):
+        if given[part] is not None:
+            values[part], source = given[part], FROM_COMMAND_LINE
+        elif paytable[part] is not None:
+            values[part], source = paytable[part], FROM_PAYTABLE
+        else:
+            values[part], source = defaults[part], FROM_DEFAULT
+        sources.append((part, source))
+    bets = tuple(parse_mix_bet(t) for t in texts) if texts else own.bets if own is not None else ()
+    mix = BetMix(bets, values["seats"], values["occupancy"], values["decisions_per_hour"])
+    return ChosenMix(mix, tuple(sources))
 
 
 def money_by_game(games: Sequence[tuple[str, GameAnalysis]], mix: BetMix) -> list[tuple[str, TableMoney]]:

@@ -212,6 +212,7 @@ def _semantic_problems(doc: YamlDocument) -> Iterator[Problem]:
     table = _get(data, ("table",))
     table = table if isinstance(table, dict) else {}
     yield from _money_style_problems(doc, table)
+    yield from _mix_problems(doc, data, table)
     minimum, maximum = table.get("minimum"), table.get("maximum")
     if isinstance(minimum, int) and isinstance(maximum, int) and minimum > maximum:
         yield doc.problem(
@@ -274,6 +275,80 @@ def _money_style_problems(doc: YamlDocument, table: dict[str, Any]) -> Iterator[
                 f"a chip of {chip} is finer than the {currency}'s smallest unit ({exact_number_text(minor)})",
                 f"give chips in whole multiples of {exact_number_text(minor)} {currency}",
             )
+
+
+def _offered_side_bets(data: dict[str, Any]) -> list[str]:
+    """The ids of the side bets a file offers: the presets under ``wagers:`` and the ``side_bets:``."""
+    wagers, own = data.get("wagers"), data.get("side_bets")
+    presets = [w for w in wagers if w != ANTE_PLAY] if isinstance(wagers, dict) else []
+    return presets + (list(own) if isinstance(own, dict) else [])
+
+
+def _mix_problems(doc: YamlDocument, data: dict[str, Any], table: dict[str, Any]) -> Iterator[Problem]:
+    """The table's bet mix: each side bet one the game offers, shares within 0-100%, bets above 0, an occupancy
+    above 0 and at most 100%, and the average Ante when the game has Ante & Play."""
+    given = table.get("side_bets")
+    mix: dict[str, Any] = given if isinstance(given, dict) else {}
+    offered = _offered_side_bets(data)
+    for wager, bet in mix.items():
+        where = ("table", "side_bets", wager)
+        if wager == ANTE_PLAY:
+            yield doc.problem(
+                "table.mix-ante-play",
+                where,
+                "Ante & Play is not a side bet of the mix: every seated player bets it",
+                "give the average Ante as table: average_bet",
+            )
+        elif wager not in offered:
+            hint = did_you_mean(wager, offered)
+            yield doc.problem(
+                "table.mix-unknown-wager",
+                where,
+                f"the game offers no side bet {wager!r}",
+                hint if hint.startswith("did") else f"name one it offers: {', '.join(offered) or 'none'}",
+            )
+        if not isinstance(bet, dict):
+            continue
+        share = _share_or_none(bet.get("share"))
+        if share is not None and share > 1:
+            yield doc.problem(
+                "table.mix-share-above-one",
+                (*where, "share"),
+                f"a share of {bet['share']} of the players on {wager}",
+                "a share of players is 0 to 100%",
+            )
+        if _money_or_none(bet.get("average_bet")) == 0:
+            yield doc.problem(
+                "table.mix-bet-zero",
+                (*where, "average_bet"),
+                f"an average bet of 0 on {wager}",
+                f"leave {wager} out of the mix when nobody bets it",
+            )
+    occupancy = _share_or_none(table.get("occupancy"))
+    if occupancy is not None and not 0 < occupancy <= 1:
+        yield doc.problem(
+            "table.occupancy",
+            ("table", "occupancy"),
+            f"an occupancy of {table['occupancy']}",
+            "the share of seats occupied is above 0 and at most 100%",
+        )
+    if not any(key in table for key in ("seats", "occupancy", "side_bets")):
+        return
+    has_ante = isinstance(data.get("wagers"), dict) and ANTE_PLAY in data["wagers"]
+    if has_ante and "average_bet" not in table:
+        yield doc.problem(
+            "table.mix-without-average-bet",
+            ("table",),
+            "the table's bet mix has no average Ante",
+            "give the seats' average Ante as table: average_bet",
+        )
+    elif not has_ante and not mix:
+        yield doc.problem(
+            "table.mix-no-bets",
+            ("table",),
+            "the table's bet mix names no wager",
+            "list the side bets under table: side_bets, each with its share and average_bet",
+        )
 
 
 # ISO 4217 codes that name no money a casino table pays in.
@@ -712,6 +787,12 @@ def _build_spec(data: dict[str, Any]) -> GameSpec:
             decisions_per_hour=t.get("decisions_per_hour"),
             average_bet=parse_money(t["average_bet"]) if "average_bet" in t else None,
             locale=t.get("locale"),
+            seats=t.get("seats"),
+            occupancy=parse_share(t["occupancy"]) if "occupancy" in t else None,
+            side_bet_mix=tuple(
+                (wager, parse_share(bet["share"]), parse_money(bet["average_bet"]))
+                for wager, bet in (t.get("side_bets") or {}).items()
+            ),
         )
     w = data.get("wagers") or {}
     ante_play = None

@@ -522,6 +522,11 @@ class Table:
     decisions_per_hour: int | None = None  # for the theoretical win; None: the usual 60
     average_bet: Fraction | None = None  # for the theoretical win; None: per unit bet
     locale: str | None = None  # how amounts are written (CLDR, e.g. de_DE); None: en_US
+    # The table's bet mix (trey.engine.money): seats, occupancy and, per side bet, the share of seated players on it
+    # and their average bet; average_bet is then the average Ante. None/(): not described (see has_mix).
+    seats: int | None = None
+    occupancy: Fraction | None = None
+    side_bet_mix: tuple[tuple[str, Fraction, Fraction], ...] = ()
     # A house rule: whether a progressive's pays are held to payout_cap (by default a jackpot is paid in full).
     payout_cap_covers_progressive: bool = False
 
@@ -530,6 +535,11 @@ class Table:
             raise ValueError(f"the table minimum {self.minimum} exceeds the maximum {self.maximum}")
         if any(c <= 0 for c in self.chips):
             raise ValueError("chip denominations must be positive")
+
+    @property
+    def has_mix(self) -> bool:
+        """Whether the table describes its bet mix (seats, occupancy or the side bets' shares and bets)."""
+        return self.seats is not None or self.occupancy is not None or bool(self.side_bet_mix)
 
     def canonical(self) -> dict[str, Any]:
         data: dict[str, Any] = {"currency": self.currency}
@@ -546,6 +556,15 @@ class Table:
             data["decisions_per_hour"] = self.decisions_per_hour
         if self.average_bet is not None:
             data["average_bet"] = exact_number_text(self.average_bet)
+        if self.seats is not None:
+            data["seats"] = self.seats
+        if self.occupancy is not None:
+            data["occupancy"] = percent_text_exact(self.occupancy)
+        if self.side_bet_mix:
+            data["side_bets"] = {
+                wager: {"share": percent_text_exact(share), "average_bet": exact_number_text(bet)}
+                for wager, share, bet in self.side_bet_mix
+            }
         return data
 
 

@@ -50,7 +50,7 @@ from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Seat
 from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS, Reading, suit_orbits
 from trey.engine import player_decisions
-from trey.engine.money import DEFAULT_DECISIONS_PER_HOUR, TableMoney, mix_of, parse_share, table_money
+from trey.engine.money import ChosenMix, TableMoney, choose_mix, parse_share, table_mix, table_money
 from trey.engine.results import GameAnalysis
 from trey.engine.table import TableMoments
 from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, Wagers, refuse_other_games
@@ -262,6 +262,13 @@ class _Nets:
         return np.stack([self.own[w] if w in self.own else self.columns[w][outcomes[w]] for w in self.wagers])
 
 
+def moments_are_quick(spec: GameSpec) -> bool:
+    """Whether the whole table's moments are counted in a fraction of a second: side bets on the player's own
+    cards alone (no dealer's hand shared between the seats, only the deck); with Ante & Play they take half a
+    minute of CPU."""
+    return spec.wagers.ante_play is None and all(READINGS[b.reads].seat is Seat.PLAYER for b in spec.wagers.side_bets)
+
+
 def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = None) -> TableMoments:
     """The exact moments of every wager of ``spec`` for one seat and for two seats of one round (see the module).
 
@@ -276,7 +283,7 @@ def table_moments(spec: GameSpec, progress: Callable[[int, int], None] | None = 
     settler = Settler(spec, plays)
     unit = _common_unit([settler.tables[w].nets for w in wagers])
     largest = max(abs(int(n * unit)) for w in wagers for n in settler.tables[w].nets)
-    if spec.wagers.ante_play is None and all(READINGS[b.reads].seat is Seat.PLAYER for b in spec.wagers.side_bets):
+    if moments_are_quick(spec):
         return _own_cards_moments(spec, settler, unit, largest)
     symmetries = {w: _symmetries(spec.wagers.side_bet(w)) if w != ANTE_PLAY else None for w in wagers}
     group = frozenset(ALL_SUIT_PERMUTATIONS)
@@ -413,25 +420,40 @@ def _moved(values: IntArray, sums: Sums, p: Perm) -> tuple[IntArray, Sums]:
 def money_of_table(
     spec: GameSpec,
     analysis: GameAnalysis,
-    mix: Sequence[str],
-    seats: int = 7,
-    occupancy: str = "1",
+    mix: Sequence[str] | None,
+    seats: int | None = None,
+    occupancy: str | None = None,
     decisions_per_hour: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> TableMoney:
-    """``trey analyze --mix``: the bet mix read from its texts (a :class:`~trey.core.errors.TreyError` with a hint
-    when one is wrong), the table's pace from ``decisions_per_hour`` or the paytable's ``table:`` section (else
-    60), the whole table's moments counted (``progress`` as :func:`table_moments`), and the money made of them
-    (:func:`trey.engine.money.table_money`)."""
+) -> tuple[TableMoney, ChosenMix] | None:
+    """``trey analyze``'s table money: the bet mix from ``--mix`` and the options given, each part the command line
+    leaves out from the paytable's ``table:`` (else the default; :func:`trey.engine.money.choose_mix`), a
+    :class:`~trey.core.errors.TreyError` with a hint when one is wrong; the whole table's moments counted
+    (``progress`` as :func:`table_moments`) and the money made of them. None: no bet mix, neither given nor in
+    the paytable."""
     from trey.core.errors import TreyError
 
-    pace = decisions_per_hour
-    if pace is None:
-        pace = spec.table.decisions_per_hour if spec.table is not None else None
+    where = "--mix" if mix else f"{spec.name}: table:"
     try:
-        bet_mix = mix_of(mix, seats, parse_share(occupancy), pace or DEFAULT_DECISIONS_PER_HOUR)
-        table_money(analysis, bet_mix)  # the wagers checked before the table is counted
+        chosen = choose_mix(
+            spec, mix, seats, parse_share(occupancy) if occupancy is not None else None, decisions_per_hour
+        )
+        if chosen is None:
+            return None
+        table_money(analysis, chosen.mix)  # the wagers checked before the table is counted
         moments = table_moments(spec, progress)
     except ValueError as exc:
-        raise TreyError(f"--mix: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
-    return table_money(analysis, bet_mix, moments)
+        raise TreyError(f"{where}: {exc}", hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10") from None
+    return table_money(analysis, chosen.mix, moments), chosen
+
+
+def money_of_paytable(spec: GameSpec, analysis: GameAnalysis, *, with_range: bool = True) -> TableMoney | None:
+    """The money of the bet mix the paytable's ``table:`` describes, with the hour's range (the whole table's
+    moments: a fraction of a second for side bets on the player's own cards, half a minute of CPU with Ante &
+    Play); None when the table describes no mix or the game is not standard Three Card Poker. What the
+    certificate and the workbench show: the same figures as ``trey analyze``'s. Without ``with_range`` the
+    whole table is not counted (the blended edge and the theoretical win alone)."""
+    mix = table_mix(spec)
+    if mix is None or not spec.is_standard_game:
+        return None
+    return table_money(analysis, mix, table_moments(spec) if with_range else None)

@@ -9,12 +9,35 @@ favour; else never as a winning player, and the rounds until the gain alone equa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
+from trey.engine.money import DEFAULT_DECISIONS_PER_HOUR, FROM_COMMAND_LINE, FROM_DEFAULT, FROM_PAYTABLE
 from trey.engine.risk import rounds_to_show
-from trey.protect.protection import Protection
+from trey.engine.stats import WagerStats
+from trey.paytable.model import GameSpec
+
+
+class _Scenario(Protocol):
+    """A scenario of information, of the standard game's protection or of a family game's: per Ante."""
+
+    @property
+    def scenario(self) -> str: ...
+    @property
+    def stats(self) -> WagerStats: ...
+    @property
+    def gain(self) -> Fraction: ...
+
+
+class Informed(Protocol):
+    """What :func:`trey.protect.protection.protect` or :func:`trey.protect.family.protect_family` finds."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+    @property
+    def scenarios(self) -> Sequence[_Scenario]: ...
 
 
 @dataclass(frozen=True)
@@ -27,7 +50,7 @@ class LeakCost:
     hours_to_show: float | None
 
 
-def leak_costs(protection: Protection, average_ante: Fraction, decisions_per_hour: int) -> tuple[LeakCost, ...]:
+def leak_costs(protection: Informed, average_ante: Fraction, decisions_per_hour: int) -> tuple[LeakCost, ...]:
     """Each exactly counted scenario of ``protection`` in money (see the module)."""
     if average_ante <= 0 or not 1 <= decisions_per_hour <= 1000:
         raise ValueError("the average Ante must be positive and decisions an hour 1 to 1000")
@@ -76,3 +99,34 @@ def leak_cost_lines(costs: tuple[LeakCost, ...], average_ante: Fraction, decisio
         shows = "never" if c.hours_to_show is None else f"{c.hours_to_show:,.1f} h ({c.n0_rounds:,.0f} rounds)"
         lines.append(f"  {c.scenario}: costs {float(c.cost_per_hour):,.2f} an hour; shows after {shows}")
     return lines
+
+
+@dataclass(frozen=True)
+class LeakMoney:
+    """The leaks of a protection in money, at an average Ante and pace, and where each came from (the command
+    line, the paytable's ``table:`` or the default pace)."""
+
+    average_ante: Fraction
+    decisions_per_hour: int
+    costs: tuple[LeakCost, ...]
+    ante_from: str
+    pace_from: str
+
+
+def leak_money(protection: Informed, average_ante: Fraction | None, decisions_per_hour: int | None) -> LeakMoney | None:
+    """``trey protect``'s leaks in money: the average Ante from ``--average-ante``, else the paytable's ``table:
+    average_bet``; the pace from ``--decisions-per-hour``, else ``table: decisions_per_hour``, else 60. None when
+    neither gives an average Ante. ValueError when one is out of range."""
+    table = protection.spec.table
+    ante, ante_from = average_ante, FROM_COMMAND_LINE
+    if ante is None:
+        if table is None or table.average_bet is None:
+            return None
+        ante, ante_from = table.average_bet, FROM_PAYTABLE
+    pace, pace_from = decisions_per_hour, FROM_COMMAND_LINE
+    if pace is None:
+        paytable_pace = table.decisions_per_hour if table is not None else None
+        pace, pace_from = (
+            (paytable_pace, FROM_PAYTABLE) if paytable_pace is not None else (DEFAULT_DECISIONS_PER_HOUR, FROM_DEFAULT)
+        )
+    return LeakMoney(ante, pace, leak_costs(protection, ante, pace), ante_from, pace_from)

@@ -50,6 +50,7 @@ from trey.trust.signing import SignatureCheck, SignatureStatus, Signer, TrustedK
 
 if TYPE_CHECKING:
     from trey.engine.family import FamilyAnalysis
+    from trey.engine.money import TableMoney
     from trey.figures.family_par import FamilyPar
     from trey.protect.protection import Protection
 
@@ -100,6 +101,7 @@ class Certificate:
     family: FamilyAnalysis | None = None  # a game of the family other than the standard one (then ``analysis``
     # holds its side bets: none yet)
     par: FamilyPar | None = None  # its PAR tables
+    money: TableMoney | None = None  # the table's money, when the paytable's table: describes a bet mix
 
     @property
     def certificate_id(self) -> str:
@@ -211,6 +213,16 @@ def build_certificate(
         profile=profile,
     )
     data["analysis"] = analysis_json(analysis)
+    money = None
+    if spec.table is not None and spec.table.has_mix:
+        # The table's money, as `trey analyze --format json` gives it (verified as every figure of the certificate)
+        from trey.engine.money import table_money_json
+        from trey.play.table import money_of_table
+
+        found = money_of_table(spec, analysis, None)
+        if found is not None:
+            money = found[0]
+            data["analysis"]["table_money"] = table_money_json(found[0]) | {"from": found[1].source_json()}
     data["checks"] = [check_json(c) for c in checks]
     data["simulation"] = None
     if simulated is not None:
@@ -224,7 +236,7 @@ def build_certificate(
         guarded = protect(spec, two=False, analysis=analysis)
         data["protection"] = certified_protection_json(guarded)
     _seal(data, verdicts, signer)
-    return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded)
+    return Certificate(data, spec, analysis, profile, checks, simulated, protection=guarded, money=money)
 
 
 def _seal(data: dict[str, Any], verdicts: list[Verdict], signer: Signer | None) -> None:

@@ -656,7 +656,7 @@ class Workbench:
 
             return JSONResponse(await run_in_threadpool(family_analysis_json, checked.family))
         assert checked.analysis is not None
-        return JSONResponse(await run_in_threadpool(analysis_json, checked.analysis))
+        return JSONResponse(await run_in_threadpool(_analysis_with_money, checked.analysis))
 
     async def solve(self, request: Request) -> Response:
         from trey.choose.solve import solve, target_percent
@@ -867,7 +867,35 @@ def _figures_html(checked: Checked) -> str:
 
         return environment.get_template("family.html.j2").render(parts=family_parts(checked.family))
     assert checked.analysis is not None
-    return environment.get_template("figures.html.j2").render(wagers=_figures(checked.analysis), **_columns())
+    return environment.get_template("figures.html.j2").render(
+        wagers=_figures(checked.analysis), money=_money_card(checked.analysis), **_columns()
+    )
+
+
+def _analysis_with_money(analysis: GameAnalysis) -> dict[str, Any]:
+    """``trey analyze --format json`` exactly: with the table's money when the paytable's ``table:`` describes a
+    bet mix (the whole table counted, as the command counts it)."""
+    data = analysis_json(analysis)
+    table = analysis.spec.table
+    if table is not None and table.has_mix:
+        from trey.engine.money import table_money_json
+        from trey.play.table import money_of_table
+
+        found = money_of_table(analysis.spec, analysis, None)
+        if found is not None:
+            data["table_money"] = table_money_json(found[0]) | {"from": found[1].source_json()}
+    return data
+
+
+def _money_card(analysis: GameAnalysis) -> dict[str, Any] | None:
+    """The table's money when the paytable's ``table:`` describes a bet mix: the blended edge and theoretical win
+    per hour, and the hour's range when the whole table is counted in a fraction of a second (side bets on the
+    player's own cards); with Ante & Play it takes half a minute, so the card says trey analyze gives it."""
+    from trey.documents.money_view import money_lines
+    from trey.play.table import moments_are_quick, money_of_paytable
+
+    money = money_of_paytable(analysis.spec, analysis, with_range=moments_are_quick(analysis.spec))
+    return None if money is None else money_lines(money, analysis.spec)
 
 
 def _refusal(spec: GameSpec, name: str) -> str:

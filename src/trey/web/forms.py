@@ -228,6 +228,8 @@ def _title(data: dict[str, Any], path: tuple[str | int, ...], node: dict[str, An
         return f"Option {int(path[2]) + 1}: {str(title).lower()}"
     if len(path) == 3 and path[:2] == ("game", "blind"):
         return f"Blind: {title}"
+    if len(path) == 4 and path[:2] == ("table", "side_bets"):  # the bet mix: whose share, whose bet
+        return f"{str(path[2]).replace('_', ' ').capitalize()}: {str(title).lower()}"
     if len(path) == 4 and path[2] == "ante_bonus":
         return f"Ante Bonus: {title or path[3]}"
     if isinstance(title, str) and title not in ("Odds", "Pay", "Money", "Share"):
