@@ -510,7 +510,9 @@ def test_a_page_of_another_site_cannot_make_the_workbench_work(
 
     analysed: list[object] = []
     real = web.analyze
-    monkeypatch.setattr(web, "analyze", lambda spec, checkpoint=None: analysed.append(spec) or real(spec, checkpoint))
+    monkeypatch.setattr(
+        web, "analyze", lambda spec, checkpoint=None, **kw: analysed.append(spec) or real(spec, checkpoint, **kw)
+    )
     paytable = (PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml").read_text().replace("flush: 4\n", "flush: 7\n")
     request = html.escape(json.dumps({"yaml": paytable, "origin": "x.yaml"}))
     attack = (
