@@ -212,6 +212,21 @@ function showDocuments(documents, name) {
   return !refused;
 }
 
+// Put the server's HTML (its templates', every value escaped there) into `box`, replacing only the children that
+// differ: an edit of one wager's pay leaves the other wagers' figures as they are, so the browser does not style,
+// lay out and paint them again (or collect them as garbage).
+function redraw(box, html) {
+  const made = document.createElement("template");
+  made.innerHTML = html;
+  const now = Array.from(box.children);
+  const next = Array.from(made.content.children);
+  if (now.length !== next.length || next.some((n, i) => n.id !== now[i].id)) {
+    box.replaceChildren(made.content); // other wagers, or other parts: all of it anew
+    return;
+  }
+  next.forEach((n, i) => { if (!n.isEqualNode(now[i])) now[i].replaceWith(n); });
+}
+
 // mode: "form" (a value edited), "yaml" (the YAML pane), "rebuild" (a row or part added or removed: the form is
 // made again from `data`).
 async function update(event, mode, data) {
@@ -225,6 +240,7 @@ async function update(event, mode, data) {
     ? { yaml: yamlPane.value, origin: isNew ? null : start.origin, origin_sha256: isNew ? null : start.origin_sha256,
       profile: profile.value, new: isNew }
     : request(mode === "rebuild" ? data : formData());
+  body.form = mode !== "form"; // the form made again by the server: only when a row was added or removed, or the YAML edited
   let answer;
   try {
     const [code, said] = await post("/api/figures", JSON.stringify(body), number);
@@ -252,8 +268,8 @@ async function update(event, mode, data) {
   if (save) save.disabled = !answer.valid;
   document.getElementById("compare").disabled = !answer.valid;
   if (answer.valid) {
-    figures.innerHTML = answer.figures; // made by the server's templates, every value escaped there
-    summaryBox.innerHTML = answer.summary;
+    redraw(figures, answer.figures); // made by the server's templates, every value escaped there
+    redraw(summaryBox, answer.summary);
     current = answer.paytable;
     if (mode === "yaml") fieldsBox.innerHTML = answer.fields; // the form of the new paytable
     else yamlPane.value = answer.yaml;
