@@ -233,9 +233,14 @@ async function update(event, mode, data) {
   const number = ++sent;
   document.body.dataset.sent = String(number);
   stale(true, document.body.classList.contains("dimmed"));
-  setTimeout(() => { if (number === sent && document.body.dataset.stale) stale(true, true); }, SLOW_MS);
+  // A slow answer is said and dimmed; a quick one changes the status once, when it comes (no layout and paint of
+  // the status while the server counts, on a machine whose CPUs it shares).
+  setTimeout(() => {
+    if (number !== sent || document.body.dataset.updated === String(number)) return; // answered, or replaced
+    stale(true, true);
+    status.textContent = "Computing…";
+  }, SLOW_MS);
   const began = event && event.timeStamp ? event.timeStamp : performance.now(); // when the edit happened
-  status.textContent = "Computing…";
   const body = mode === "yaml"
     ? { yaml: yamlPane.value, origin: isNew ? null : start.origin, origin_sha256: isNew ? null : start.origin_sha256,
       profile: profile.value, new: isNew }
