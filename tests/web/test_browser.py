@@ -210,6 +210,19 @@ def test_a_rule_changed_changes_the_strategy_and_the_outcomes_by_hand(page: Page
     rows = [" ".join(row.split()) for row in by_hand.all_inner_texts()]  # its cells, by tabs
     assert rows == _printed_rows(printed, "Ante & Play by the player's hand")
     assert len(rows) > 20 and rows[0].startswith("Straight flush Dealer does not qualify ")
+    # A side bet's pay redraws that side bet's figures only: the other wagers' sections stay the same elements.
+    page.evaluate("() => { for (const s of document.querySelectorAll('#figures section')) s.keptByTest = true; }")
+    edge = _figure(page, "pair_plus", "House edge")
+    before = edge.inner_text()
+    _edit(page, _field(page, "wagers", "pair_plus", "flush").locator("input"), "4")
+    expect(edge).not_to_have_text(before)
+    kept = "() => Array.from(document.querySelectorAll('#figures section'), (s) => [s.id, s.keptByTest === true])"
+    assert page.evaluate(kept) == [
+        ["figures-ante_play", True],
+        ["figures-pair_plus", False],
+        ["figures-prime", True],
+        ["figures-six_card_bonus", True],
+    ]
 
 
 def test_a_typo_is_shown_at_its_field_in_validates_words(page: Page, server: str, tmp_path: Path) -> None:
