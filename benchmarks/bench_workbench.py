@@ -48,8 +48,9 @@ _UPDATED = """number => ({ shown: new Promise((resolve) => {
 @dataclass
 class Measured:
     """Each edit's figure as the page measures it, with what it cost: the CPU time of this process (the server; the
-    Playwright client only waits) and the browser's main thread busy (Chromium's TaskDuration), which a machine
-    shared with other work distorts less than the wall time."""
+    Playwright client only waits) and the time the browser's main thread ran tasks (Chromium's TaskDuration, which
+    counts Playwright's own steps of the edit too, and a task's time off the CPU): a machine shared with other work
+    distorts the first less than the wall time; a Chromium trace splits the second (CPU per task)."""
 
     took: list[int] = field(default_factory=list)
     server_cpu: list[float] = field(default_factory=list)
@@ -89,8 +90,8 @@ def _report(label: str, measured: Measured, target: int) -> None:
     print(
         f"{label}: median {statistics.median(took):.0f} ms, largest {max(took)} ms over {len(took)} edits "
         f"(target {target} ms: {'met' if max(took) <= target else 'NOT met'}); CPU of the server "
-        f"{statistics.median(measured.server_cpu):.0f} ms, the page's main thread busy "
-        f"{statistics.median(measured.page_busy):.0f} ms (medians)"
+        f"{statistics.median(measured.server_cpu):.0f} ms, the browser's main thread busy "
+        f"{statistics.median(measured.page_busy):.0f} ms, Playwright's steps included (medians)"
     )
 
 
