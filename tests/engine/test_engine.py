@@ -401,3 +401,31 @@ def test_a_checkpoint_before_each_wager_can_abandon_the_analysis() -> None:
     assert calls == [0, 1, 2]  # Ante & Play and Pair Plus counted, stopped before Prime
     calls.clear()
     assert analyze(spec, lambda: calls.append(0)) == analyze(spec) and len(calls) == len(spec.wagers.ids)
+
+
+def _edited(spec: GameSpec, path: tuple[str, ...], value: object) -> GameSpec:
+    data = spec.canonical()
+    at = data
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    checked = check_data(data, "edited")
+    assert checked.spec is not None, checked.problems
+    return checked.spec
+
+
+def test_an_analysis_reused_lends_only_the_wagers_counted_from_the_same_things() -> None:
+    """The workbench's edit of one pay: the wagers it left as they were are taken from the analysis before, and the
+    result is the analysis counted afresh; a rule changed (the player's decisions, hence every fold) lends none."""
+    spec = load_spec(STANDARD)
+    before = analyze(spec)
+    pay = _edited(spec, ("wagers", "pair_plus", "flush"), 4)
+    reused = analyze(pay, reuse=before)
+    assert reused == analyze(pay)
+    assert reused.wagers["pair_plus"] != before.wagers["pair_plus"]
+    lent = [w for w in reused.wagers if reused.wagers[w] is before.wagers[w]]
+    assert lent == ["ante_play", "prime", "six_card_bonus"]
+    rule = _edited(spec, ("rules", "dealer_qualifier"), "Q-6-4")
+    reused = analyze(rule, reuse=before)
+    assert reused == analyze(rule)
+    assert not any(reused.wagers[w] is before.wagers[w] for w in reused.wagers)

@@ -269,6 +269,21 @@ def _walk(schema: object, path: str = "$") -> list[str]:
     return missing
 
 
+def test_the_schema_checked_against_is_made_once_and_follows_the_registries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loader's schema is made once (not copied for each check), and again when a reading is registered at run
+    time: it is always paytable_schema() as the registries state it now."""
+    from trey.cards.readings import READINGS
+    from trey.paytable.schema import checking_schema, paytable_schema
+
+    first = checking_schema()
+    assert first == paytable_schema() and checking_schema() is first
+    monkeypatch.setitem(READINGS, "colours_again", READINGS["colours"])
+    again = checking_schema()
+    assert again != first and again == paytable_schema()
+    monkeypatch.undo()
+    assert checking_schema() == first
+
+
 def test_the_paytable_schema_documents_every_field() -> None:
     schema = json.loads((REPO / "schemas" / "paytable.schema.json").read_text())
     assert schema["title"] and schema["description"]

@@ -17,6 +17,7 @@ from workbench import PATIENCE, InProcess, page_token
 
 PAIR_PLUS = Path(__file__).resolve().parents[2] / "paytables" / "pair_plus" / "40-30-6-4-1.yaml"
 YAML = {"Content-Type": "application/yaml"}
+FLUSH_FIELD = "data-path='[&#34;wagers&#34;, &#34;pair_plus&#34;, &#34;flush&#34;]'"  # a field, as the form writes it
 
 
 def test_post_analyze_returns_the_analyze_commands_json(server: str) -> None:
@@ -94,6 +95,23 @@ def _pdf(content: bytes) -> tuple[str, str, dict[str, bytes]]:
 
 def _squeezed(text: str) -> str:
     return "".join(text.split())
+
+
+def test_an_edits_answer_carries_the_form_only_when_the_page_asks(server: str) -> None:
+    """A value typed into the form leaves the form as it is: its HTML (half an answer's weight) is sent only for a
+    row added or removed or the YAML edited (``"form": true``), whether the table is valid or not; the figures and
+    the YAML pane's text come with every valid answer."""
+    data = load_spec(PAIR_PLUS).canonical()
+    data["wagers"]["pair_plus"]["flush"] = 3
+    typed = httpx.post(f"{server}/api/figures", json={"paytable": data}, timeout=PATIENCE).json()
+    assert typed["valid"] and "fields" not in typed
+    assert "7.2760%" in typed["figures"] and typed["yaml"].count("flush: 3") == 1
+    rebuilt = httpx.post(f"{server}/api/figures", json={"paytable": data, "form": True}, timeout=PATIENCE).json()
+    assert rebuilt["figures"] == typed["figures"] and FLUSH_FIELD in rebuilt["fields"]
+    data["wagers"]["pair_plus"]["flush"] = "three"
+    for asked in (False, True):
+        answer = httpx.post(f"{server}/api/figures", json={"paytable": data, "form": asked}, timeout=PATIENCE).json()
+        assert not answer["valid"] and (FLUSH_FIELD in answer.get("fields", "")) is asked
 
 
 def test_an_edited_tables_documents_say_it_is_edited(server: str) -> None:

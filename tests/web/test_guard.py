@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -33,9 +34,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     calls: list[object] = []
     real = web.analyze
 
-    def counting(spec: object, checkpoint: object = None) -> object:
+    def counting(spec: object, checkpoint: object = None, **reusing: Any) -> object:
         calls.append(spec)
-        return real(spec, checkpoint)  # type: ignore[arg-type]
+        return real(spec, checkpoint, **reusing)  # type: ignore[arg-type]
 
     monkeypatch.setattr(web, "analyze", counting)
     return calls

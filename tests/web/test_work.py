@@ -44,7 +44,7 @@ class Gate:
         self.lock = threading.Lock()
         self.started = self.running = self.most = self.abandoned = 0
 
-    def __call__(self, spec: Any, checkpoint: Any = None) -> Any:
+    def __call__(self, spec: Any, checkpoint: Any = None, **reusing: Any) -> Any:
         with self.lock:
             self.started += 1
             self.running += 1
@@ -59,7 +59,7 @@ class Gate:
         finally:
             with self.lock:
                 self.running -= 1
-        return self.real(spec, checkpoint)
+        return self.real(spec, checkpoint, **reusing)
 
 
 @pytest.fixture
@@ -213,7 +213,9 @@ def test_the_index_reads_each_file_once_until_it_changes(tmp_path: Path, monkeyp
     (tmp_path / "sub" / "bad.yaml").write_text(_with_flush(4).replace("\n    flush: 4\n", "\n    flush: 4x\n"))
     analysed: list[object] = []
     real = web.analyze
-    monkeypatch.setattr(web, "analyze", lambda spec, checkpoint=None: analysed.append(spec) or real(spec, checkpoint))
+    monkeypatch.setattr(
+        web, "analyze", lambda spec, checkpoint=None, **kw: analysed.append(spec) or real(spec, checkpoint, **kw)
+    )
     client = InProcess(workbench(tmp_path), "http://127.0.0.1:8000")
     first = client.get("/")
     assert first.status_code == 200 and len(analysed) == 1 and "2.3167%" in first.text

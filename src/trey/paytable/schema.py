@@ -122,3 +122,19 @@ def generated_parts() -> dict[str, Any]:
 def paytable_schema() -> dict[str, Any]:
     """The paytable schema as the registries state it now."""
     return with_parts(load_schema("paytable"), generated_parts())
+
+
+_checking: tuple[dict[str, Any], dict[str, Any]] | None = None  # the generated parts, and the schema made of them
+
+
+def checking_schema() -> dict[str, Any]:
+    """:func:`paytable_schema`, made again only when the registries changed since it was last made (the loader
+    reads it for every paytable it checks; copying it takes 3 ms of the workbench's 50 per edit). Shared: read
+    it, never change it."""
+    global _checking
+    parts = generated_parts()  # 0.2 ms: what the registries state now
+    made = _checking
+    if made is None or made[0] != parts:
+        made = (parts, with_parts(load_schema("paytable"), parts))
+        _checking = made  # one assignment: a thread reads the old pair or the new one, each whole
+    return made[1]

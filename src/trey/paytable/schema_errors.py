@@ -229,10 +229,10 @@ def schema_problems(
 ) -> Iterator[Problem]:
     """Problems of a document against one of trey's schemas (a paytable's, or a profile's): ``root``, else the
     schema as the registries state it now (the paytable's) or as shipped."""
-    from trey.paytable.schema import paytable_schema
+    from trey.paytable.schema import checking_schema
 
     if root is None:
-        root = paytable_schema() if schema == "paytable" else load_schema(schema)
+        root = checking_schema() if schema == "paytable" else load_schema(schema)
     if not isinstance(doc.data, dict):
         hint = "start with 'trey: 2'" if schema == "paytable" else "start with 'name:'"
         yield doc.problem("schema.type", (), f"a {schema} file is a mapping of keys, got {describe(doc.data)}", hint)

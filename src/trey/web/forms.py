@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from trey.choose.solve import ROUND_TABLES
@@ -23,6 +23,8 @@ from trey.paytable.yamldoc import canonical_yaml
 
 MAX_FIELDS = 2_000  # a paytable has a few hundred values at most (17 wagers of 32 rows)
 MAX_SIDE_BETS = 16  # the format's bound (the schema's side_bets maxProperties)
+YAML_TEXTS = 16  # tables' YAML remembered (the latest edits'), each of at most YAML_REMEMBERED_BYTES of JSON
+YAML_REMEMBERED_BYTES = 64 << 10  # a shipped table is 1 to 3 KiB: a larger one is written each time
 
 # The words of each fixed value, as a manager reads them (the value itself is what the file says).
 CHOICE_WORDS: dict[str, str] = {
@@ -522,8 +524,16 @@ def _wager_title(key: str, wager: str, item: Any) -> str:
 def yaml_text(data: Any, origin: str | None = None) -> str:
     """The paytable as a YAML file: canonical (the loader's keys, in its order), with a comment naming its origin
     when one is given (the downloaded file; what is checked, analysed and certified is the text without it)."""
-    body = canonical_yaml(json.loads(json.dumps(data)))  # plain dicts (the strict reader's are a subclass)
+    plain = json.dumps(data)  # plain dicts (the strict reader's are a subclass)
+    body = _yaml_body(plain) if len(plain) <= YAML_REMEMBERED_BYTES else canonical_yaml(json.loads(plain))
     return body if origin is None else origin_comment(origin) + body
+
+
+@lru_cache(maxsize=YAML_TEXTS)
+def _yaml_body(plain: str) -> str:
+    # Remembered by its JSON text: an edit's table is written as it was sent and again as the loader read it, the
+    # same table (and text) unless a row was added or removed; PyYAML's writer takes 5 ms of each edit's 50.
+    return canonical_yaml(json.loads(plain))
 
 
 def origin_comment(origin: str, sha256: str | None = None) -> str:

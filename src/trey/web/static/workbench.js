@@ -212,19 +212,40 @@ function showDocuments(documents, name) {
   return !refused;
 }
 
+// Put the server's HTML (its templates', every value escaped there) into `box`, replacing only the children that
+// differ: an edit of one wager's pay leaves the other wagers' figures as they are, so the browser does not style,
+// lay out and paint them again (or collect them as garbage).
+function redraw(box, html) {
+  const made = document.createElement("template");
+  made.innerHTML = html;
+  const now = Array.from(box.children);
+  const next = Array.from(made.content.children);
+  if (now.length !== next.length || next.some((n, i) => n.id !== now[i].id)) {
+    box.replaceChildren(made.content); // other wagers, or other parts: all of it anew
+    return;
+  }
+  next.forEach((n, i) => { if (!n.isEqualNode(now[i])) now[i].replaceWith(n); });
+}
+
 // mode: "form" (a value edited), "yaml" (the YAML pane), "rebuild" (a row or part added or removed: the form is
 // made again from `data`).
 async function update(event, mode, data) {
   const number = ++sent;
   document.body.dataset.sent = String(number);
   stale(true, document.body.classList.contains("dimmed"));
-  setTimeout(() => { if (number === sent && document.body.dataset.stale) stale(true, true); }, SLOW_MS);
+  // A slow answer is said and dimmed; a quick one changes the status once, when it comes (no layout and paint of
+  // the status while the server counts, on a machine whose CPUs it shares).
+  setTimeout(() => {
+    if (number !== sent || document.body.dataset.updated === String(number)) return; // answered, or replaced
+    stale(true, true);
+    status.textContent = "Computing…";
+  }, SLOW_MS);
   const began = event && event.timeStamp ? event.timeStamp : performance.now(); // when the edit happened
-  status.textContent = "Computing…";
   const body = mode === "yaml"
     ? { yaml: yamlPane.value, origin: isNew ? null : start.origin, origin_sha256: isNew ? null : start.origin_sha256,
       profile: profile.value, new: isNew }
     : request(mode === "rebuild" ? data : formData());
+  body.form = mode !== "form"; // the form made again by the server: only when a row was added or removed, or the YAML edited
   let answer;
   try {
     const [code, said] = await post("/api/figures", JSON.stringify(body), number);
@@ -252,8 +273,8 @@ async function update(event, mode, data) {
   if (save) save.disabled = !answer.valid;
   document.getElementById("compare").disabled = !answer.valid;
   if (answer.valid) {
-    figures.innerHTML = answer.figures; // made by the server's templates, every value escaped there
-    summaryBox.innerHTML = answer.summary;
+    redraw(figures, answer.figures); // made by the server's templates, every value escaped there
+    redraw(summaryBox, answer.summary);
     current = answer.paytable;
     if (mode === "yaml") fieldsBox.innerHTML = answer.fields; // the form of the new paytable
     else yamlPane.value = answer.yaml;
