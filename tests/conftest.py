@@ -10,9 +10,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import ctypes
 import functools
 import gc
+import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import typer.testing
@@ -93,6 +94,26 @@ def standard_protection() -> Protection:
     from trey.protect.protection import protect
 
     return protect(load_spec(STANDARD), two=False)
+
+
+_SCHEMA_VALIDATORS: dict[str, Any] = {}
+
+
+def validate_json(instance: object, schema: dict[str, Any]) -> None:
+    """``jsonschema.validate(instance, schema)``, with the schema checked against its metaschema once per process
+    and content: ``jsonschema.validate`` checks it again at every call (0.7 s of CPU for the analysis schema, 30
+    times for the shipped paytables). The same errors are raised, the best match first, as jsonschema does."""
+    import jsonschema
+
+    key = json.dumps(schema, sort_keys=True)
+    checked = _SCHEMA_VALIDATORS.get(key)
+    if checked is None:
+        kind = jsonschema.validators.validator_for(schema)
+        kind.check_schema(schema)
+        checked = _SCHEMA_VALIDATORS[key] = kind(schema)
+    error = jsonschema.exceptions.best_match(checked.iter_errors(instance))
+    if error is not None:
+        raise error
 
 
 @dataclass
