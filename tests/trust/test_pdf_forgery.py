@@ -602,10 +602,11 @@ def test_a_pdf_claiming_another_trey_needs_a_trusted_signature_for_its_pages(
 
     monkeypatch.setattr(certificate_module, "__version__", "0.3.0")
     out = tmp_path / "earlier"
-    made = run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
+    small = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"  # one wager: the version is tested, not the document
+    made = run_cli("certify", small, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
     assert made.exit_code == 0, made.stderr
     monkeypatch.undo()
-    earlier = out / "standard.certificate.pdf"
+    earlier = out / "40-30-6-4-1.certificate.pdf"
     result = run_cli("verify", earlier, *trust(lab))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.endswith(
