@@ -152,6 +152,28 @@ def _matplotlib_before_forks() -> None:
     import_matplotlib()
 
 
+@pytest.fixture(scope="session")
+def lab_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``trey keygen --name "Example Lab"``'s key and certificate, made once per test process for the signing tests
+    (tests/documents/test_archival.py, tests/trust/test_pdf_forgery.py), which read them and never write them."""
+    out = tmp_path_factory.mktemp("keys")
+    result = run_cli("keygen", "--out", out, "--name", "Example Lab")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [str(out / "trey-signing-key.pem"), str(out / "trey-signing-cert.pem")]
+    return out
+
+
+@pytest.fixture(scope="session")
+def signed_standard(tmp_path_factory: pytest.TempPathFactory, lab_keys: Path) -> Path:
+    """The directory of the standard certificate (json, html, pdf) signed with :func:`lab_keys`: rendered once per
+    test process (5 s of CPU) for the modules that read it; a test that alters it works on its own copy."""
+    out = tmp_path_factory.mktemp("signed")
+    args = ["certify", STANDARD, "--out", out, "--date", "2026-01-01", "--sign", lab_keys / "trey-signing-key.pem"]
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
 @pytest.fixture
 def cli() -> type[Run]:
     return Run

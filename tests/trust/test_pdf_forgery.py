@@ -29,18 +29,16 @@ OVERLAY = b"q 1 1 1 rg 40 600 400 60 re f Q BT /F1 14 Tf 50 620 Td (Pair Plus 10
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("lab")
-    assert run_cli("keygen", "--out", out, "--name", "Example Lab").exit_code == 0
-    return out
+def lab(lab_keys: Path) -> Path:
+    """keygen's "Example Lab" key and certificate (conftest: made once per process, shared with test_archival)."""
+    return lab_keys
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory: pytest.TempPathFactory, lab: Path) -> Path:
-    out = tmp_path_factory.mktemp("signed")
-    args = ["certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem"]
-    assert run_cli(*args).exit_code == 0
-    return out / "standard.certificate.pdf"
+def signed(signed_standard: Path) -> Path:
+    """The standard certificate of DATE signed with ``lab``'s key (conftest: rendered once per process)."""
+    assert DATE == "2026-01-01"
+    return signed_standard / "standard.certificate.pdf"
 
 
 @pytest.fixture(scope="module")
