@@ -153,6 +153,17 @@ def _matplotlib_before_forks() -> None:
 
 
 @pytest.fixture(scope="session")
+def unsigned_standard(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The directory of ``trey certify standard.yaml --date 2026-01-01``'s three files, rendered once per test
+    process (4 s of CPU) for the modules that read them (tests/cli/test_hardening.py, tests/trust/test_pdf_forgery.py);
+    a test that alters the certificate works on its own copy."""
+    out = tmp_path_factory.mktemp("unsigned")
+    result = run_cli("certify", STANDARD, "--out", out, "--date", "2026-01-01")
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
 def lab_keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``trey keygen --name "Example Lab"``'s key and certificate, made once per test process for the signing tests
     (tests/documents/test_archival.py, tests/trust/test_pdf_forgery.py), which read them and never write them."""

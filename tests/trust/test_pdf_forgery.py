@@ -42,10 +42,10 @@ def signed(signed_standard: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("unsigned")
-    assert run_cli("certify", STANDARD, "--out", out, "--date", DATE).exit_code == 0
-    return out / "standard.certificate.pdf"
+def unsigned(unsigned_standard: Path) -> Path:
+    """The standard certificate of DATE, unsigned (conftest: rendered once per process)."""
+    assert DATE == "2026-01-01"
+    return unsigned_standard / "standard.certificate.pdf"
 
 
 def trust(lab: Path) -> list[str]:
