@@ -124,9 +124,20 @@ def brute_best_five(cards: tuple[int, ...]) -> SixCardCategory:
 six_cards = st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True).map(tuple)
 
 
-@settings(max_examples=3000, deadline=None)
+def test_best_five_agrees_with_brute_force_over_a_sample_and_every_one_suit_hand() -> None:
+    """3,000 seeded random hands, and the 1,716 hands of six clubs and the 1,716 of six spades (every flush,
+    straight flush and royal flush shape), in a plain loop: hypothesis took 7 s of CPU to generate 3,000 examples."""
+    rng = random.Random(20261202)
+    sample = [tuple(rng.sample(range(52), 6)) for _ in range(3000)]
+    one_suit = [tuple(4 * rank + suit for rank in ranks) for suit in (0, 3) for ranks in combinations(range(13), 6)]
+    for cards in sample + one_suit:
+        assert best_five_category(cards) == brute_best_five(cards), cards_text(cards)
+
+
+@settings(max_examples=200, deadline=None)
 @given(six_cards)
 def test_best_five_agrees_with_brute_force(cards: tuple[int, ...]) -> None:
+    """Hypothesis's own search (small cards, near-duplicates) and its shrinking to the simplest failing hand."""
     assert best_five_category(cards) == brute_best_five(cards), cards_text(cards)
 
 

@@ -8,9 +8,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import jsonschema
-
-from conftest import PAYTABLES, REPO, STANDARD, run_cli
+from conftest import PAYTABLES, REPO, STANDARD, run_cli, validate_json
 from trey import __version__
 
 ANALYSIS_SCHEMA = json.loads((REPO / "schemas" / "analysis.schema.json").read_text())
@@ -32,7 +30,7 @@ def test_analyze_json_follows_the_contract() -> None:
     result = run_cli("analyze", STANDARD, "--format", "json")
     assert result.exit_code == 0 and result.stderr == ""
     data = json.loads(result.stdout)
-    jsonschema.validate(data, ANALYSIS_SCHEMA)
+    validate_json(data, ANALYSIS_SCHEMA)
     assert data["trey_version"] == __version__
     assert list(data["wagers"]) == ["ante_play", "pair_plus", "prime", "six_card_bonus"]
     pair_plus = data["wagers"]["pair_plus"]
@@ -65,7 +63,7 @@ def test_analyze_json_follows_the_contract() -> None:
 def test_analyze_json_of_every_shipped_paytable_is_schema_valid() -> None:
     for path in sorted(PAYTABLES.rglob("*.yaml")):
         data = json.loads(run_cli("analyze", path, "--format", "json").stdout)
-        jsonschema.validate(data, ANALYSIS_SCHEMA)
+        validate_json(data, ANALYSIS_SCHEMA)
 
 
 def test_analyze_table_shows_the_figures() -> None:

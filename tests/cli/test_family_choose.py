@@ -10,11 +10,10 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 import trey
-from conftest import PAYTABLES, run_cli
+from conftest import PAYTABLES, run_cli, validate_json
 from trey.choose.solve import grid, with_pay
 from trey.engine.family import analyze_family
 from trey.paytable.load import load_spec_bytes
@@ -134,7 +133,7 @@ def test_compare_sets_games_of_different_shapes_side_by_side_per_ante_and_per_ac
     result = run_cli("compare", STANDARD_541, FACE_UP_ULTIMATE, "--format", "json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    jsonschema.validate(data, COMPARISON_SCHEMA)
+    validate_json(data, COMPARISON_SCHEMA)
     rows = {row["label"]: row for row in data["rows"]}
     fu, standard = rows["face-up-ultimate.yaml"], rows["5-4-1.yaml"]
     assert (fu["house_edge"], fu["element_of_risk"], fu["average_wager"]) == (

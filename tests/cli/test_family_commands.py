@@ -11,12 +11,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
-import jsonschema
 import pytest
 from typer.testing import CliRunner
 
 import trey
-from conftest import PAYTABLES, STANDARD, run_cli
+from conftest import PAYTABLES, STANDARD, run_cli, validate_json
 from trey.cards.hand_table import hand_table
 from trey.cli import app
 from trey.core.errors import SpecError
@@ -78,7 +77,7 @@ def test_analyze_json_is_the_contract_and_names_each_figure_for_what_it_is_per()
     result = run_cli("analyze", FACE_UP_ULTIMATE, "--format", "json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    jsonschema.validate(data, ANALYSIS_SCHEMA)
+    validate_json(data, ANALYSIS_SCHEMA)
     assert "wagers" not in data
     game = data["game"]
     assert {k: game[k] for k in ("house_edge_per_ante", "house_edge_per_initial_bet", "element_of_risk")} == {
@@ -97,7 +96,7 @@ def test_analyze_json_is_the_contract_and_names_each_figure_for_what_it_is_per()
 
 def test_the_standard_game_s_json_keeps_its_contract() -> None:
     data = json.loads(run_cli("analyze", STANDARD, "--format", "json").stdout)
-    jsonschema.validate(data, ANALYSIS_SCHEMA)
+    validate_json(data, ANALYSIS_SCHEMA)
     assert "game" not in data and list(data["wagers"]) == ["ante_play", "pair_plus", "prime", "six_card_bonus"]
 
 

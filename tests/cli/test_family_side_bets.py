@@ -10,11 +10,10 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 import trey
-from conftest import PAYTABLES, run_cli
+from conftest import PAYTABLES, run_cli, validate_json
 
 FACE_UP_ULTIMATE = PAYTABLES / "family" / "face-up-ultimate.yaml"
 ANALYSIS_SCHEMA = json.loads((Path(trey.__file__).parent / "schemas" / "analysis.schema.json").read_text())
@@ -38,7 +37,7 @@ def test_analyze_shows_a_side_bet_beside_a_family_game(with_pair_plus: Path) -> 
     assert "Pair Plus  —  cycle 1,082,900 deals" in lines
     assert "House edge          7.2760%" in lines
     data = json.loads(run_cli("analyze", with_pair_plus, "--format", "json").stdout)
-    jsonschema.validate(data, ANALYSIS_SCHEMA)
+    validate_json(data, ANALYSIS_SCHEMA)
     pair_plus = data["game"]["side_bets"]["pair_plus"]
     assert (pair_plus["house_edge"], pair_plus["cycle"]) == ("402/5525", 1_082_900)
 

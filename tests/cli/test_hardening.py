@@ -116,26 +116,20 @@ def test_the_fetcher_serves_package_files_and_data_urls_only() -> None:
 # --- 2. verify --paytable compares content, not the certificate's own hashes ---------------------------------
 
 
-_CERTIFIED: dict[str, str] = {}  # the standard certificate's JSON, made once per test process
-
-
-def _standard_certificate(tmp_path: Path) -> Path:
-    """The standard paytable's certificate JSON in ``tmp_path``: certified by the command the first time, the same
-    bytes copied after (each test forges its own copy)."""
+def _standard_certificate(tmp_path: Path, unsigned_standard: Path) -> Path:
+    """The standard paytable's certificate JSON (``trey certify --date DATE``, conftest: made once per test process)
+    copied into ``tmp_path``: each test forges its own copy."""
+    assert DATE == "2026-01-01"
     target = tmp_path / "standard.certificate.json"
-    if "json" not in _CERTIFIED:
-        assert run_cli("certify", STANDARD, "--out", tmp_path, "--date", DATE).exit_code == 0
-        _CERTIFIED["json"] = target.read_text()
-    else:
-        tmp_path.mkdir(parents=True, exist_ok=True)
-        target.write_text(_CERTIFIED["json"])
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    target.write_bytes((unsigned_standard / target.name).read_bytes())
     return target
 
 
-def test_verify_is_not_fooled_by_hash_fields_of_another_paytable(tmp_path: Path) -> None:
+def test_verify_is_not_fooled_by_hash_fields_of_another_paytable(tmp_path: Path, unsigned_standard: Path) -> None:
     import hashlib
 
-    cert = _standard_certificate(tmp_path / "cert")
+    cert = _standard_certificate(tmp_path / "cert", unsigned_standard)
     other = paytable(tmp_path, "Generous", file="generous.yaml")
     raw = other.read_bytes()
     data = json.loads(cert.read_text())
@@ -185,8 +179,8 @@ def test_strict_json_refuses(text: str, message: str) -> None:
     assert str(caught.value).startswith(message)
 
 
-def test_a_certificate_with_a_duplicate_key_is_refused_with_its_path(tmp_path: Path) -> None:
-    cert = _standard_certificate(tmp_path)
+def test_a_certificate_with_a_duplicate_key_is_refused_with_its_path(tmp_path: Path, unsigned_standard: Path) -> None:
+    cert = _standard_certificate(tmp_path, unsigned_standard)
     text = cert.read_text()
     forged = tmp_path / "forged.json"
     forged.write_text(text.replace('"overall": "PASS"', '"overall": "FAIL", "overall": "PASS"'))
@@ -499,8 +493,10 @@ def test_verify_refuses_what_cannot_be_a_certificate(tmp_path: Path, content: st
     ],
     ids=["impossible-date", "date-out-of-range", "float-integer", "huge-size"],
 )
-def test_verify_checks_dates_and_integers_first(tmp_path: Path, change: Any, message: str) -> None:
-    cert = _standard_certificate(tmp_path / "cert")
+def test_verify_checks_dates_and_integers_first(
+    tmp_path: Path, unsigned_standard: Path, change: Any, message: str
+) -> None:
+    cert = _standard_certificate(tmp_path / "cert", unsigned_standard)
     data = json.loads(cert.read_text())
     change(data)
     data["certificate_id"] = content_id(data)

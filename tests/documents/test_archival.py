@@ -162,20 +162,15 @@ def test_a_certificate_of_the_format_before_the_progressive_names_is_refused_wit
 
 
 @pytest.fixture(scope="module")
-def keys(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("keys")
-    result = run_cli("keygen", "--out", out, "--name", "Example Lab")
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == [str(out / "trey-signing-key.pem"), str(out / "trey-signing-cert.pem")]
-    return out
+def keys(lab_keys: Path) -> Path:
+    """keygen's key and certificate (conftest: made and checked once per process, shared with the PDF forgeries)."""
+    return lab_keys
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory: pytest.TempPathFactory, keys: Path) -> Path:
-    out = tmp_path_factory.mktemp("signed")
-    args = ["certify", STANDARD, "--out", out, "--date", "2026-01-01", "--sign", keys / "trey-signing-key.pem"]
-    assert run_cli(*args).exit_code == 0
-    return out / "standard.certificate.json"
+def signed(signed_standard: Path) -> Path:
+    """The standard certificate signed with ``keys`` (conftest: rendered once per process)."""
+    return signed_standard / "standard.certificate.json"
 
 
 def test_keygen_writes_a_private_key_only_its_owner_reads(keys: Path) -> None:

@@ -8,11 +8,10 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 import trey
-from conftest import ALL_PAYTABLES, PAYTABLES, STANDARD
+from conftest import ALL_PAYTABLES, PAYTABLES, STANDARD, validate_json
 from trey.cards.readings import READINGS
 from trey.core.errors import SpecError
 from trey.paytable.load import check_data, load_spec, load_spec_bytes
@@ -55,7 +54,7 @@ def test_face_up_ultimate_reads_as_its_round() -> None:
     assert not spec.is_standard_game and spec.game.initial_bet == 2 and spec.game.multiples == (1, 3)
     assert [o.label for o in spec.game.options] == ["1x", "3x with a pair or better"]
     assert spec.rules.dealer_qualifier.label == "Q-high" and spec.wagers.side_bets == ()
-    jsonschema.validate(__import__("yaml").safe_load(FACE_UP_ULTIMATE.read_text()), SCHEMA)
+    validate_json(__import__("yaml").safe_load(FACE_UP_ULTIMATE.read_text()), SCHEMA)
 
 
 def test_a_family_game_s_canonical_form_is_format_3_and_reads_back_equal() -> None:
@@ -93,7 +92,7 @@ def test_the_play_s_pays_are_read_written_and_read_back_equal() -> None:
     ]
     again = check_data(canonical, "canonical")
     assert again.problems == () and again.spec == replace(spec, sha256="")
-    jsonschema.validate(canonical, SCHEMA)
+    validate_json(canonical, SCHEMA)
 
 
 @pytest.mark.parametrize("path", ALL_PAYTABLES, ids=lambda p: str(p.relative_to(PAYTABLES)))

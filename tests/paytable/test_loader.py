@@ -4,14 +4,13 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bad_corpus import EXPECTED
-from conftest import ALL_PAYTABLES, DATA, REPO, STANDARD, run_cli
+from conftest import ALL_PAYTABLES, DATA, REPO, STANDARD, run_cli, validate_json
 from trey.core.errors import SpecError
 from trey.paytable.load import check_bytes, check_data, load_spec
 from trey.paytable.model import OnFold, QualifierKind, StrategyKind, Ties
@@ -171,7 +170,7 @@ def test_canonical_form_round_trips_and_matches_its_schema(path: Path) -> None:
     spec = load_spec(path)
     canonical = spec.canonical()
     schema = json.loads((REPO / "schemas" / "paytable.schema.json").read_text())
-    jsonschema.validate(canonical, schema)
+    validate_json(canonical, schema)
     again = check_data(json.loads(json.dumps(canonical)), "canonical").spec
     assert again is not None
     assert again.canonical() == canonical

@@ -7,11 +7,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import numpy as np
 import pytest
 
-from conftest import REPO, STANDARD, run_cli
+from conftest import REPO, STANDARD, run_cli, validate_json
 from trey.cards.hands import high_card_key, three_card_keys
 from trey.engine import analyze
 from trey.paytable.load import check_data, load_spec
@@ -159,7 +158,7 @@ def test_cli_json_is_schema_valid_and_quiet_on_stderr() -> None:
     assert result.exit_code == 0
     assert result.stderr == ""
     data = json.loads(result.stdout)
-    jsonschema.validate(data, SCHEMA)
+    validate_json(data, SCHEMA)
     assert (data["rounds"], data["seed"], data["generator"], data["passed"]) == (20000, 3, "numpy PCG64", True)
 
 

@@ -29,25 +29,23 @@ OVERLAY = b"q 1 1 1 rg 40 600 400 60 re f Q BT /F1 14 Tf 50 620 Td (Pair Plus 10
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("lab")
-    assert run_cli("keygen", "--out", out, "--name", "Example Lab").exit_code == 0
-    return out
+def lab(lab_keys: Path) -> Path:
+    """keygen's "Example Lab" key and certificate (conftest: made once per process, shared with test_archival)."""
+    return lab_keys
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory: pytest.TempPathFactory, lab: Path) -> Path:
-    out = tmp_path_factory.mktemp("signed")
-    args = ["certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem"]
-    assert run_cli(*args).exit_code == 0
-    return out / "standard.certificate.pdf"
+def signed(signed_standard: Path) -> Path:
+    """The standard certificate of DATE signed with ``lab``'s key (conftest: rendered once per process)."""
+    assert DATE == "2026-01-01"
+    return signed_standard / "standard.certificate.pdf"
 
 
 @pytest.fixture(scope="module")
-def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("unsigned")
-    assert run_cli("certify", STANDARD, "--out", out, "--date", DATE).exit_code == 0
-    return out / "standard.certificate.pdf"
+def unsigned(unsigned_standard: Path) -> Path:
+    """The standard certificate of DATE, unsigned (conftest: rendered once per process)."""
+    assert DATE == "2026-01-01"
+    return unsigned_standard / "standard.certificate.pdf"
 
 
 def trust(lab: Path) -> list[str]:
@@ -602,10 +600,11 @@ def test_a_pdf_claiming_another_trey_needs_a_trusted_signature_for_its_pages(
 
     monkeypatch.setattr(certificate_module, "__version__", "0.3.0")
     out = tmp_path / "earlier"
-    made = run_cli("certify", STANDARD, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
+    small = PAYTABLES / "pair_plus" / "40-30-6-4-1.yaml"  # one wager: the version is tested, not the document
+    made = run_cli("certify", small, "--out", out, "--date", DATE, "--sign", lab / "trey-signing-key.pem")
     assert made.exit_code == 0, made.stderr
     monkeypatch.undo()
-    earlier = out / "standard.certificate.pdf"
+    earlier = out / "40-30-6-4-1.certificate.pdf"
     result = run_cli("verify", earlier, *trust(lab))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.endswith(
