@@ -91,7 +91,7 @@ def test_the_certificate_s_table_money_is_verified(tmp_path: Path) -> None:
 def test_the_workbench_card_and_api_print_analyze_s_figures(server: str) -> None:
     money = _analyzed()
     data = load_spec(PAIR_PLUS).canonical()
-    figures = httpx.post(f"{server}/api/figures", json={"paytable": data}, timeout=PATIENCE).json()
+    figures = httpx.post(f"{server}/api/figures", json={"paytable": data, "form": True}, timeout=PATIENCE).json()
     assert figures["valid"], figures
     card = _plain(
         figures["figures"].split('<section class="wager money" id="figures-money">', 1)[1].split("</section>")[0]

@@ -34,7 +34,7 @@ of N independent rounds:
   Sharper, the **lattice bounds** (Feller's, the W-unlimited case of those Ethier and Khoshnevisan start from:
   "Bounds on gambler's ruin probabilities in terms of moments", Methodology and Computing in Applied Probability
   4 (2002) 55–68, §1, with X in [−nu, µ] and rho0 the root in (0, 1) of E[rho^X] = 1): in units of the gcd g of the
-  outcomes, b = ⌈B / g⌉ the bankroll and nu = L / g the largest loss, rho = e^(−R g) is that root, and the bounded
+  outcomes, b = ceil(B / g) the bankroll and nu = L / g the largest loss, rho = e^(−R g) is that root, and the bounded
   martingale rho^(capital) stopped at ruin, where the capital lies in [1 − nu, 0], gives
   rho^(b + nu − 1) ≤ ψ(B) ≤ rho^b — equal for nu = 1 (the ±1 coin's (q/p)^B exactly), and tighter than
   Lundberg's on both sides. Their moment bounds on rho0 itself are not used: R is bracketed by bisection, which is
