@@ -47,6 +47,35 @@ ANALYSIS_FORMAT_HELP = ", ".join(f"{f.name} ({f.help})" for f in ANALYSIS_FORMAT
 TABLE = AnalysisFormat("table")
 
 
+# The table's parts beside a bet mix, as analyze and compare take them: what the command line leaves out comes from
+# the paytable's table: (compare: the first file's), else the default.
+MixSeats = Annotated[
+    int | None,
+    typer.Option(
+        "--seats",
+        help="Seats at the table (1-7), with the bet mix (default: the paytable's table: seats, else 7).",
+        show_default=False,
+    ),
+]
+MixOccupancy = Annotated[
+    str | None,
+    typer.Option(
+        "--occupancy",
+        help="Share of seats occupied (0.85, 85%), with the bet mix (default: the paytable's table: occupancy, "
+        "else 100%).",
+        show_default=False,
+    ),
+]
+MixDecisionsPerHour = Annotated[
+    int | None,
+    typer.Option(
+        "--decisions-per-hour",
+        help="Rounds dealt an hour, with the bet mix (default: the paytable's table: decisions_per_hour, else 60).",
+        show_default=False,
+    ),
+]
+
+
 @app.command()
 @user_errors
 def validate(
@@ -105,31 +134,9 @@ def analyze(
             show_default=False,
         ),
     ] = None,
-    seats: Annotated[
-        int | None,
-        typer.Option(
-            "--seats",
-            help="Seats at the table (1-7), with the bet mix (default: the paytable's table: seats, else 7).",
-            show_default=False,
-        ),
-    ] = None,
-    occupancy: Annotated[
-        str | None,
-        typer.Option(
-            "--occupancy",
-            help="Share of seats occupied (0.85, 85%), with the bet mix (default: the paytable's table: "
-            "occupancy, else 100%).",
-            show_default=False,
-        ),
-    ] = None,
-    decisions_per_hour: Annotated[
-        int | None,
-        typer.Option(
-            "--decisions-per-hour",
-            help="Rounds dealt an hour, with the bet mix (default: the paytable's table: decisions_per_hour, else 60).",
-            show_default=False,
-        ),
-    ] = None,
+    seats: MixSeats = None,
+    occupancy: MixOccupancy = None,
+    decisions_per_hour: MixDecisionsPerHour = None,
 ) -> None:
     """Count every deal: the exact return, house edge, hit frequency and variance of every wager; with a bet mix
     (--mix, or the paytable's table: side_bets, seats or occupancy) the table's money too, each part the command
@@ -293,20 +300,9 @@ def compare(
             show_default=False,
         ),
     ] = None,
-    seats: Annotated[
-        int | None,
-        typer.Option("--seats", help="Seats at the table (1-7), with the bet mix (default 7).", show_default=False),
-    ] = None,
-    occupancy: Annotated[
-        str | None,
-        typer.Option(
-            "--occupancy", help="Share of seats occupied, with the bet mix (default 100%).", show_default=False
-        ),
-    ] = None,
-    decisions_per_hour: Annotated[
-        int | None,
-        typer.Option("--decisions-per-hour", help="Rounds an hour, with the bet mix (default 60).", show_default=False),
-    ] = None,
+    seats: MixSeats = None,
+    occupancy: MixOccupancy = None,
+    decisions_per_hour: MixDecisionsPerHour = None,
 ) -> None:
     """Paytables side by side: each wager's tables ranked by house edge, with the difference to the first file.
     With a bet mix (--mix, else the first file's table: side_bets, seats or occupancy) the blended house edge and
