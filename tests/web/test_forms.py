@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -41,3 +42,40 @@ def test_every_fixed_value_is_a_choice_in_words() -> None:
     assert fields[("rules", "ante_bonus_requires_play")].kind == "bool"
     assert (fields[("table", "minimum")].kind, fields[("table", "minimum")].unit) == ("money", "USD")
     assert fields[("wagers", "pair_plus", "flush")].solve == "pair_plus"
+
+
+def test_the_bet_mix_is_built_in_the_form() -> None:
+    """Issue 34 in the workbench: the table's seats, occupancy and each side bet's share and bet are offered as
+    additions, and every one of them, added, makes a valid table that describes its bet mix."""
+    from trey.paytable.load import load_spec_bytes
+    from trey.web.forms import yaml_text
+
+    data = load_spec(PAYTABLES / "standard.yaml").canonical()
+    table = next(s for s in sections(data) if s.title == "Table")
+    offered = {a.label: a for a in table.additions}
+    wanted = ["Seats", "Occupancy", "Bet mix: Pair Plus", "Bet mix: Prime", "Bet mix: Six Card Bonus"]
+    assert [label for label in offered if label in wanted] == wanted
+    for label in wanted:  # each alone starts a valid bet mix: it gives the seats' average Ante the table lacks
+        alone = copy.deepcopy(data)
+        _apply(alone, offered[label].sets)
+        assert load_spec_bytes(yaml_text(alone).encode(), "mixed.yaml").table.average_bet == 10
+    for label in wanted:
+        _apply(data, offered[label].sets)
+    spec = load_spec_bytes(yaml_text(data).encode(), "mixed.yaml")
+    assert (spec.table.seats, spec.table.occupancy) == (7, 1)
+    assert [(w, str(share), str(bet)) for w, share, bet in spec.table.side_bet_mix] == [
+        ("pair_plus", "1/2", "5"),
+        ("prime", "1/2", "5"),
+        ("six_card_bonus", "1/2", "5"),
+    ]
+    again = next(s for s in sections(data) if s.title == "Table")
+    assert not [a.label for a in again.additions if a.label in wanted]  # each offered once, until it is there
+
+
+def _apply(data: dict[str, Any], sets: tuple[tuple[tuple[str | int, ...], Any], ...]) -> None:
+    """An addition's values set into the data, as the page's script sets them (workbench.js, setAt)."""
+    for path, value in sets:
+        here = data
+        for key in path[:-1]:
+            here = here.setdefault(key, {})
+        here[path[-1]] = copy.deepcopy(value)

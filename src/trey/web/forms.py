@@ -64,7 +64,11 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "payout_cap_covers_progressive": False,
     "decisions_per_hour": 60,
     "average_bet": 10,
+    "seats": 7,  # the bet mix (issue 34): the format's defaults, written down to be changed
+    "occupancy": "100%",
 }
+MIX_KEYS = ("seats", "occupancy")
+MIX_SIDE_BET = {"share": "50%", "average_bet": 5}  # a side bet added to the bet mix, to be changed
 GAME_TEXTS = ("operator", "description", "source")
 
 
@@ -335,8 +339,13 @@ def _additions(data: dict[str, Any], section: tuple[str | int, ...]) -> tuple[Ad
             found.append(Addition(str(props[key].get("title", key)), ((("rules", key), props[key].get("default")),)))
     elif section == ("table",):
         props = schema_at(("table",)).get("properties", {})
+        # A bet mix needs the seats' average Ante: what starts one gives it too, when the table has none.
+        ante = () if "average_bet" in _mapping(here) else ((("table", "average_bet"), TABLE_DEFAULTS["average_bet"]),)
         for key in _absent(here, list(TABLE_DEFAULTS)):
-            found.append(Addition(str(props.get(key, {}).get("title", key)), ((("table", key), TABLE_DEFAULTS[key]),)))
+            also = ante if key in MIX_KEYS else ()
+            title = str(props.get(key, {}).get("title", key))
+            found.append(Addition(title, ((("table", key), TABLE_DEFAULTS[key]), *also)))
+        found += _mix_additions(data, _mapping(here), ante)
     elif section == ():
         props = _schema()["properties"]
         for key in _absent(data, list(GAME_TEXTS)):
@@ -426,6 +435,24 @@ def _side_bet_additions(data: dict[str, Any], section: tuple[str | int, ...], be
         if key not in bet:
             found.append(Addition(str(props.get(key, {}).get("title", key)), (((*section, key), value),)))
     return found
+
+
+def _mix_additions(
+    data: dict[str, Any], table: dict[str, Any], ante: tuple[tuple[tuple[str, ...], Any], ...]
+) -> list[Addition]:
+    """Each side bet the table offers and its bet mix does not list yet: its share of players and their bet."""
+    from trey.paytable.model import PRESETS
+
+    mixed = _mapping(table.get("side_bets"))
+    titles = {w: PRESETS[w].title if w in PRESETS else w for w in _mapping(data.get("wagers")) if w != ANTE_PLAY}
+    for bet, item in _mapping(data.get("side_bets")).items():
+        title = _mapping(item).get("title")
+        titles[bet] = title if isinstance(title, str) and title else bet
+    return [
+        Addition(f"Bet mix: {title}", ((("table", "side_bets", bet), dict(MIX_SIDE_BET)), *ante))
+        for bet, title in titles.items()
+        if bet not in mixed
+    ]
 
 
 def _new_side_bets(data: dict[str, Any]) -> list[Addition]:
