@@ -138,7 +138,7 @@ def test_trey_hold_terminal_json_and_exit_status(tmp_path: Path) -> None:
     path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\nT2,day,8,18000,-900\n")
     run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10")
     assert run.exit_code == 0
-    assert run.stdout.splitlines()[0] == "PASS: 2 table-shifts, none out of range"
+    assert run.stdout.splitlines()[0] == "PASS: 2 table-shifts, and 1 of shifts taken together, none out of range"
     assert "expected hold 36.38% of drop" in run.stdout
     path = _write(tmp_path, "table,shift,hours,drop,win\nT1,day,8,20000,3500\nT2,day,8,18000,-40000\n")
     run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10", "--format", "json")
@@ -179,11 +179,17 @@ def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_che
     reader = PdfReader(out / "ledger.hold.pdf")
     assert len(reader.pages) == 1
     text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
-    assert f"{data['verdict']}: {data['findings'][0]}" in text  # the verdict box: its headline, every finding
+    assert data["says"] == "FLAGGED: 2 findings"
     assert data["findings"] == [
-        "table T2, shift day: won -40,000.00 against 6,548.42 expected (z = -17.18, p = 3.64e-66)"
+        "table T2, shift day: won -40,000.00 against 6,548.42 expected (z = -17.18, p = 3.64e-66)",
+        "every table-shift: won -31,300.00 against 19,281.45 expected (z = -10.88, p = 1.43e-27)",
     ]
-    assert "α = 10⁻² family-wise, Holm over 3 tests" in text
+    assert "FLAGGED: 2 findings" in text and all(f in text for f in data["findings"])  # the verdict box, whole
+    assert "α = 10⁻² family-wise, Holm over 4 tests" in text
+    assert "Holm over 4 tests (3 table-shifts, 1 of shifts taken together)" in text
+    combined = data["combined"][0]
+    assert combined["table"] is None and combined["shifts"] == 3
+    assert "every table-shift $53,000 −$31,300 −59.06% $19,281.45" in text
     assert "blended house edge 7.2760%, so an expected hold of 36.38% of drop" in text
     for shift in data["shifts"]:  # each table-shift's row, its figures as the JSON's
         row = (
@@ -194,8 +200,9 @@ def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_che
         assert row in text, row
         assert (f"{shift['z']:+.2f}".replace("-", "−") + " ") in text
     assert "3.64e-66 flagged" in text and "0.186 flagged" not in text  # the flagged row alone
-    assert f"drop ${data['drop_needed_for_skim']:,.0f} or more" in text
-    assert "2. Not checked" in text and "The hours of a row do not enter the test" in text
+    assert f"drop ${data['drop_needed_for_skim']:,.0f} or more, or over a table's shifts whose drops add up" in text
+    assert "2. Tables' shifts taken together" in text
+    assert "3. Not checked" in text and "The hours of a row do not enter the test" in text
     again = run_cli(*args)
     assert again.exit_code == 1 and "use --force to replace them" in again.stderr
 
@@ -218,3 +225,137 @@ def test_the_bet_mix_comes_from_the_paytable_s_table_when_not_given(tmp_path: Pa
         "error: Pair Plus 35-25-6-4-1: no bet mix: neither --mix nor the paytable's table: gives one (e.g. --mix "
         "ante_play=25 --mix pair_plus=60%@10, or table: side_bets in the paytable)\n"
     )
+
+
+def test_a_skim_spread_over_many_shifts_is_flagged_at_its_table() -> None:
+    """The red team's year of shifts, each skimmed 10% of its drop: no one shift is out of range, the table's
+    shifts taken together are, and the verdict is not PASS."""
+    analysis, moments = _game()
+    rng = np.random.default_rng(11)
+    shifts = []
+    for day in range(200):
+        drop, win = _shift(rng, 5_000)
+        taken = drop / 10
+        shifts.append(LedgerRow(day + 2, "T1", f"D{day:03d}", Fraction(8), drop - taken, win - taken))
+    report = hold_report("year.csv", shifts, analysis, moments, MIX, RATIO)
+    assert not any(report.flagged)  # each shift alone looks in range
+    assert report.verdict.result is Result.FLAGGED
+    (table,) = report.combined  # one table: its shifts together are the whole ledger too
+    assert (table.table, table.shifts, report.combined_flagged) == ("T1", 200, (True,))
+    assert [str(f).split(":")[0] for f in report.verdict.findings] == ["table T1, its 200 shifts"]
+    honest = [(r.line, r.table, r.shift, r.drop * 10 / 9, r.win + r.drop / 9) for r in shifts]  # the skim put back
+    rows = [LedgerRow(line, table, shift, Fraction(8), drop, win) for line, table, shift, drop, win in honest]
+    assert hold_report("year.csv", rows, analysis, moments, MIX, RATIO).verdict.result is Result.PASS
+
+
+def test_a_shift_of_too_few_rounds_is_not_checked_whatever_its_win(tmp_path: Path) -> None:
+    """A rated average bet as large as the drop made any win look in range (z near 0): a table-shift whose drop
+    stands for fewer than 100 rounds is not tested, and the verdict says so (INCOMPLETE, never PASS)."""
+    path = _write(tmp_path, "table,shift,hours,drop,win,average_bet\nT1,d,8,10000,-10000,1000000\nT2,d,8,20000,3500,\n")
+    run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10", "--seats", "1")
+    assert run.exit_code == 1
+    lines = run.stdout.splitlines()
+    assert lines[0] == (
+        "INCOMPLETE: not checked: 1 table-shift whose drop stands for fewer than 100 rounds at its bets (the normal "
+        "law of a shift's win needs many; line 2)"
+    )
+    assert lines[3].startswith("T1 ") and lines[3].endswith("  not tested")
+    data = json.loads(
+        run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10", "--format", "json").stdout
+    )
+    # T2: a handle of 100,000 at the table's 6 seats, 75% full, at 10 each: 2,222.2 rounds
+    assert [(s["line"], s["tested"], s["rounds"]) for s in data["shifts"]] == [(2, False, 0.0), (3, True, 2222.2)]
+    assert data["verdict"] == "INCOMPLETE" and data["combined"] == []
+
+
+UNSEEN = (
+    "ledger.csv:2: table must be text of 1 to 64 characters that can all be seen (no control or format character; "
+    "name the table and shift)"
+)
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("T1,d,8,1e308,1e308", "ledger.csv:2: drop '1e308' is not a number (write it as 1234.50)"),
+        (
+            "T1,d,8,1000000000001,5",
+            "ledger.csv:2: drop must be at most 1,000,000,000,000 (amounts in the table's currency)",
+        ),
+        ("T1,d,8,100.1234567,5", "ledger.csv:2: drop '100.1234567' is not a number (write it as 1234.50)"),
+        ("T1,d,20000,100,5", "ledger.csv:2: hours must be at most 10,000 (a shift's hours)"),
+        ("T1\u202e,d,8,100,5", UNSEEN),
+        ('"T1\nX",d,8,100,5', UNSEEN),
+    ],
+)
+def test_numbers_and_names_a_ledger_cannot_choose(tmp_path: Path, row: str, message: str) -> None:
+    """Amounts bounded and written without an exponent (no input chooses how long its arithmetic takes), names of
+    characters that can be seen (a right-to-left override turned a report's figures around)."""
+    with pytest.raises(TreyError) as caught:
+        read_ledger(_write(tmp_path, "table,shift,hours,drop,win\n" + row + "\n"))
+    assert str(caught.value) == message
+
+
+def test_parquet_values_that_are_not_numbers_or_names_and_files_that_are_not_ledgers(tmp_path: Path) -> None:
+    import os
+
+    for column, values, message in [
+        ("table", [["a", "b"]], "lists.parquet:2: table must be text of 1 to 64 characters"),
+        ("drop", [True], "lists.parquet:2: drop (a bool) is not a number (write it as 1234.50)"),
+        ("drop", [float("inf")], "lists.parquet:2: drop (a float) is not a number (write it as 1234.50)"),
+        ("win", [1e-300], "lists.parquet:2: win has more than 6 decimals (round it to cents)"),
+    ]:
+        data = {"table": ["T1"], "shift": ["d"], "hours": [8.0], "drop": [100.0], "win": [5.0]} | {column: values}
+        pq.write_table(pa.table(data), tmp_path / "lists.parquet")
+        with pytest.raises(TreyError) as caught:
+            read_ledger(tmp_path / "lists.parquet")
+        assert str(caught.value).startswith(message), str(caught.value)
+    (tmp_path / "dir.csv").mkdir()
+    run = run_cli("hold", str(tmp_path / "dir.csv"), "--paytable", str(PAIR_PLUS))
+    assert (run.exit_code, run.stderr) == (
+        1,
+        "error: dir.csv: a folder without Parquet files (give a shift ledger (CSV, Parquet or a folder of Parquet "
+        "files))\n",
+    )
+    os.mkfifo(tmp_path / "fifo.csv")  # would block for ever if it were opened to be read
+    run = run_cli("hold", str(tmp_path / "fifo.csv"), "--paytable", str(PAIR_PLUS))
+    assert run.exit_code == 1 and "is a FIFO (named pipe), not a regular file" in run.stderr
+
+
+def test_a_ledger_reads_the_same_from_csv_parquet_a_parquet_folder_and_a_database(tmp_path: Path) -> None:
+    """As the audit reads its sources: a CSV file, a Parquet file, a partitioned folder of Parquet files and a
+    SQLite table or query give the same report."""
+    import sqlite3
+
+    rows = [
+        ("T1", "day", 8.0, 20000.0, 3500.0),
+        ("T1", "swing", 8.0, 18000.0, 9000.0),
+        ("T2", "day", 6.5, 15000.0, 5200.0),
+    ]
+    csv_path = _write(tmp_path, "table,shift,hours,drop,win\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    columns = dict(zip(["table", "shift", "hours", "drop", "win"], map(list, zip(*rows, strict=True)), strict=True))
+    pq.write_table(pa.table(columns), tmp_path / "ledger.parquet")
+    folder = tmp_path / "by-table"
+    for table in ("T1", "T2"):
+        (folder / f"table={table}").mkdir(parents=True)
+        part = {k: [v for v, t in zip(vs, columns["table"], strict=True) if t == table] for k, vs in columns.items()}
+        written = pa.table({k: v for k, v in part.items() if k != "table"})
+        pq.write_table(written, folder / f"table={table}" / "0.parquet")
+    database = tmp_path / "casino.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute('CREATE TABLE ledger ("table" TEXT, shift TEXT, hours REAL, "drop" REAL, win REAL)')
+        connection.executemany("INSERT INTO ledger VALUES (?, ?, ?, ?, ?)", rows)
+    common = ("--paytable", str(PAIR_PLUS), "--mix", "pair_plus=10", "--format", "json")
+    answers = [
+        run_cli("hold", str(csv_path), *common),
+        run_cli("hold", str(tmp_path / "ledger.parquet"), *common),
+        run_cli("hold", str(folder), *common),
+        run_cli("hold", f"sqlite:///{database}", "--table", "ledger", *common),
+        run_cli("hold", f"sqlite:///{database}", "--query", "SELECT * FROM ledger ORDER BY rowid", *common),
+    ]
+    assert [a.exit_code for a in answers] == [0] * 5
+    shifts = [[{k: v for k, v in s.items() if k != "line"} for s in json.loads(a.stdout)["shifts"]] for a in answers]
+    assert all(s == shifts[0] for s in shifts)
+    assert [json.loads(a.stdout)["ledger"] for a in answers][3] == f"sqlite:///{database} (table ledger)"
+    run = run_cli("hold", f"sqlite:///{database}", *common)
+    assert run.exit_code == 2 and "a database URL is read with --query or --table, one of the two" in run.stderr

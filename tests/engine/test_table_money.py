@@ -63,6 +63,9 @@ def test_the_hour_of_a_pair_plus_table() -> None:
         ("pair_plus=ten", "'pair_plus=ten': the average bet 'ten' is not a number"),
         ("pair_plus=half@10", "'half' is not a share (write 0.6, 60% or 3/5)"),
         ("pair_plus=60%@0", "the average bet on pair_plus must be positive"),
+        ("pair_plus=1e300", "'pair_plus=1e300': the average bet '1e300' is not a number"),
+        ("pair_plus=2000000000", "the average bet on pair_plus must be at most 1,000,000,000"),
+        ("pair_plus=1e-300@10", "'1e-300' is not a share (write 0.6, 60% or 3/5)"),
     ],
 )
 def test_bad_mix_texts(text: str, message: str) -> None:
@@ -208,3 +211,16 @@ def test_a_family_game_s_table_mix_is_said_not_shown(tmp_path: Path) -> None:
         "note: Ante pushes: the table's money (table: seats, occupancy, side_bets) is worked out for standard "
         "Three Card Poker; not shown\n"
     )
+
+
+def test_an_occupancy_option_is_read_as_a_share_and_named_when_wrong() -> None:
+    """Red team: --occupancy 1e-300 ended in a ZeroDivisionError's traceback, and its error was located at the
+    paytable's table: when it was the option's."""
+    for command in ("analyze", "compare"):
+        other = PAIR_PLUS.parent / "35-25-6-4-1.yaml"
+        files = [str(PAIR_PLUS), str(other)] if command == "compare" else [str(PAIR_PLUS)]
+        run = run_cli(command, *files, "--occupancy", "1e-300")
+        assert (run.exit_code, run.stderr) == (
+            1,
+            "error: --occupancy: '1e-300' is not a share (write 0.6, 60% or 3/5) (e.g. --occupancy 75%)\n",
+        )

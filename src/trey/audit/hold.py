@@ -22,15 +22,20 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from trey.audit.rounds import MAX_ID_CHARACTERS
+from trey.audit.sources import SqlSource
 from trey.audit.verdict import Family, StatisticalTest, Verdict, alpha_text, holm, p_text, z_p_value
 from trey.core.errors import TreyError
-from trey.engine.money import BetMix, table_money
+from trey.core.files import display_name, open_regular, read_bounded
+from trey.engine.money import MAX_BET, BetMix, table_money
 from trey.engine.results import GameAnalysis
 from trey.engine.table import TableMoments, round_variance
 from trey.paytable.model import GameSpec
@@ -39,14 +44,22 @@ REQUIRED = ("table", "shift", "hours", "drop", "win")
 OPTIONAL = ("average_bet", "occupancy")
 MAX_ROWS = 100_000
 MAX_BYTES = 64 * 2**20
-MAX_TEXT = 200
+MAX_LABEL = MAX_ID_CHARACTERS  # a table's or a shift's name, as the audit's tables are named
+MAX_AMOUNT = 10**12  # a drop or a win, in the table's currency
+MAX_HOURS = 10_000
+MAX_DECIMALS = 6
+# A table-shift whose drop stands for fewer rounds than this is not tested: the normal law of its win is that of a
+# sum of many rounds (a rated average bet as large as the drop would otherwise make any win look in range).
+MIN_ROUNDS = 100
 DEFAULT_ALPHA = Fraction(1, 100)
 Z_POWER_90 = 1.2816  # the normal quantile of 90%
+_NUMBER = re.compile(r"-?[0-9]{1,13}(\.[0-9]{1,6})?")  # 1234.50: never an exponent, which would choose the work
+WHAT = "a shift ledger (CSV, Parquet or a folder of Parquet files)"
 
 
 @dataclass(frozen=True)
 class LedgerRow:
-    line: int  # the row's line in a CSV file (1 is the header), or its row number + 1 in a Parquet file
+    line: int  # the row's line in a CSV file (1 is the header), or its row number + 1 in Parquet or a database
     table: str
     shift: str
     hours: Fraction
@@ -64,10 +77,35 @@ class ShiftTest:
     sd: float
     z: float
     p_value: float
+    rounds: Fraction  # the rounds the drop stands for, at the row's bets and occupancy
 
     @property
     def hold(self) -> float:
         return float(self.row.win / self.row.drop)
+
+
+@dataclass(frozen=True)
+class CombinedTest:
+    """The shifts of one table together (``table`` its name), or every table-shift of the ledger (``table`` None):
+    their wins added up against their expectations added up, their variances added (the shifts independent). A
+    skim spread thinly over many shifts shows here when no one shift shows it."""
+
+    table: str | None
+    shifts: int
+    drop: Fraction
+    win: Fraction
+    expected_win: Fraction
+    sd: float
+    z: float
+    p_value: float
+
+    @property
+    def name(self) -> str:
+        return f"table {self.table}, its {self.shifts:,} shifts" if self.table is not None else "every table-shift"
+
+    @property
+    def hold(self) -> float:
+        return float(self.win / self.drop)
 
 
 @dataclass(frozen=True)
@@ -80,48 +118,104 @@ class HoldReport:
     flagged: tuple[bool, ...]
     verdict: Verdict
     skim: Fraction
-    drop_needed: float  # for the skim to be flagged with 90% power in one table-shift (at alpha / rows)
+    drop_needed: float  # for the skim to be flagged with 90% power in one test (at alpha / tests)
     mix: BetMix | None = None  # the bet mix the shifts were tested at
+    combined: tuple[CombinedTest, ...] = ()  # each table of several shifts, then the whole ledger
+    combined_flagged: tuple[bool, ...] = ()
+    untested: tuple[ShiftTest, ...] = ()  # standing for fewer than MIN_ROUNDS rounds: not tested
 
     @property
     def expected_hold(self) -> Fraction:
         return self.blended_edge / self.drop_to_handle
 
+    @property
+    def test_count(self) -> int:
+        return len(self.tests) + len(self.combined)
 
-def _number(text: str, column: str, where: str, *, positive: bool) -> Fraction:
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise TreyError(f"{where}: {column} {text[:40]!r} is not a number", hint="write it as 1234.50") from None
-    if positive and value <= 0:
-        raise TreyError(f"{where}: {column} must be positive, not {text[:40]}", hint="a shift has hours and drop")
-    return value
+
+_AMOUNTS = "amounts in the table's currency"
+_LIMITS = {"hours": "a shift's hours", "occupancy": "a share of the seats"}
+
+
+def _shown(value: object) -> str:
+    return repr(value[:40]) if isinstance(value, str) else f"(a {type(value).__name__})"
+
+
+def _number(value: object, column: str, where: str, *, positive: bool, limit: int = MAX_AMOUNT) -> Fraction:
+    """A number of the ledger: text such as 1234.50, or a number of a Parquet file or a database (at most six
+    decimals and ``limit`` in size: no input chooses how long its arithmetic takes)."""
+    number: Fraction | None = None
+    if isinstance(value, str):
+        if _NUMBER.fullmatch(value.strip()):
+            number = Fraction(value.strip())
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = Fraction(value) if abs(value) <= limit else None
+        if number is None:
+            raise TreyError(f"{where}: {column} must be at most {limit:,}", hint=_LIMITS.get(column, _AMOUNTS))
+    elif isinstance(value, float | Decimal):
+        decimal = Decimal(repr(value)) if isinstance(value, float) else value
+        if decimal.is_finite() and abs(decimal) <= limit:
+            exponent = decimal.as_tuple().exponent
+            if isinstance(exponent, int) and exponent >= -MAX_DECIMALS:
+                number = Fraction(decimal)
+            else:
+                raise TreyError(f"{where}: {column} has more than {MAX_DECIMALS} decimals", hint="round it to cents")
+    if number is None:
+        raise TreyError(f"{where}: {column} {_shown(value)} is not a number", hint="write it as 1234.50")
+    if abs(number) > limit:
+        raise TreyError(f"{where}: {column} must be at most {limit:,}", hint=_LIMITS.get(column, _AMOUNTS))
+    if positive and number <= 0:
+        raise TreyError(f"{where}: {column} must be positive, not {value}", hint="a shift has hours and drop")
+    return number
+
+
+def _label(value: object, column: str, where: str) -> str:
+    """A table's or a shift's name: text of 1 to :data:`MAX_LABEL` characters that can all be seen (no control or
+    format character: a right-to-left override would turn a report's figures around)."""
+    text = value.strip() if isinstance(value, str) else None
+    if not text or len(text) > MAX_LABEL or not text.isprintable():
+        raise TreyError(
+            f"{where}: {column} must be text of 1 to {MAX_LABEL} characters that can all be seen",
+            hint="no control or format character; name the table and shift",
+        )
+    return text
+
+
+def _occupancy(value: object, where: str) -> Fraction:
+    if isinstance(value, str) and value.strip().endswith("%"):
+        from trey.engine.money import parse_share
+
+        try:
+            share = parse_share(value)
+        except ValueError:
+            raise TreyError(f"{where}: occupancy {_shown(value)} is not a share", hint="write 0.85 or 85%") from None
+    else:
+        share = _number(value, "occupancy", where, positive=True, limit=1)
+    if not 0 < share <= 1:
+        raise TreyError(f"{where}: occupancy must be a share above 0 and at most 1", hint="write 0.85 for 85%")
+    return share
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _rows(records: Sequence[tuple[int, dict[str, Any]]], name: str) -> tuple[LedgerRow, ...]:
     rows = []
     for line, record in records:
         where = f"{name}:{line}"
-        texts = {k: "" if v is None else str(v) for k, v in record.items()}
-        for column in ("table", "shift"):
-            if not texts[column].strip() or len(texts[column]) > MAX_TEXT:
-                raise TreyError(
-                    f"{where}: {column} must be 1 to {MAX_TEXT} characters", hint="name the table and shift"
-                )
-        rated = {c: _number(texts[c], c, where, positive=True) if texts.get(c, "").strip() else None for c in OPTIONAL}
-        occupancy = rated["occupancy"]
-        if occupancy is not None and occupancy > 1:
-            raise TreyError(f"{where}: occupancy must be a share of at most 1", hint="write 0.85 for 85%")
+        average = record.get("average_bet")
+        occupancy = record.get("occupancy")
         rows.append(
             LedgerRow(
                 line,
-                texts["table"].strip(),
-                texts["shift"].strip(),
-                _number(texts["hours"], "hours", where, positive=True),
-                _number(texts["drop"], "drop", where, positive=True),
-                _number(texts["win"], "win", where, positive=False),
-                rated["average_bet"],
-                occupancy,
+                _label(record["table"], "table", where),
+                _label(record["shift"], "shift", where),
+                _number(record["hours"], "hours", where, positive=True, limit=MAX_HOURS),
+                _number(record["drop"], "drop", where, positive=True),
+                _number(record["win"], "win", where, positive=False),
+                None if _blank(average) else _number(average, "average_bet", where, positive=True, limit=MAX_BET),
+                None if _blank(occupancy) else _occupancy(occupancy, where),
             )
         )
     return tuple(rows)
@@ -131,7 +225,7 @@ def _check_columns(columns: Sequence[str], name: str) -> None:
     seen = set()
     for column in columns:
         if column in seen:
-            raise TreyError(f"{name}: the column {column!r} is given twice", hint="each column once")
+            raise TreyError(f"{name}: the column {column[:40]!r} is given twice", hint="each column once")
         seen.add(column)
     missing = [c for c in REQUIRED if c not in seen]
     if missing:
@@ -145,57 +239,89 @@ def _check_columns(columns: Sequence[str], name: str) -> None:
         )
 
 
-def read_ledger(path: Path) -> tuple[LedgerRow, ...]:
-    """The rows of a shift ledger, CSV or Parquet (by its suffix); a located :class:`TreyError` on bad input."""
-    name = path.name
+def read_ledger(source: Path | SqlSource) -> tuple[LedgerRow, ...]:
+    """The rows of a shift ledger: a CSV file, a Parquet file (by its suffix) or a folder of them (a partitioned
+    dataset, read as the audit reads one), or a database's table or query (:class:`~trey.audit.sources.SqlSource`);
+    a located :class:`TreyError` on bad input, at most :data:`MAX_ROWS` rows and :data:`MAX_BYTES` bytes read."""
+    if isinstance(source, SqlSource):
+        from trey.audit.sources import sql_rows
+
+        names, numbered = sql_rows(source, MAX_ROWS)
+        return _checked(source.name, names, numbered)
+    name = display_name(source.name)
+    if source.is_dir() or source.suffix.lower() == ".parquet":
+        return _read_parquet(source)
+    raw = read_bounded(source, limit=MAX_BYTES, what=WHAT, hint="split the ledger")
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise TreyError(f"{name}: cannot read it ({exc.strerror})", hint="give a ledger file") from None
-    if size > MAX_BYTES:
-        raise TreyError(f"{name}: larger than {MAX_BYTES // 2**20} MB", hint="split the ledger")
-    if path.suffix.lower() == ".parquet":
-        return _read_parquet(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise TreyError(f"{name}: not UTF-8 text", hint="save the ledger as UTF-8 CSV") from None
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    if header is None:
-        raise TreyError(f"{name}: empty", hint=f"a ledger has the columns {', '.join(REQUIRED)}")
-    header = [h.strip() for h in header]
-    _check_columns(header, name)
-    records: list[tuple[int, dict[str, Any]]] = []
-    for number, values in enumerate(reader, start=2):
-        if not values:
-            continue  # a blank line
-        if len(records) >= MAX_ROWS:
-            raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
-        if len(values) != len(header):
-            raise TreyError(
-                f"{name}:{number}: {len(values)} fields, the header has {len(header)}", hint="one per column"
-            )
-        records.append((number, dict(zip(header, values, strict=True))))
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise TreyError(f"{name}: empty", hint=f"a ledger has the columns {', '.join(REQUIRED)}")
+        header = [h.strip() for h in header]
+        _check_columns(header, name)
+        records: list[tuple[int, dict[str, Any]]] = []
+        while True:
+            number = reader.line_num + 1  # where the row starts (a quoted field may hold a line break)
+            values = next(reader, None)
+            if values is None:
+                break
+            if not values:
+                continue  # a blank line
+            if len(records) >= MAX_ROWS:
+                raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
+            if len(values) != len(header):
+                raise TreyError(
+                    f"{name}:{number}: {len(values)} fields, the header has {len(header)}", hint="one per column"
+                )
+            records.append((number, dict(zip(header, values, strict=True))))
+    except csv.Error as exc:
+        raise TreyError(f"{name}:{reader.line_num}: not CSV ({exc})", hint="save the ledger as CSV") from None
     if not records:
         raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
     return _rows(records, name)
 
 
+def _checked(name: str, names: list[str], records: list[tuple[int, dict[str, Any]]]) -> tuple[LedgerRow, ...]:
+    """Rows of a Parquet file or a database (numbered from 1: a row's line is its number + 1, as if a header came
+    first)."""
+    _check_columns(names, name)
+    if len(records) > MAX_ROWS:
+        raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
+    if not records:
+        raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
+    return _rows([(number + 1, record) for number, record in records], name)
+
+
 def _read_parquet(path: Path) -> tuple[LedgerRow, ...]:
+    """A Parquet file, or a folder of them read as one dataset (hive partitions), as the audit reads them."""
+    import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
-    name = path.name
+    name = display_name(path.name)
     try:
-        parquet = pq.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises several types for a file that is not Parquet
-        raise TreyError(f"{name}: not a Parquet file ({str(exc)[:80]})", hint="write the ledger with pyarrow") from None
-    _check_columns(parquet.schema_arrow.names, name)
-    if parquet.metadata.num_rows > MAX_ROWS:
-        raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
-    if parquet.metadata.num_rows == 0:
-        raise TreyError(f"{name}: no rows", hint="a ledger has one row per table and shift")
-    return _rows(list(enumerate(parquet.read().to_pylist(), start=2)), name)
+        if path.is_dir():
+            dataset = ds.dataset(str(path), format="parquet", partitioning="hive")
+            if not dataset.files:
+                raise TreyError(f"{name}: a folder without Parquet files", hint=f"give {WHAT}")
+            names, rows = dataset.schema.names, None
+        else:
+            with open_regular(path, what=WHAT) as stream:  # a FIFO or a device is refused before pyarrow reads
+                parquet = pq.ParquetFile(io.BytesIO(stream.read(MAX_BYTES + 1)))
+            names, rows = parquet.schema_arrow.names, parquet.metadata.num_rows
+        _check_columns(names, name)
+        if (rows if rows is not None else dataset.count_rows()) > MAX_ROWS:
+            raise TreyError(f"{name}: more than {MAX_ROWS:,} rows", hint="split the ledger")
+        table = parquet.read() if rows is not None else dataset.to_table()
+    except TreyError:
+        raise
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        said = str(exc)[:80]
+        raise TreyError(f"{name}: not a Parquet file or dataset ({said})", hint="write it with pyarrow") from None
+    return _checked(name, names, list(enumerate(table.to_pylist(), start=1)))
 
 
 def hold_report(
@@ -208,12 +334,13 @@ def hold_report(
     alpha: Fraction = DEFAULT_ALPHA,
     skim: Fraction = Fraction(3, 100),
 ) -> HoldReport:
-    """Test every table-shift of ``rows`` (see the module)."""
+    """Test every table-shift of ``rows``, each table's shifts together and the whole ledger (see the module)."""
     if not 0 < drop_to_handle <= 1:
         raise ValueError(f"the drop-to-handle ratio must be above 0 and at most 1, not {drop_to_handle}")
     money = table_money(analysis, mix)
     edge = money.blended_edge
-    tests = []
+    measured: list[ShiftTest] = []
+    untested: list[ShiftTest] = []
     for row in rows:
         scale = row.average_bet / money.wagered_per_seat if row.average_bet is not None else Fraction(1)
         occupancy = row.occupancy if row.occupancy is not None else mix.occupancy
@@ -224,7 +351,9 @@ def hold_report(
         expected = edge * handle
         sd = math.sqrt(variance)
         z = float(row.win - expected) / sd
-        tests.append(ShiftTest(row, handle, expected, sd, z, z_p_value(z, two_sided=True)))
+        test = ShiftTest(row, handle, expected, sd, z, z_p_value(z, two_sided=True), handle / per_round)
+        (measured if test.rounds >= MIN_ROUNDS else untested).append(test)
+    combined = _combined(measured)
     statistical = [
         StatisticalTest(
             "shift",
@@ -233,15 +362,34 @@ def hold_report(
             f"table {t.row.table}, shift {t.row.shift}: won {float(t.row.win):,.2f} against "
             f"{float(t.expected_win):,.2f} expected (z = {t.z:+.2f}, {p_text(t.p_value)})",
         )
-        for t in tests
+        for t in measured
+    ] + [
+        StatisticalTest(
+            "combined",
+            c.name,
+            c.p_value,
+            f"{c.name}: won {float(c.win):,.2f} against {float(c.expected_win):,.2f} expected "
+            f"(z = {c.z:+.2f}, {p_text(c.p_value)})",
+        )
+        for c in combined
     ]
     family = Family.of(statistical, alpha)
-    keys = [(t.row.table, t.row.shift) for t in tests]
+    keys = [(r.table, r.shift) for r in rows]
     repeated = sorted({k for k in keys if keys.count(k) > 1})
     failed = [f"table {t}, shift {s} is listed more than once" for t, s in repeated]
-    verdict = Verdict.of(failed, [], family)
-    # The drop at which a skim of ``skim`` x drop is flagged with 90% power at alpha / rows (two-sided).
-    z_alpha = _normal_quantile(1 - float(alpha) / len(rows) / 2)
+    unchecked = []
+    if untested:
+        lines = ", ".join(f"{t.row.line:,}" for t in untested[:5]) + (", ..." if len(untested) > 5 else "")
+        unchecked.append(
+            f"not checked: {len(untested):,} table-shift{'s' if len(untested) != 1 else ''} whose drop stands for "
+            f"fewer than {MIN_ROUNDS} rounds at {'their' if len(untested) != 1 else 'its'} bets (the normal law of a "
+            f"shift's win needs many; line{'s' if len(untested) != 1 else ''} {lines})"
+        )
+    verdict = Verdict.of(failed, unchecked, family)
+    flags = holm([s.p_value for s in statistical], alpha) if statistical else []
+    # The drop at which a skim of ``skim`` x drop is flagged with 90% power at alpha / tests (two-sided), in one
+    # table-shift or over the shifts of a table taken together (their drops added up).
+    z_alpha = _normal_quantile(1 - float(alpha) / max(1, len(statistical)) / 2)
     unit_variance = round_variance(moments, mix.seating, mix.seats, mix.occupancy) / (
         drop_to_handle * money.wagered_per_seat * mix.seats * mix.occupancy
     )
@@ -252,13 +400,37 @@ def hold_report(
         drop_to_handle,
         alpha,
         edge,
-        tuple(tests),
-        tuple(holm([t.p_value for t in tests], alpha)),
+        tuple(measured),
+        tuple(flags[: len(measured)]),
         verdict,
         skim,
         needed,
         mix,
+        tuple(combined),
+        tuple(flags[len(measured) :]),
+        tuple(untested),
     )
+
+
+def _combined(tests: Sequence[ShiftTest]) -> list[CombinedTest]:
+    """Each table of two shifts or more (in the order the ledger first names them), then the whole ledger when it
+    holds two table-shifts or more, each one test of its wins against their expectations."""
+
+    def together(table: str | None, group: Sequence[ShiftTest]) -> CombinedTest:
+        win = sum((t.row.win for t in group), Fraction(0))
+        expected = sum((t.expected_win for t in group), Fraction(0))
+        sd = math.sqrt(sum(t.sd**2 for t in group))
+        z = float(win - expected) / sd
+        drop = sum((t.row.drop for t in group), Fraction(0))
+        return CombinedTest(table, len(group), drop, win, expected, sd, z, z_p_value(z, two_sided=True))
+
+    by_table: dict[str, list[ShiftTest]] = {}
+    for t in tests:
+        by_table.setdefault(t.row.table, []).append(t)
+    found = [together(table, group) for table, group in by_table.items() if len(group) > 1]
+    if len(tests) > 1 and (len(by_table) > 1 or not found):
+        found.append(together(None, tests))
+    return found
 
 
 def _normal_quantile(p: float) -> float:
@@ -273,20 +445,49 @@ def _normal_quantile(p: float) -> float:
     return (low + high) / 2
 
 
+def headline(report: HoldReport) -> str:
+    """The verdict's first line, as every output of ``trey hold`` states it."""
+    if not report.verdict.passed:
+        return report.verdict.headline
+    together = f", and {len(report.combined):,} of shifts taken together" if report.combined else ""
+    return f"PASS: {len(report.tests):,} table-shifts{together}, none out of range"
+
+
+def level_text(report: HoldReport) -> str:
+    """What the tests were corrected over."""
+    shifts = f"{len(report.tests):,} table-shift{'s' if len(report.tests) != 1 else ''}"
+    together = f", {len(report.combined):,} of shifts taken together" if report.combined else ""
+    return f"α = {alpha_text(report.alpha)} family-wise, Holm over {report.test_count:,} tests ({shifts}{together})"
+
+
+def skim_text(report: HoldReport, drop: str) -> str:
+    """The drop a skim needs to be seen, ``drop`` the amount as the output writes it."""
+    return (
+        f"A skim of {float(report.skim):.0%} of the drop is flagged with 90% power in one table-shift of drop {drop} "
+        f"or more, or over a table's shifts whose drops add up to {drop} (at α / {max(1, report.test_count):,})."
+    )
+
+
 def hold_json(report: HoldReport) -> dict[str, Any]:
-    """``trey hold --format json``."""
+    """``trey hold --format json``: every row of the ledger (those not tested with ``tested`` false)."""
+    flagged = dict(zip((t.row.line for t in report.tests), report.flagged, strict=True))
+    every = sorted([*report.tests, *report.untested], key=lambda t: t.row.line)
     return {
         "ledger": report.ledger,
         "verdict": str(report.verdict.result),
+        "says": headline(report),
         "findings": [str(f) for f in report.verdict.findings],
         "alpha": alpha_text(report.alpha),
+        "tests": report.test_count,
         "drop_to_handle": float(report.drop_to_handle),
         "blended_house_edge": float(report.blended_edge),
         "expected_hold": float(report.expected_hold),
         "skim": float(report.skim),
         "drop_needed_for_skim": round(report.drop_needed, 2),
+        "minimum_rounds": MIN_ROUNDS,
         "shifts": [
             {
+                "line": t.row.line,
                 "table": t.row.table,
                 "shift": t.row.shift,
                 "hours": float(t.row.hours),
@@ -294,13 +495,30 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
                 "win": float(t.row.win),
                 "hold": t.hold,
                 "handle": round(float(t.handle), 2),
+                "rounds": round(float(t.rounds), 1),
                 "expected_win": round(float(t.expected_win), 2),
                 "sd": round(t.sd, 2),
-                "z": round(t.z, 4),
-                "p_value": t.p_value,
-                "flagged": flagged,
+                "z": round(t.z, 4) if t.row.line in flagged else None,  # no test of too few rounds
+                "p_value": t.p_value if t.row.line in flagged else None,
+                "tested": t.row.line in flagged,
+                "flagged": flagged.get(t.row.line, False),
             }
-            for t, flagged in zip(report.tests, report.flagged, strict=True)
+            for t in every
+        ],
+        "combined": [
+            {
+                "table": c.table,
+                "shifts": c.shifts,
+                "drop": float(c.drop),
+                "win": float(c.win),
+                "hold": c.hold,
+                "expected_win": round(float(c.expected_win), 2),
+                "sd": round(c.sd, 2),
+                "z": round(c.z, 4),
+                "p_value": c.p_value,
+                "flagged": flagged_together,
+            }
+            for c, flagged_together in zip(report.combined, report.combined_flagged, strict=True)
         ],
     }
 
@@ -308,31 +526,35 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
 def hold_lines(report: HoldReport) -> list[str]:
     """``trey hold`` in the terminal: the verdict first."""
     verdict = report.verdict
-    headline = f"PASS: {len(report.tests):,} table-shifts, none out of range" if verdict.passed else verdict.headline
-    lines = [headline, *([f"- {f}" for f in verdict.findings] if len(verdict.findings) > 1 else [])]
+    lines = [headline(report), *([f"- {f}" for f in verdict.findings] if len(verdict.findings) > 1 else [])]
     lines.append(
-        f"α = {alpha_text(report.alpha)} family-wise, Holm over {len(report.tests):,} table-shifts; "
-        f"drop-to-handle {float(report.drop_to_handle):.2f}, blended house edge {float(report.blended_edge):.4%}, "
-        f"expected hold {float(report.expected_hold):.2%} of drop"
+        f"{level_text(report)}; drop-to-handle {float(report.drop_to_handle):.2f}, blended house edge "
+        f"{float(report.blended_edge):.4%}, expected hold {float(report.expected_hold):.2%} of drop"
     )
     lines.append(
         f"{'table':<12} {'shift':<12} {'hours':>7} {'drop':>12} {'win':>11} {'hold':>7} {'expected':>11} {'z':>7}"
     )
-    for t, flagged in zip(report.tests, report.flagged, strict=True):
+    flagged = dict(zip((t.row.line for t in report.tests), report.flagged, strict=True))
+    for t in sorted([*report.tests, *report.untested], key=lambda t: t.row.line):
         r = t.row
+        z = f"{t.z:+7.2f}" if r.line in flagged else f"{'—':>7}"
+        mark = "  FLAGGED" if flagged.get(r.line) else "" if r.line in flagged else "  not tested"
         lines.append(
             f"{r.table[:12]:<12} {r.shift[:12]:<12} {float(r.hours):7.1f} {float(r.drop):12,.2f} {float(r.win):11,.2f} "
-            f"{t.hold:7.2%} {float(t.expected_win):11,.2f} {t.z:+7.2f}{'  FLAGGED' if flagged else ''}"
+            f"{t.hold:7.2%} {float(t.expected_win):11,.2f} {z}{mark}"
         )
-    lines.append(
-        f"A skim of {float(report.skim):.0%} of the drop is flagged with 90% power in one table-shift of drop "
-        f"{report.drop_needed:,.0f} or more (at α / {len(report.tests):,})."
-    )
+    for c, flagged_together in zip(report.combined, report.combined_flagged, strict=True):
+        name = f"{c.table[:12]:<12} {f'{c.shifts:,} shifts':<12}" if c.table is not None else f"{'all':<12} {'':<12}"
+        lines.append(
+            f"{name} {'':>7} {float(c.drop):12,.2f} {float(c.win):11,.2f} {c.hold:7.2%} "
+            f"{float(c.expected_win):11,.2f} {c.z:+7.2f}{'  FLAGGED' if flagged_together else ''}"
+        )
+    lines.append(skim_text(report, f"{report.drop_needed:,.0f}"))
     return lines
 
 
 def check_hold(
-    ledger: Path,
+    ledger: Path | SqlSource,
     spec: GameSpec,
     mix: Sequence[str] | None,
     *,
@@ -346,13 +568,14 @@ def check_hold(
     mix from ``mix`` (``--mix`` texts), ``seats`` and ``occupancy``, each part they leave out from the paytable's
     ``table:`` (:func:`trey.engine.money.choose_mix`), else 7 seats, all occupied."""
     from trey.engine import analyze
-    from trey.engine.money import choose_mix, parse_share
+    from trey.engine.money import choose_mix, occupancy_option, parse_share
     from trey.play.table import table_moments
 
     rows = read_ledger(ledger)
+    name = ledger.name if isinstance(ledger, SqlSource) else display_name(ledger.name)
     analysis = analyze(spec)
     try:
-        chosen = choose_mix(spec, mix, seats, parse_share(occupancy) if occupancy is not None else None, None)
+        chosen = choose_mix(spec, mix, seats, occupancy_option(occupancy), None)
         if chosen is None:
             raise TreyError(
                 f"{spec.name}: no bet mix: neither --mix nor the paytable's table: gives one",
@@ -364,6 +587,6 @@ def check_hold(
             raise ValueError(f"--skim must be a share above 0 and below 1, not {skim}")
         table_money(analysis, bet_mix)
         moments = table_moments(spec)
-        return hold_report(ledger.name, rows, analysis, moments, bet_mix, ratio, alpha, skimmed)
+        return hold_report(name, rows, analysis, moments, bet_mix, ratio, alpha, skimmed)
     except ValueError as exc:
         raise TreyError(str(exc), hint="e.g. --mix ante_play=25 --mix pair_plus=60%@10 --drop-to-handle 0.2") from None

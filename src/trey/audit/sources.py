@@ -998,3 +998,41 @@ def _json_chunk(
                 yield first + row, refusal(None, "log.not-json", f"not a JSON round: {exc}")
 
     return Chunk(long, numbers, readers, strict, rounds)
+
+
+def sql_rows(source: SqlSource, limit: int) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    """The column names and at most ``limit`` + 1 rows of a database's table or query, each with its number from 1
+    (a short table such as a shift ledger: the caller refuses more than ``limit``); read-only, with the bounded
+    waits and the errors of the table rounds' reader."""
+    import sqlalchemy as sa
+
+    if (source.query is None) == (source.table is None):
+        raise SourceError("source.query", "a database is read with a query or a table, one of the two")
+    engine = _engine(source)
+    try:
+        try:
+            connection = engine.connect()
+        except sa.exc.SQLAlchemyError as exc:
+            raise SourceError(
+                "source.unreachable",
+                f"{source.name}: the database does not answer ({_first_line(exc)})",
+                hint=f"trey waits {CONNECT_SECONDS} s for it",
+            ) from None
+        with connection:
+            statement: Any = (
+                sa.select(sa.text("*")).select_from(sa.table(source.table))
+                if source.table is not None
+                else sa.text(source.query or "")
+            )
+            try:
+                result = connection.execute(statement)
+                names = list(result.keys())
+                rows = result.fetchmany(limit + 1)
+            except sa.exc.SQLAlchemyError as exc:
+                raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
+    finally:
+        engine.dispose()
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")
+    return names, [(number, dict(zip(names, row, strict=True))) for number, row in enumerate(rows, start=1)]

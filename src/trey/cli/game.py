@@ -359,14 +359,12 @@ def _money_by_game(
     """``trey compare``'s table money: the mix (``--mix``, else the first file's ``table:``; a located error when it
     is wrong) and its money at each game; None without a mix."""
     from trey.engine import analyze as run_analysis
-    from trey.engine.money import choose_mix, money_by_game, parse_share
+    from trey.engine.money import choose_mix, money_by_game, occupancy_option
 
     first_name, first = games[0]
     where = "--mix" if mix else f"{first_name}: table:"
     try:
-        chosen = choose_mix(
-            first, mix, seats, parse_share(occupancy) if occupancy is not None else None, decisions_per_hour
-        )
+        chosen = choose_mix(first, mix, seats, occupancy_option(occupancy), decisions_per_hour)
         if chosen is None:
             if any(o is not None for o in (seats, occupancy, decisions_per_hour)):
                 raise typer.BadParameter("--seats, --occupancy and --decisions-per-hour go with a bet mix (--mix)")

@@ -27,7 +27,15 @@ from trey.cli.app import (
 @app.command()
 @user_errors
 def hold(
-    ledger: Annotated[Path, typer.Argument(help="The shift ledger (CSV or .parquet).", show_default=False)],
+    ledger: Annotated[
+        str,
+        typer.Argument(
+            help="The shift ledger: CSV, .parquet, a folder of Parquet files, or a database URL (sqlite:///led.db, "
+            "postgresql+psycopg://...) with --query or --table.",
+            show_default=False,
+            metavar="LEDGER",
+        ),
+    ],
     paytable: Annotated[Path, typer.Option("--paytable", help="The game the tables deal (YAML).", show_default=False)],
     mix: Annotated[
         list[str] | None,
@@ -62,27 +70,45 @@ def hold(
         typer.Option("--out", help="Also write the hold report (HTML, PDF) into DIR.", show_default=False),
     ] = None,
     paper: Annotated[Paper, typer.Option("--paper", help="Paper size of the report.")] = Paper.A4,
+    query: Annotated[
+        str | None, typer.Option("--query", help="With a database URL: the query of its ledger.", show_default=False)
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option("--table", help="With a database URL: the table of its ledger.", show_default=False),
+    ] = None,
     effective: DateOption = None,
     force: Force = False,
 ) -> None:
     """Test each table-shift's win against its expected distribution from its drop; exit 0 only on PASS. With
     --out, the report as a PDF too (its verdict, every table-shift, what was not checked)."""
     from trey.audit.hold import check_hold, hold_json, hold_lines
+    from trey.audit.sources import SqlSource
     from trey.audit.verdict import parse_alpha
     from trey.core.errors import TreyError
     from trey.paytable.load import load_spec
 
+    source: Path | SqlSource
+    if "://" in ledger:
+        if (query is None) == (table is None):
+            raise typer.BadParameter("a database URL is read with --query or --table, one of the two")
+        source, stem = SqlSource(ledger, query=query, table=table), table or "query"
+    else:
+        if query is not None or table is not None:
+            raise typer.BadParameter("--query and --table read a database: give its URL as LEDGER")
+        source = Path(ledger)
+        stem = source.stem
     if out is not None:
         from trey.core.outputs import refuse_existing
 
-        refuse_existing(out, [f"{ledger.stem}.hold.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
+        refuse_existing(out, [f"{stem}.hold.{kind}" for kind in ("html", "pdf")], force=force, option="--out")
     try:
         level = parse_alpha(alpha)
     except ValueError as exc:
         raise TreyError(f"--alpha: {exc}") from None
     spec = load_spec(paytable)
     report = check_hold(
-        ledger,
+        source,
         spec,
         mix,
         seats=seats,
@@ -96,7 +122,7 @@ def hold(
         from trey.trust.certificate import default_issue_date
 
         when = parse_date(effective) or default_issue_date()
-        files = made(lambda: hold_report(report, spec, ledger.stem, paper=paper.value, effective=when))
+        files = made(lambda: hold_report(report, spec, stem, paper=paper.value, effective=when))
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from trey.audit.hold import HoldReport
+from trey.audit.hold import MIN_ROUNDS, HoldReport, headline, level_text, skim_text
 from trey.audit.verdict import Kind, alpha_text, p_figure
 from trey.core.numbers import percent_text
 from trey.core.version import __version__
@@ -41,10 +41,16 @@ def hold_report_context(report: HoldReport, spec: GameSpec, *, paper: str, day: 
         else "not stated"
     )
     unchecked = [str(f) for f in verdict.findings if f.kind is Kind.NOT_CHECKED]
-    rows = list(zip(report.tests, report.flagged, strict=True))
-    if len(rows) > SHIFTS_LISTED:  # in the ledger's order when they all fit, else the flagged first
+    # (test, flagged, tested), in the ledger's order when they all fit, else the flagged first
+    rows = sorted(
+        [(t, f, True) for t, f in zip(report.tests, report.flagged, strict=True)]
+        + [(t, False, False) for t in report.untested],
+        key=lambda r: r[0].row.line,
+    )
+    if len(rows) > SHIFTS_LISTED:
         rows = ([r for r in rows if r[1]] + [r for r in rows if not r[1]])[:SHIFTS_LISTED]
     listed = rows
+    every = len(report.tests) + len(report.untested)
     return {
         "game": spec.name,
         "ledger": report.ledger,
@@ -52,17 +58,16 @@ def hold_report_context(report: HoldReport, spec: GameSpec, *, paper: str, day: 
         "date": day.isoformat(),
         "trey_version": __version__,
         "clean": verdict.passed,
-        "verdict": f"PASS: {len(report.tests):,} table-shifts, none out of range"
-        if verdict.passed
-        else verdict.headline,
+        "verdict": headline(report),
         "findings": [str(f) for f in verdict.findings],
         "level": verdict.family.statement,
+        "tests_level": level_text(report),
         "alpha": alpha_text(report.alpha),
         "ratio": f"{float(report.drop_to_handle):.2f}",
         "edge": percent_text(report.blended_edge, 4),
         "expected_hold": percent_text(report.expected_hold, 2),
         "bets": bets,
-        "shift_count": f"{len(report.tests):,}",
+        "shift_count": f"{every:,}",
         "shifts": [
             {
                 "table": t.row.table,
@@ -73,15 +78,30 @@ def hold_report_context(report: HoldReport, spec: GameSpec, *, paper: str, day: 
                 "hold": _share(t.hold),
                 "expected": money(t.expected_win),
                 "sd": money(t.sd),
-                "z": f"{t.z:+.2f}".replace("-", "−"),
-                "p": p_figure(t.p_value),
+                "z": f"{t.z:+.2f}".replace("-", "−") if tested else "—",
+                "p": p_figure(t.p_value) if tested else "—",
+                "flagged": flagged,
+                "tested": tested,
+            }
+            for t, flagged, tested in listed
+        ],
+        "unlisted": f"{every - len(listed):,}" if every > len(listed) else None,
+        "combined": [
+            {
+                "name": f"{c.table} ({c.shifts:,} shifts)" if c.table is not None else "every table-shift",
+                "drop": money(c.drop),
+                "win": money(c.win),
+                "hold": _share(c.hold),
+                "expected": money(c.expected_win),
+                "sd": money(c.sd),
+                "z": f"{c.z:+.2f}".replace("-", "−"),
+                "p": p_figure(c.p_value),
                 "flagged": flagged,
             }
-            for t, flagged in listed
+            for c, flagged in zip(report.combined, report.combined_flagged, strict=True)
         ],
-        "unlisted": f"{len(report.tests) - len(listed):,}" if len(report.tests) > len(listed) else None,
-        "skim": f"{float(report.skim):.0%}",
-        "drop_needed": money(round(report.drop_needed)),
+        "minimum_rounds": f"{MIN_ROUNDS:,}",
+        "skim_sentence": skim_text(report, money(round(report.drop_needed))),
         "unchecked": unchecked,
     }
 

@@ -18,6 +18,7 @@ an hour holds R rounds of a bounded result). Everything is exact (Fractions) exc
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -45,6 +46,8 @@ class MixBet:
             raise ValueError(f"the share of seats on {self.wager} must be between 0 and 1, not {self.share}")
         if self.bet <= 0:
             raise ValueError(f"the average bet on {self.wager} must be positive")
+        if self.bet > MAX_BET:
+            raise ValueError(f"the average bet on {self.wager} must be at most {MAX_BET:,}")
 
 
 @dataclass(frozen=True)
@@ -78,14 +81,40 @@ class BetMix:
         return self.seats * self.occupancy
 
 
+# A share as a person writes it: 0.6, 60% or 3/5 (never an exponent, whose digits would choose the work of reading
+# it; at most six decimals), and an amount such as 25 or 12.5 (at most MAX_BET).
+_SHARE = re.compile(r"[0-9]{1,3}(\.[0-9]{1,6})?%|[0-9]{1,9}(\.[0-9]{1,6})?|[0-9]{1,9}/[1-9][0-9]{0,8}")
+_AMOUNT = re.compile(r"[0-9]{1,10}(\.[0-9]{1,6})?")
+MAX_BET = 10**9  # an average bet, in currency units
+
+
 def parse_share(text: str) -> Fraction:
     """A share written 0.6, 60% or 3/5."""
     raw = text.strip()
+    if not _SHARE.fullmatch(raw):
+        raise ValueError(f"{text[:40]!r} is not a share (write 0.6, 60% or 3/5)")
+    return Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
+
+
+def occupancy_option(text: str | None) -> Fraction | None:
+    """``--occupancy`` as written (None when not given); a :class:`~trey.core.errors.TreyError` naming the option
+    when it is not a share."""
+    from trey.core.errors import TreyError
+
+    if text is None:
+        return None
     try:
-        value = Fraction(raw[:-1]) / 100 if raw.endswith("%") else Fraction(raw)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r} is not a share (write 0.6, 60% or 3/5)") from None
-    return value
+        return parse_share(text)
+    except ValueError as exc:
+        raise TreyError(f"--occupancy: {exc}", hint="e.g. --occupancy 75%") from None
+
+
+def parse_amount(text: str) -> Fraction:
+    """An amount of money written 25 or 12.5 (no exponent, at most six decimals)."""
+    raw = text.strip()
+    if not _AMOUNT.fullmatch(raw):
+        raise ValueError(f"{text[:40]!r} is not a number such as 25 or 12.5")
+    return Fraction(raw)
 
 
 def parse_mix_bet(text: str) -> MixBet:
@@ -95,11 +124,10 @@ def parse_mix_bet(text: str) -> MixBet:
         raise ValueError(f"{text!r}: write WAGER=BET or WAGER=SHARE@BET, e.g. pair_plus=60%@10")
     share_text, at, bet_text = rest.rpartition("@")
     share = parse_share(share_text) if at else Fraction(1)
-    try:
-        bet = Fraction((bet_text if at else rest).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r}: the average bet {bet_text if at else rest!r} is not a number") from None
-    return MixBet(wager.strip(), share, bet)
+    written = bet_text if at else rest
+    if not _AMOUNT.fullmatch(written.strip()):
+        raise ValueError(f"{text[:60]!r}: the average bet {written[:40]!r} is not a number")
+    return MixBet(wager.strip(), share, Fraction(written.strip()))
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from trey.cards.hands import IntArray
 from trey.cards.readings import READINGS, Seat
 from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS, Reading, suit_orbits
 from trey.engine import player_decisions
-from trey.engine.money import ChosenMix, TableMoney, choose_mix, parse_share, table_mix, table_money
+from trey.engine.money import ChosenMix, TableMoney, choose_mix, occupancy_option, table_mix, table_money
 from trey.engine.results import GameAnalysis
 from trey.engine.table import TableMoments
 from trey.paytable.model import ANTE_PLAY, GameSpec, SideBet, Wagers, refuse_other_games
@@ -435,9 +435,7 @@ def money_of_table(
 
     where = "--mix" if mix else f"{spec.name}: table:"
     try:
-        chosen = choose_mix(
-            spec, mix, seats, parse_share(occupancy) if occupancy is not None else None, decisions_per_hour
-        )
+        chosen = choose_mix(spec, mix, seats, occupancy_option(occupancy), decisions_per_hour)
         if chosen is None:
             return None
         table_money(analysis, chosen.mix)  # the wagers checked before the table is counted
