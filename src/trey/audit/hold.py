@@ -23,6 +23,7 @@ import csv
 import io
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -374,8 +375,7 @@ def hold_report(
         for c in combined
     ]
     family = Family.of(statistical, alpha)
-    keys = [(r.table, r.shift) for r in rows]
-    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    repeated = sorted(k for k, n in Counter((r.table, r.shift) for r in rows).items() if n > 1)
     failed = [f"table {t}, shift {s} is listed more than once" for t, s in repeated]
     unchecked = []
     if untested:

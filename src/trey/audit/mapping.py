@@ -155,6 +155,9 @@ def load_mapping(path: Path) -> Mapping:
     for hand in ("deck", "input"):
         if isinstance(columns.get(hand), tuple):
             raise SpecError([doc.problem("schema.type", ("columns", hand), f"{hand} is one column of 52 cards")])
+    twice = _columns_twice(columns)
+    if twice:
+        raise SpecError([doc.problem("mapping.column-twice", ("columns", f), said) for f, said in twice])
     return Mapping(
         columns,
         notation,
@@ -163,3 +166,26 @@ def load_mapping(path: Path) -> Mapping:
         data.get("money", "units"),
         tuple(data.get("order_by", ())),
     )
+
+
+def _columns_twice(columns: dict[str, str | tuple[str, ...]]) -> list[tuple[str, str]]:
+    """The fields a mapping reads from a column another field is read from (named for it, or the field of that
+    name left to its own column): a deck read as the input would blame the shuffler for the mapping, a bet read as
+    the net the dealer. Each (field, what is wrong)."""
+    from trey.audit.sources import SEAT_FIELDS
+    from trey.audit.tables import ROUND_FIELDS
+
+    fields = set(ROUND_FIELDS) | set(SEAT_FIELDS)
+    owner: dict[str, str] = {}
+    found = []
+    for name, value in columns.items():
+        for column in value if isinstance(value, tuple) else (value,):
+            by_name = (
+                column != name and column not in columns and (column in fields or column.startswith(("bet_", "net_")))
+            )
+            other = owner.get(column, column if by_name else None)
+            if other is not None and other != name:
+                said = f"the column {column[:40]!r} is read as {other} already (each column is one field's)"
+                found.append((name, said))
+            owner.setdefault(column, name)
+    return found

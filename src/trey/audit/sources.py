@@ -41,6 +41,7 @@ from trey.paytable.model import GameSpec
 
 ROWS_AT_ONCE = 16_384  # rows read at a time (a round of 7 seats with its deck and input: about 3 KB of text)
 MAX_VALUE_CHARACTERS = 1_024  # a deck of 52 cards is about 200
+FORMAT_LINES = 64  # lines of a JSON Lines log read to know its format (the first that reads as an object says it)
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 60
 SEAT_FIELDS = ("seat", "player", "decision", "ante", "play", "ante_bonus")
@@ -84,21 +85,26 @@ def is_table_source(source: Source, mapping: Mapping | None) -> bool:
         return True
     try:
         with open_regular(source, what="a hand history") as stream:
-            head = stream.read(MAX_LINE_BYTES + 2)
+            head = stream.read(FORMAT_LINES * (MAX_LINE_BYTES + 2))
     except TreyError:
         return False  # the seat lines' reader says why
     text = head.lstrip(b"\xef\xbb\xbf").decode("utf-8", errors="replace")
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    lines = [line for line in text.splitlines()[:FORMAT_LINES] if line.strip()]
     if source.name.lower().endswith(".csv"):
         try:
-            return "dealer_cards" in _csv_fields(first)
+            return "dealer_cards" in _csv_fields(lines[0] if lines else "")
         except csv.Error:
             return False
-    try:
-        data = loads_strict(first)
-    except JsonInputError:
-        return False
-    return isinstance(data, dict) and "seats" in data
+    # The first line that reads as a JSON object says the format: a line that cannot be read is refused by either
+    # reader, and must not make the rounds after it be read as the other format.
+    for line in lines:
+        try:
+            data = loads_strict(line)
+        except JsonInputError:
+            continue
+        if isinstance(data, dict):
+            return "seats" in data
+    return False
 
 
 def records_of(
@@ -304,6 +310,7 @@ def _engine(source: SqlSource) -> Any:
         def connect() -> sqlite3.Connection:
             connection = sqlite3.connect(f"file:{Path(database).resolve()}?mode=ro", uri=True, timeout=CONNECT_SECONDS)
             connection.execute("PRAGMA query_only = ON")
+            connection.set_authorizer(_reading_only)
             return connection
 
         return sa.create_engine("sqlite://", creator=connect, poolclass=sa.pool.NullPool)
@@ -313,6 +320,27 @@ def _engine(source: SqlSource) -> Any:
             url, connect_args={"connect_timeout": CONNECT_SECONDS, "options": options}, poolclass=sa.pool.NullPool
         )
     raise SourceError("source.unreachable", f"{source.name}: trey reads SQLite and PostgreSQL databases, not {backend}")
+
+
+def _reading_only(action: int, _name: str | None, second: str | None, *_: object) -> int:
+    """SQLite's authorizer of a query: reading (SELECT, WITH, functions, a pragma read) and nothing else. ``mode=ro``
+    and ``query_only`` refuse writes, but ATTACH creates its file and VACUUM INTO its copy before they are refused:
+    each is denied here when the query is prepared, before anything runs."""
+    import sqlite3
+
+    reading = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
+    if action in reading or action == sqlite3.SQLITE_TRANSACTION:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and second is None:  # a pragma read, not set (SQLAlchemy reads some)
+        return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
+
+
+def _rows_of(result: Any, source: SqlSource) -> list[str]:
+    """The names of a result's columns; a located error for a statement that returns no rows."""
+    if not result.returns_rows:
+        raise SourceError("source.query", f"{source.name}: the query returns no rows", hint="give a SELECT")
+    return list(result.keys())
 
 
 def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
@@ -349,7 +377,7 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: 
                 result = connection.execute(statement)
             except sa.exc.SQLAlchemyError as exc:
                 raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
-            names = list(result.keys())
+            names = _rows_of(result, source)
             twice = sorted({n for n in names if names.count(n) > 1})
             if twice:
                 raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")
@@ -1026,7 +1054,7 @@ def sql_rows(source: SqlSource, limit: int) -> tuple[list[str], list[tuple[int, 
             )
             try:
                 result = connection.execute(statement)
-                names = list(result.keys())
+                names = _rows_of(result, source)
                 rows = result.fetchmany(limit + 1)
             except sa.exc.SQLAlchemyError as exc:
                 raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None

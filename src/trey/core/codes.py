@@ -129,6 +129,7 @@ class Code(StrEnum):
     SOURCE_COLUMN = "source.column"
     SOURCE_UNREADABLE = "source.unreadable"
     MAPPING_CARD_CODES = "mapping.card-codes"
+    MAPPING_COLUMN_TWICE = "mapping.column-twice"
     PROFILE_SHIPPED_NAME = "profile.shipped-name"
     JSON_SYNTAX = "json.syntax"
     JSON_TOO_DEEP = "json.too-deep"
@@ -340,6 +341,11 @@ CODE_TABLE: tuple[tuple[tuple[str, ...], str], ...] = (
     (
         (Code.MAPPING_CARD_CODES,),
         "a mapping's table of card codes (RFID) naming a card that does not exist, or a card twice",
+    ),
+    (
+        (Code.MAPPING_COLUMN_TWICE,),
+        "a mapping that reads one column of the source as two fields (`deck` and `input` from one column, a bet "
+        "read as a net): each column is one field's",
     ),
     (
         (Code.PROFILE_SHIPPED_NAME,),

@@ -1,0 +1,94 @@
+"""Red-team findings on the audit's sources, each made again: a database queried for more than reading, a log
+whose first line is broken, a mapping that reads one column as two fields."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from trey.audit.simulated import simulated_table_log
+from trey.paytable.load import load_spec
+
+REPO = Path(__file__).resolve().parents[2]
+PAYTABLE = REPO / "paytables" / "standard.yaml"
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("ATTACH DATABASE '{folder}/evil.db' AS e", "the query is refused (not authorized)"),
+        ("VACUUM INTO '{folder}/copy.db'", "the query is refused (authorization denied)"),
+        ("PRAGMA query_only = 0", "the query is refused (not authorized)"),
+        ("SELECT 1 WHERE 0", None),  # reads: then the missing columns are said
+    ],
+)
+def test_a_sqlite_query_reads_and_does_nothing_else(tmp_path: Path, query: str, said: str | None) -> None:
+    """mode=ro and query_only refused writes, but ATTACH created its file and VACUUM INTO its copy before they
+    were refused, and a statement that returns no rows ended in a traceback: now each is refused when it is
+    prepared, with a located error, and nothing is created."""
+    database = tmp_path / "rounds.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE seats (x TEXT)")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    run = run_cli("audit", str(PAYTABLE), f"sqlite:///{database}", "--query", query.format(folder=tmp_path))
+    assert run.exit_code == 1 and "Traceback" not in run.stderr
+    if said is not None:
+        assert run.stderr == f"error: sqlite:///{database} (query): {said} [source.query]\n"
+    else:
+        assert run.stderr.startswith("error: the source has no column for round")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_statement_that_returns_no_rows_is_one_error(tmp_path: Path) -> None:
+    database = tmp_path / "rounds.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE seats (x TEXT)")
+    run = run_cli("audit", str(PAYTABLE), f"sqlite:///{database}", "--query", "BEGIN")
+    assert (run.exit_code, run.stderr) == (
+        1,
+        f"error: sqlite:///{database} (query): the query returns no rows [source.query] (give a SELECT)\n",
+    )
+
+
+def test_a_broken_first_line_refuses_itself_alone(tmp_path: Path) -> None:
+    """The first line of a log said its format: a broken first line made every table round after it be read as a
+    seat line and refused. The first line that reads as a JSON object says it now."""
+    rounds = list(simulated_table_log(load_spec(PAYTABLE), 20, 5, seats=7))
+    path = tmp_path / "broken.jsonl"
+    path.write_text("{not json\n" + "\n".join(rounds) + "\n")
+    run = run_cli("audit", str(PAYTABLE), str(path), "--format", "json")
+    data = json.loads(run.stdout)
+    assert (data["problems"]["count"], data["rounds"]) == (1, 140)
+    assert data["problems"]["listed"][0]["line"] == 1
+
+
+@pytest.mark.parametrize(
+    ("columns", "said"),
+    [
+        ("{deck: deck, input: deck}", "mapping.yaml:2:30: $.columns.input: the column 'deck' is read as deck already"),
+        (
+            "{net_prime: bet_prime}",
+            "mapping.yaml:2:22: $.columns.net_prime: the column 'bet_prime' is read as bet_prime",
+        ),
+        (
+            "{player: [a, b, c], dealer_cards: [c, d, e]}",
+            "mapping.yaml:2:44: $.columns.dealer_cards: the column 'c' is read as player already",
+        ),
+    ],
+)
+def test_a_mapping_reads_each_column_as_one_field(tmp_path: Path, columns: str, said: str) -> None:
+    """A mapping of deck and input to one column was taken, and the audit blamed the shuffler for it (46 findings
+    of rising sequences); a bet read as the net, 2,800 wagers mis-paid."""
+    from trey.audit.mapping import load_mapping
+    from trey.core.errors import SpecError
+
+    path = tmp_path / "mapping.yaml"
+    path.write_text(f"mapping: 1\ncolumns: {columns}\n")
+    with pytest.raises(SpecError) as caught:
+        load_mapping(path)
+    assert str(caught.value).startswith(f"{path.parent}/{said}"), str(caught.value)
+    assert [p.code for p in caught.value.problems] == ["mapping.column-twice"]
