@@ -873,7 +873,7 @@ class BatteryState:
         if not other.rounds:
             return
         self._logged(bool(other.decks), bool(other.inputs))
-        have = self.have()
+        have = self.have() | {"hands"}  # other's rounds have hands (these may have none yet)
         self.overall.merge(_restricted(other.overall, have))
         for label, values in other.groups.items():
             for value, counts in values.items():
