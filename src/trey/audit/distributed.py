@@ -337,13 +337,13 @@ def _as_lists(data: object, depth: int = 0) -> Any:
     return data
 
 
-def part_of_plain(shared: Shared, data: object) -> PartState:
+def part_of_plain(shared: Shared, raw: object) -> PartState:
     """A part's state read as a claim: ValueError for anything that is not such a state, or whose counts do not
     agree with each other (more listed than counted, seats' rounds that are not the rounds decided, points of the
     trail where the trail has none, digests unsorted or more than the rounds)."""
-    if not isinstance(data, dict) or set(data) != set(PLAIN_KEYS):
+    if not isinstance(raw, dict) or set(raw) != set(PLAIN_KEYS):
         raise ValueError("a part's state has its keys")
-    data = _as_lists(data)
+    data: dict[str, Any] = _as_lists(raw)
     found = Audit(shared.spec, alpha=shared.alpha)
     for name in ("lines", "rounds", "table_rounds", "problem_count", "duplicates", "mispaid_count"):
         setattr(found, name, _whole(data[name], name))
@@ -485,8 +485,8 @@ def part_of_plain(shared: Shared, data: object) -> PartState:
     text = data["digests"]
     if not isinstance(text, str) or len(text) % 16 or len(text) // 16 > found.rounds:
         raise ValueError("a digest a round, at most")
-    raw = bytes.fromhex(text)
-    digests = np.frombuffer(raw, dtype="<u8").astype(np.uint64)
+    packed = bytes.fromhex(text)
+    digests = np.frombuffer(packed, dtype="<u8").astype(np.uint64)
     if len(digests) > 1 and not bool((digests[1:] > digests[:-1]).all()):
         raise ValueError("the digests sorted, each once")
     batches = []

@@ -349,7 +349,16 @@ class Counts:
 
     def check(self, have: set[str]) -> None:
         """ValueError unless the counts are what counting rounds can give (a worker's counts are a claim): every
-        cell of the right shape, none negative, and each total what its rounds and seats make it."""
+        cell of the right shape, none negative, and each total what its rounds and seats make it. The cells it
+        reads that are not counted (zeros) are not kept: a state checked twice is checked alike."""
+        counted = set(self.cells)
+        try:
+            self._check(have)
+        finally:
+            for name in set(self.cells) - counted:
+                del self.cells[name]
+
+    def _check(self, have: set[str]) -> None:
         if not (isinstance(self.rounds, int) and isinstance(self.seats, int) and self.rounds >= 0):
             raise ValueError("a group's rounds and seats must be whole numbers")
         if not 0 <= self.seats <= MAX_SEATS * self.rounds:
