@@ -152,7 +152,9 @@ def _fragments(index: int, path: Path, spec: GameSpec, mapping: Mapping | None) 
     return parts, ""
 
 
-_ANALYSES: dict[str, GameAnalysis] = {}  # on a worker: the game's figures, worked out once for all its parts
+# On a worker: the game's figures, and what is due on its outcomes at each bet size (the audit's caches, which
+# depend on the game alone), worked out once for all the parts it audits.
+_ANALYSES: dict[str, tuple[GameAnalysis, dict[Any, Any], dict[Any, Any], dict[Any, Any]]] = {}
 
 
 def audit_part(shared: Shared, part: Part) -> dict[str, Any]:
@@ -160,15 +162,21 @@ def audit_part(shared: Shared, part: Part) -> dict[str, Any]:
     from trey.engine import analyze
 
     spec = shared.spec
-    analysis = _ANALYSES.get(spec.sha256)
-    if analysis is None:
+    known = _ANALYSES.get(spec.sha256)
+    if known is None:
         if len(_ANALYSES) > 8:
             _ANALYSES.clear()
-        analysis = _ANALYSES[spec.sha256] = analyze(spec)
+        known = _ANALYSES[spec.sha256] = (analyze(spec), {}, {}, {})
+    analysis, due_cache, moments, hand_dues = known
     found, settler, rule, expectations = prepared(spec, analysis, shared.alpha)
+    found.due_cache, found.moments, found.hand_dues = due_cache, moments, hand_dues
     path = Path(part.path)
     fragment = None
     if part.fragment is not None:
+        dataset, _, _ = parquet_dataset(path, spec, shared.mapping or Mapping())
+        files = [str(f.path) for f in dataset.get_fragments()]
+        if part.fragment >= len(files) or files[part.fragment] != part.file:
+            raise TreyError(f"{path.name}: its fragments are not those planned (the dataset changed, or is another)")
         fragment = (part.fragment, part.done)
     with SeenIds(key=shared.key) as seen:
         batches = _audit_log(
