@@ -345,13 +345,39 @@ def _as_lists(data: object, depth: int = 0) -> Any:
     return data
 
 
+def _battery_lists(data: object) -> Any:
+    """A battery's plain state with its tuples as lists, by its known shape (its counts at once, not one by one);
+    anything else left as it is, for :func:`~trey.audit.integrity.battery.state_of_plain` to refuse."""
+
+    def counts(c: object) -> object:
+        if not isinstance(c, dict) or not isinstance(c.get("cells"), dict):
+            return c
+        return {**c, "cells": {n: list(v) if isinstance(v, tuple) else v for n, v in c["cells"].items()}}
+
+    if not isinstance(data, dict):
+        return data
+    groups = data.get("groups")
+    if isinstance(groups, dict):
+        groups = {
+            label: [
+                [pair[0], counts(pair[1])] if isinstance(pair, list | tuple) and len(pair) == 2 else pair
+                for pair in values
+            ]
+            if isinstance(values, list | tuple)
+            else values
+            for label, values in groups.items()
+        }
+    return {**data, "overall": counts(data.get("overall")), "groups": groups}
+
+
 def part_of_plain(shared: Shared, raw: object) -> PartState:
     """A part's state read as a claim: ValueError for anything that is not such a state, or whose counts do not
     agree with each other (more listed than counted, seats' rounds that are not the rounds decided, points of the
     trail where the trail has none, digests unsorted or more than the rounds)."""
     if not isinstance(raw, dict) or set(raw) != set(PLAIN_KEYS):
         raise ValueError("a part's state has its keys")
-    data: dict[str, Any] = _as_lists(raw)
+    data: dict[str, Any] = _as_lists({k: v for k, v in raw.items() if k != "deal_counts"})
+    data["deal_counts"] = _battery_lists(raw["deal_counts"])
     found = Audit(shared.spec, alpha=shared.alpha)
     for name in ("lines", "rounds", "table_rounds", "problem_count", "duplicates", "mispaid_count"):
         setattr(found, name, _whole(data[name], name))

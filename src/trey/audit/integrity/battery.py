@@ -1002,9 +1002,10 @@ def _counts_of_plain(data: object) -> Counts:
         size = math.prod(shape)
         if not isinstance(values, list) or len(values) != size:
             raise ValueError(f"{name} must be a list of {size:,} counts")
-        if not all(type(v) is int and 0 <= v <= MAX_COUNT for v in values):
+        array = np.array(values)  # whole numbers within 64 bits make int64 (at C speed), anything else does not
+        if array.dtype != np.int64 or not bool(((array >= 0) & (array <= MAX_COUNT)).all()):
             raise ValueError(f"{name} must be whole numbers from 0 to 2^62")
-        cells[name] = np.array(values, dtype=np.int64).reshape(shape)
+        cells[name] = array.reshape(shape)
     return Counts(_whole(data["rounds"], "rounds"), _whole(data["seats"], "seats"), cells)
 
 
