@@ -148,6 +148,18 @@ def test_a_round_across_two_fragments_is_audited_here(cluster: tuple[str, Any], 
     assert (here.table_rounds, here.rounds, here.problem_count) == (200, 400, 0)  # round 101 read whole
 
 
+def test_fragments_that_differ_on_the_deck_are_audited_here(cluster: tuple[str, Any], tmp_path: Path) -> None:
+    """The first round of the dataset has a deck, so every round must: the second fragment's are refused, as one
+    process refuses them, not read by a rule of their own."""
+    address, _ = cluster
+    rows = flat(table_rounds()[:200], spec().wagers.ids)
+    pq.write_table(pa.Table.from_pylist(rows[:200]), tmp_path / "a.parquet")
+    pq.write_table(pa.Table.from_pylist([dict(r, deck=None, input=None) for r in rows[200:]]), tmp_path / "b.parquet")
+    here, there = same_both_ways([tmp_path], address)
+    assert there.ran == "audited on this machine: the fragments of a dataset differ on the deck"
+    assert {p.code for p in here.problems} == {"round.deck-mixed"} and here.problem_count == 100
+
+
 FORGE = """
 import trey.audit.distributed as d
 d.genuine_audit_part = getattr(d, "genuine_audit_part", d.audit_part)
