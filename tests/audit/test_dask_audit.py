@@ -204,6 +204,12 @@ def test_the_command_on_dask_prints_the_audit_of_one_process(cluster: tuple[str,
     assert there.stderr == f"audited on the Dask cluster at {address}: 2 parts\n"
 
 
+def test_a_missing_log_is_the_error_of_one_process(tmp_path: Path) -> None:
+    args = ("audit", PAYTABLE, _seat_log(tmp_path / "a.jsonl", "A", 20, 1), tmp_path / "missing.jsonl")
+    here, there = run_cli(*args), run_cli(*args, "--scheduler", "local:1")
+    assert (there.exit_code, there.stdout, there.stderr) == (here.exit_code, "", here.stderr) and here.exit_code == 1
+
+
 def test_a_database_is_not_audited_on_dask(tmp_path: Path) -> None:
     result = run_cli("audit", PAYTABLE, f"sqlite:///{tmp_path / 'r.db'}", "--table", "seats", "--scheduler", "local:1")
     assert (result.exit_code, result.stdout) == (1, "")

@@ -61,6 +61,7 @@ from trey.audit.meters import MeterBreak
 from trey.audit.seen import KEY_BYTES, NEW, SeenIds, new_key
 from trey.audit.sources import Source, SqlSource, _same_as_before, is_table_source, parquet_dataset
 from trey.core.errors import TreyError
+from trey.core.files import open_regular
 from trey.core.runner import Plain, Where, run_chunks
 from trey.engine.results import GameAnalysis
 from trey.paytable.model import GameSpec
@@ -123,6 +124,8 @@ def plan(sources: list[Path] | list[Source], spec: GameSpec, mapping: Mapping | 
                 return [], why
             parts.extend(fragments)
         else:
+            with open_regular(path, what="a hand history (JSON Lines or CSV)"):  # refused here as in one process
+                pass
             parts.append(Part(index, str(path)))
     return parts, ""
 
