@@ -543,52 +543,47 @@ def part_of_plain(shared: Shared, raw: object) -> PartState:
     return PartState(found, digests, batches)
 
 
-def fallback(shared: Shared, parts: list[Part], states: list[PartState]) -> str:
-    """Why the parts' states cannot be merged into the audit of them all ("" when they can)."""
-    seen = SeenIds(key=shared.key)
-    with seen:
-        for state in states:
-            if len(state.digests) and bool(
-                (seen.earlier(state.digests, np.zeros(len(state.digests), np.uint64)) != NEW).any()
-            ):
-                return "a round id is logged in two parts (or two ids share a digest)"
-    progressive = any(b.progressive is not None for b in shared.spec.wagers.side_bets)
-    tables: set[str] = set()
-    for state in states:
-        met = set(state.found.cards.first)
-        if progressive and met & tables:
+class Depends:
+    """What the parts met so far hand on to the next, read part by part in their order: :meth:`on` says why a part
+    cannot be audited apart from those before it ("" when it can). Bounded: the ids' digests are kept as one
+    process keeps them (:class:`~trey.audit.seen.SeenIds`, on disk past its memory), the tables, seats and labels
+    are fewer than those followed."""
+
+    def __init__(self, shared: Shared, seen: SeenIds) -> None:
+        self.seen = seen
+        self.progressive = any(b.progressive is not None for b in shared.spec.wagers.side_bets)
+        self.tables: set[str] = set()
+        self.seats: set[str] = set()
+        self.labels: dict[str, set[str]] = {}
+        self.decks: dict[int, bool] = {}
+
+    def on(self, part: Part, state: PartState) -> str:
+        found = state.found
+        digests = state.digests
+        if len(digests) and bool((self.seen.earlier(digests, np.zeros(len(digests), np.uint64)) != NEW).any()):
+            return "a round id is logged in two parts (or two ids share a digest)"
+        met = set(found.cards.first)
+        if self.progressive and met & self.tables:
             return "a table's progressive meter runs from one part into another"
-        tables |= met
-        if len(state.found.cards.first) >= MAX_TABLES_FOLLOWED:
-            return f"a part meets {MAX_TABLES_FOLLOWED:,} tables or more"
-    if len(tables) >= MAX_TABLES_FOLLOWED:
-        return f"the parts meet {MAX_TABLES_FOLLOWED:,} tables or more"
-    seats: set[str] = set()
-    for state in states:
-        seats |= set(state.found.seats)
-        if state.found.seats_not_followed:
-            return f"a part has more than {MAX_SEATS:,} seats"
-    if len(seats) > MAX_SEATS:
-        return f"the parts have more than {MAX_SEATS:,} seats"
-    labels: dict[str, set[str]] = {}
-    for state in states:
-        counts = state.found.deal_counts
-        if any(counts.untracked.values()):
-            return f"a part has more than {MAX_TRACKED:,} values of a label"
+        self.tables |= met
+        if len(found.cards.first) >= MAX_TABLES_FOLLOWED or len(self.tables) >= MAX_TABLES_FOLLOWED:
+            return f"the parts meet {MAX_TABLES_FOLLOWED:,} tables or more"
+        self.seats |= set(found.seats)
+        if found.seats_not_followed or len(self.seats) > MAX_SEATS:
+            return f"the parts have more than {MAX_SEATS:,} seats"
+        counts = found.deal_counts
         for label, values in counts.groups.items():
-            labels.setdefault(label, set()).update(values)
-    if any(len(v) > MAX_TRACKED for v in labels.values()):
-        return f"the parts have more than {MAX_TRACKED:,} values of a label"
-    decks: dict[int, bool] = {}
-    for part, state in zip(parts, states, strict=True):
-        if part.fragment is None:
-            continue
-        if any(fragment is None for fragment, _ in state.batches):
-            return "a fragment of a dataset was read strictly"
-        deck = next((d for _, d in state.batches if d is not None), None)
-        if deck is not None and decks.setdefault(part.log, deck) != deck:
-            return "the fragments of a dataset differ on the deck"
-    return ""
+            labels = self.labels.setdefault(label, set())
+            labels.update(values)
+            if len(labels) > MAX_TRACKED or counts.untracked.get(label):
+                return f"the parts have more than {MAX_TRACKED:,} values of a label"
+        if part.fragment is not None:
+            if any(fragment is None for fragment, _ in state.batches):
+                return "a fragment of a dataset was read strictly"
+            deck = next((d for _, d in state.batches if d is not None), None)
+            if deck is not None and self.decks.setdefault(part.log, deck) != deck:
+                return "the fragments of a dataset differ on the deck"
+        return ""
 
 
 def merge(found: Audit, state: PartState) -> None:
@@ -652,7 +647,7 @@ def merge(found: Audit, state: PartState) -> None:
 
 def _merge_cards(mine: CardCounts, theirs: CardCounts) -> None:
     """The card counts of a part read after ``mine``'s: each table's first round repeats cards of its last round
-    before (the tables are fewer than those followed: :func:`fallback`)."""
+    before (the tables are fewer than those followed: :class:`Depends`)."""
     mine.by_position += theirs.by_position
     mine.repeats += theirs.repeats
     for table, cards in theirs.first.items():
@@ -685,25 +680,34 @@ def audit_on_dask(
     assert len(shared.key) == KEY_BYTES
     where = Where(scheduler=scheduler, recheck=RECHECK)
     plain = Plain(encode=lambda data: data, decode=lambda s, _, data: part_of_plain(s, data))
-    states: list[PartState | None] = [None] * len(parts)
-    for index, state in run_chunks(
-        _run_part,
-        shared,
-        [(p,) for p in parts],
-        where,
-        plain,
-        same=lambda here, there: part_of_plain(shared, here) == there,
-    ):
-        states[index] = state
-    done = [s for s in states if s is not None]
-    why = fallback(shared, parts, done)
+    found, _, _, _ = prepared(spec, analysis, alpha)
+    waiting: dict[int, PartState] = {}  # parts back before those ahead of them: merged in the parts' order
+    merged = 0
+    with SeenIds(key=shared.key) as seen:
+        depends = Depends(shared, seen)
+        results = run_chunks(
+            _run_part,
+            shared,
+            [(p,) for p in parts],
+            where,
+            plain,
+            same=lambda here, there: part_of_plain(shared, here) == there,
+        )
+        for index, state in results:
+            waiting[index] = state
+            while merged in waiting and not why:
+                ready = waiting.pop(merged)
+                why = depends.on(parts[merged], ready)
+                if not why:
+                    merge(found, ready)
+                    merged += 1
+            if why:
+                getattr(results, "close", lambda: None)()  # the cluster's work left: this machine audits it all
+                break
     if why:
         found = audit(spec, logs, analysis, alpha=alpha, mapping=mapping)
         found.ran = f"audited on this machine: {why}"
         return found
-    found, _, _, _ = prepared(spec, analysis, alpha)
-    for state in done:
-        merge(found, state)
     found.ran = f"audited on the Dask cluster at {scheduler}: {len(parts):,} part{'s' if len(parts) != 1 else ''}"
     return finished(found)
 
