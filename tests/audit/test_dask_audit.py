@@ -4,6 +4,7 @@ round across fragments) makes the audit run here; a cluster's forged answer is r
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import re
@@ -193,6 +194,40 @@ def test_a_forged_answer_is_refused(cluster: tuple[str, Any], tmp_path: Path, co
     assert re.fullmatch(f"error: the Dask cluster at {re.escape(address)} {said} \\(.*\\)\n", result.stderr), (
         result.stderr
     )
+
+
+def test_a_part_state_with_junk_anywhere_is_refused_as_a_claim(tmp_path: Path) -> None:
+    """Any value of a part's state replaced by junk: read as it is or refused as not a part's state (the errors
+    the runner turns into its one line), never another error."""
+    import random
+
+    from trey.audit.distributed import Shared, audit_part, part_of_plain, plan
+    from trey.audit.seen import new_key
+    from trey.audit.verdict import DEFAULT_ALPHA
+
+    shared = Shared(spec(), None, DEFAULT_ALPHA, new_key())
+    parts, _ = plan([write_jsonl(tmp_path / "t.jsonl", table_rounds()[:60])], spec(), None)
+    good = audit_part(shared, parts[0])
+    assert part_of_plain(shared, good) == part_of_plain(shared, copy.deepcopy(good))
+
+    def places(data: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        yield at
+        items = data.items() if isinstance(data, dict) else enumerate(data[:2]) if isinstance(data, list) else ()
+        for key, value in items:
+            yield from places(value, (*at, key))
+
+    everywhere = [p for p in places(good) if p]
+    rng = random.Random(7)
+    for _ in range(100):  # each value replaced in place, then put back
+        place = rng.choice(everywhere)
+        inner = good
+        for key in place[:-1]:
+            inner = inner[key]
+        kept = inner[place[-1]]
+        inner[place[-1]] = rng.choice([None, -1, 1 << 70, "1/0", "x", 1.5, [], {}, True, "9" * 5_000, [1, 2]])
+        with contextlib.suppress(ValueError, TypeError, KeyError, IndexError):
+            part_of_plain(shared, good)
+        inner[place[-1]] = kept
 
 
 def test_the_command_on_dask_prints_the_audit_of_one_process(cluster: tuple[str, Any], tmp_path: Path) -> None:

@@ -201,8 +201,10 @@ def _q(value: Fraction | int) -> str:
 def _exact(value: object, what: str) -> Fraction:
     if not isinstance(value, str) or not _EXACT.fullmatch(value):
         raise ValueError(f"{what}: an exact figure is a text of digits")
-    figure = Fraction(value)
-    return figure
+    try:
+        return Fraction(value)
+    except ZeroDivisionError:
+        raise ValueError(f"{what}: an exact figure over 0") from None
 
 
 def _text(value: object, what: str, *, optional: bool = False) -> Any:
