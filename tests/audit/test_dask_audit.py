@@ -176,7 +176,7 @@ RESTORE = "import trey.audit.distributed as d\nd.audit_part = getattr(d, 'genuin
 @pytest.mark.parametrize(
     ("count", "said"),
     [
-        (0, "gave other results for chunk [0-3] than this machine deals for it: the cluster's figures are refused"),
+        (0, "gave other results for chunk [0-3] than this machine audits for it: the cluster's figures are refused"),
         (-1, "handed back for chunk [0-3] what is not a chunk's result: refused"),
     ],
 )

@@ -694,6 +694,7 @@ def audit_on_dask(
             where,
             plain,
             same=lambda here, there: part_of_plain(shared, here) == there,
+            does="audits",
         )
         for index, state in results:
             waiting[index] = state
