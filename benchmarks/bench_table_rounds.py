@@ -19,6 +19,15 @@ log written as JSON Lines, then audited by the library in a process of its own, 
 memory (``ru_maxrss``) before the audit (imports and the paytable's analysis) and after it. The deal-integrity
 battery counts each batch into a state of fixed size, so the peak should not grow with the log (what grows: the
 set of round ids, 16 bytes a round, on disk past 32 MB). ``PYTHONPATH=other/src`` measures another checkout.
+
+    .venv/bin/python benchmarks/bench_table_rounds.py --scheduler [ROUNDS] [PARTS] [RUNS]
+
+`--scheduler`: ROUNDS table rounds (default 40,000: 200,000 seats) as a partitioned Parquet dataset of PARTS
+fragments (default 4) and as PARTS JSON Lines logs, each audited in one process and with ``scheduler=`` on a
+LocalCluster of 2 worker processes (started, and warmed by a first audit, before the timing: what a running cluster
+is), RUNS (default 3) runs alternated, each figure their median; the two audits' JSON must be equal (asserted), the
+speeds are printed, never asserted. On 2 cores shared with the client (it plans the parts, reads the dataset's round
+column, checks and merges the states), expect no more than about twice one process.
 """
 
 from __future__ import annotations
@@ -145,8 +154,69 @@ def memory(sizes: list[int]) -> None:
             log.unlink()
 
 
+def on_dask(rounds: int, parts: int, runs: int) -> None:
+    import logging
+
+    import dask.distributed
+
+    from trey.audit.audit import audit_json
+
+    spec = load_spec(REPO / "paytables" / "standard.yaml")
+    analysis = analyze(spec)
+    base = [json.loads(line) for line in simulated_table_log(spec, BASE, 3, seats=SEATS)]
+    with tempfile.TemporaryDirectory() as folder:
+        dataset, logs = Path(folder) / "dataset", [Path(folder) / f"log-{k}.jsonl" for k in range(parts)]
+        each = -(-rounds // parts)
+        for k in range(parts):
+            rows, lines = [], []
+            for number in range(k * each, min(rounds, (k + 1) * each)):
+                r = dict(base[number % BASE], round=f"R{number}")
+                lines.append(json.dumps(r) + "\n")
+                for s in r["seats"]:
+                    row = {f: r[f] for f in ("round", "table", "dealer", "shuffler", "shift", "table_seats")}
+                    row |= {"dealer_cards": " ".join(r["dealer_cards"]), "deck": " ".join(r["deck"])}
+                    row |= {"input": " ".join(r["input"]), "seat": s["seat"], "player": " ".join(s["player"])}
+                    row |= {"decision": s["decision"], **{f"bet_{w}": v for w, v in s["bets"].items()}}
+                    row |= {f"net_{w}": v for w, v in s["net"].items()} | s["parts"]
+                    rows.append(row)
+            logs[k].write_text("".join(lines))
+            dataset.mkdir(exist_ok=True)
+            pq.write_table(pa.Table.from_pylist(rows), dataset / f"part-{k:03d}.parquet")
+        seats = rounds * SEATS
+        with (
+            dask.distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+            ) as cluster,
+            dask.distributed.Client(cluster),
+        ):
+            address = cluster.scheduler_address
+            kinds = (("Parquet dataset", [dataset]), ("JSON Lines logs", logs))
+            for _, sources in kinds:  # warm: the paytable's analysis on each worker, imports
+                audit(spec, sources, analysis, scheduler=address)
+            times: dict[tuple[str, str], list[float]] = {}
+            for _ in range(runs):
+                for name, sources in kinds:
+                    for where, scheduler in (("one process", None), ("2 Dask workers", address)):
+                        start = time.perf_counter()
+                        found = audit(spec, sources, analysis, scheduler=scheduler)
+                        times.setdefault((name, where), []).append(time.perf_counter() - start)
+                        if scheduler is None:
+                            here = json.dumps(audit_json(found))
+                        else:
+                            assert found.ran.startswith("audited on the Dask cluster"), found.ran
+                            assert json.dumps(audit_json(found)) == here
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+        for (name, where), took in times.items():
+            wall = median(took)
+            said = f"{seats:,} seats in {wall:.2f} s: {seats / wall:,.0f} seats a second"
+            print(f"{name}, {parts} parts, {where}: {said}")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--peak"]:
+    if sys.argv[1:2] == ["--scheduler"]:
+        numbers = [int(n) for n in sys.argv[2:]]
+        on_dask(*(numbers + [40_000, 4, 3][len(numbers) :]))
+    elif sys.argv[1:2] == ["--peak"]:
         peak(Path(sys.argv[2]))
     elif sys.argv[1:2] == ["--memory"]:
         memory([int(n) for n in sys.argv[2:]] or [200_000, 1_000_000])

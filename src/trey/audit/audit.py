@@ -198,9 +198,35 @@ class SeatDecisions:
     rounds: int = 0
     plays_below: int = 0  # played a hand the normal strategy folds
     folds_above: int = 0  # folded a hand the normal strategy plays
-    gain: float = 0.0  # the deviations' gain over the normal decision, per Ante, as dealt
-    expected_gain: float = 0.0  # its expectation given the player's hands alone (never above 0)
-    variance: float = 0.0
+    # Each batch's sums (floats) added exactly: the totals do not depend on the order the batches are added in (an
+    # audit on a Dask cluster adds its parts' as one process adds its batches). Read as floats.
+    gain_sum: Fraction = Fraction(0)  # the deviations' gain over the normal decision, per Ante, as dealt
+    expected_gain_sum: Fraction = Fraction(0)  # its expectation given the player's hands alone (never above 0)
+    variance_sum: Fraction = Fraction(0)
+
+    @property
+    def gain(self) -> float:
+        return float(self.gain_sum)
+
+    @gain.setter
+    def gain(self, value: float) -> None:
+        self.gain_sum = Fraction(value)
+
+    @property
+    def expected_gain(self) -> float:
+        return float(self.expected_gain_sum)
+
+    @expected_gain.setter
+    def expected_gain(self, value: float) -> None:
+        self.expected_gain_sum = Fraction(value)
+
+    @property
+    def variance(self) -> float:
+        return float(self.variance_sum)
+
+    @variance.setter
+    def variance(self, value: float) -> None:
+        self.variance_sum = Fraction(value)
 
     @property
     def deviations(self) -> int:
@@ -230,6 +256,61 @@ class Trail:
 
 
 @dataclass
+class TrailPart:
+    """The trail of one part of the rounds (a log, or a fragment of a Parquet dataset), as a part audited alone
+    gives it: its Ante & Play rounds (``decided``), its actual net less its expectation and their variance
+    (``difference``, ``variance``: exact, each batch's float sums added exactly), and its points at the part's
+    rounds ``i`` where ``i + 1`` is a multiple of ``every`` (a power of two, doubled when :data:`Trail.MAX_POINTS`
+    are held). A point keeps its batch's start exactly and the batch's running float sum to it: the audit's trail
+    (:func:`trail_of`) is then the same whether the parts were audited in one process or each on its own."""
+
+    decided: int = 0
+    every: int = 1
+    difference: Fraction = Fraction(0)
+    variance: Fraction = Fraction(0)
+    # (round in the part, difference at the batch's start, the batch's running sum, the same two of the variance)
+    points: list[tuple[int, Fraction, float, Fraction, float]] = field(default_factory=list)
+
+    def add(self, point: tuple[int, Fraction, float, Fraction, float]) -> None:
+        self.points.append(point)
+        if len(self.points) >= Trail.MAX_POINTS:
+            self.keep(2 * self.every)
+
+    def keep(self, every: int) -> None:
+        """Only the points at multiples of ``every`` (a power of two, at least the part's)."""
+        if every > self.every:
+            self.points = [p for p in self.points if (p[0] + 1) % every == 0]
+            self.every = every
+
+
+def trail_spacing(parts: list[TrailPart]) -> int:
+    """The trail's spacing: the smallest power of two at whose multiples the parts hold fewer than
+    :data:`Trail.MAX_POINTS` points, chosen from their sizes alone (so however they were audited)."""
+    every = 1
+    while sum(p.decided // every for p in parts) >= Trail.MAX_POINTS:
+        every *= 2
+    return every
+
+
+def trail_of(parts: list[TrailPart]) -> Trail:
+    """The audit's trail from its parts' (in their order): each point at its round counted over all the parts, its
+    values the exact offset of the parts before it with the part's own."""
+    every = trail_spacing(parts)
+    trail = Trail(every=every)
+    done, difference, variance = 0, Fraction(0), Fraction(0)
+    for part in parts:
+        for i, start, run, start_variance, run_variance in part.points:
+            if (i + 1) % every == 0:
+                at = float(difference + start) + run
+                spread = float(variance + start_variance) + run_variance
+                trail.points.append((done + i + 1, at, math.sqrt(max(spread, 0.0))))
+        done += part.decided
+        difference += part.difference
+        variance += part.variance
+    return trail
+
+
+@dataclass
 class Audit:
     spec: GameSpec
     lines: int = 0
@@ -252,7 +333,7 @@ class Audit:
     # Ante & Play's expectation for these very rounds, given each round's cards and logged decision (per the bets
     # as placed), and its variance: the sharp test of the return.
     expected_net: Fraction = Fraction(0)
-    expected_variance: float = 0.0
+    variance_sum: Fraction = Fraction(0)  # its variance: each batch's float sum added exactly (expected_variance)
     due_cache: dict[tuple[object, ...], Due] = field(default_factory=dict, repr=False)
     laws: dict[str, OutcomeLaw] = field(default_factory=dict, repr=False)
     moments: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict, repr=False)  # (wager, bet cents)
@@ -261,6 +342,7 @@ class Audit:
     seat_order: list[SeatDecisions] = field(default_factory=list, repr=False)  # as seat_codes number them
     seats_not_followed: int = 0  # Ante & Play rounds of seats beyond MAX_SEATS
     trail: Trail = field(default_factory=Trail)
+    trail_parts: list[TrailPart] = field(default_factory=list, repr=False)  # the trail's parts (trail_of)
     decided: int = 0  # Ante & Play rounds counted in the trail
     actual_net: Fraction = Fraction(0)  # Ante & Play's, as due, over the rounds in the trail
     table_rounds: int = 0  # table rounds read (hand-history format 2), each of whose seats is one of ``rounds``
@@ -271,6 +353,7 @@ class Audit:
     deal_counts: BatteryState = field(default_factory=BatteryState, repr=False)
     # The deal-integrity battery on the table rounds read (issue 32): None when the log has no table rounds.
     integrity: Battery | None = None
+    ran: str = field(default="", repr=False)  # where it ran, when asked to run on a Dask cluster
 
     @property
     def family(self) -> Family:
@@ -350,6 +433,22 @@ class Audit:
         return Verdict.of(failed, unchecked, self.family)
 
     @property
+    def expected_variance(self) -> float:
+        return float(self.variance_sum)
+
+    @expected_variance.setter
+    def expected_variance(self, value: float) -> None:
+        self.variance_sum = Fraction(value)
+
+    def new_trail_part(self) -> None:
+        """The rounds from here on are another part's (a log, a fragment of a dataset): its trail starts; the
+        parts' points past the trail's spacing so far are dropped (memory bounded however many parts)."""
+        every = trail_spacing(self.trail_parts)
+        for part in self.trail_parts:
+            part.keep(every)
+        self.trail_parts.append(TrailPart())
+
+    @property
     def clean(self) -> bool:
         """The verdict is PASS."""
         return self.verdict.passed
@@ -426,6 +525,7 @@ def audit(
     mapping: Mapping | None = None,
     deals: Callable[[DealRecords], None] | None = None,
     keep_deals: bool = False,
+    scheduler: str | None = None,
 ) -> Audit:
     """Every log's rounds, streamed: checked, re-settled with the decision each round logs, and totalled.
     ``columnar``: as :func:`~trey.audit.log.read_log` (the same audit either way, faster with it); ``alpha``: the
@@ -434,7 +534,8 @@ def audit(
     ``logs``: seat lines (JSON Lines, CSV) or table rounds (:mod:`trey.audit.tables`: JSON Lines, CSV, Parquet, a
     :class:`~trey.audit.sources.SqlSource`), read through ``mapping`` (:mod:`trey.audit.mapping`) when given.
     ``deals``: called with each batch's :class:`~trey.audit.deals.DealRecords` as it is read (memory bounded);
-    ``keep_deals``: keep them all in ``Audit.deals`` as well."""
+    ``keep_deals``: keep them all in ``Audit.deals`` as well. ``scheduler``: audit the logs, and the fragments of a
+    Parquet dataset, on that Dask cluster (:mod:`trey.audit.distributed`): the same audit."""
     if not 0 < alpha <= MAX_ALPHA:
         raise ValueError(f"alpha must be above 0 and at most {MAX_ALPHA}")
     if not spec.game.is_standard:  # a game of the family with another round: its own reading of the rounds
@@ -446,17 +547,19 @@ def audit(
                 f"{spec.name}: a game of the family is audited from seat lines in JSON Lines or CSV files",
                 hint="table rounds, databases and mappings are read for standard Three Card Poker",
             )
+        if scheduler is not None:
+            raise TreyError(
+                f"{spec.name}: a game of the family is audited on this machine",
+                hint="trey audit without --scheduler audits it here",
+            )
         return audit_family(spec, files, alpha=alpha)
-    analysis = analysis or analyze(spec)
-    settler = Settler(spec, analysis.plays)
-    rule = PayRule.of(spec.table)
-    found = Audit(spec, alpha=alpha)
-    found.laws = outcome_laws(spec, analysis, settler)
-    for wager, result in analysis.wagers.items():
-        found.returns[wager] = WagerReturn(
-            wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, cycle=found.laws[wager].cycle
-        )
-    expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
+    if scheduler is not None:
+        from trey.audit.distributed import audit_on_dask
+
+        if deals is not None or keep_deals or not columnar:
+            raise ValueError("an audit on Dask keeps no deals and reads with the fast reader")
+        return audit_on_dask(spec, logs, analysis, alpha=alpha, mapping=mapping, scheduler=scheduler)
+    found, settler, rule, expectations = prepared(spec, analysis, alpha)
     # One set of round ids for all the logs (a round in two of them is logged twice), its temporary runs removed
     # however the audit ends: an error, Ctrl-C, SIGTERM or SIGHUP.
     with SeenIds() as seen:
@@ -473,9 +576,32 @@ def audit(
                 deals=deals,
                 keep_deals=keep_deals,
             )
+    return finished(found)
+
+
+def finished(found: Audit) -> Audit:
+    """The audit's trail and deal-integrity battery, from its parts' trails and its counts."""
+    found.trail = trail_of(found.trail_parts)
     if found.deal_counts.rounds:  # table rounds: the shuffle's randomness tested
         found.integrity = found.deal_counts.battery()
     return found
+
+
+def prepared(
+    spec: GameSpec, analysis: GameAnalysis | None, alpha: Fraction
+) -> tuple[Audit, Settler, PayRule, HandExpectations | None]:
+    """A fresh audit of standard Three Card Poker, with what settles and totals its rounds."""
+    analysis = analysis or analyze(spec)
+    settler = Settler(spec, analysis.plays)
+    rule = PayRule.of(spec.table)
+    found = Audit(spec, alpha=alpha)
+    found.laws = outcome_laws(spec, analysis, settler)
+    for wager, result in analysis.wagers.items():
+        found.returns[wager] = WagerReturn(
+            wager, spec.wagers.title(wager), theoretical_rtp=result.stats.rtp, cycle=found.laws[wager].cycle
+        )
+    expectations = hand_expectations(spec) if spec.wagers.ante_play is not None else None
+    return found, settler, rule, expectations
 
 
 def audit_deals(found: Audit, records: DealRecords) -> None:
@@ -542,18 +668,29 @@ def _audit_log(
     mapping: Mapping | None = None,
     deals: Callable[[DealRecords], None] | None = None,
     keep_deals: bool = False,
-) -> None:
-    """One log's rounds, block by block, added to ``found``."""
+    fragment: tuple[int, int] | None = None,
+) -> list[tuple[int | None, bool | None]]:
+    """One log's rounds, block by block, added to ``found`` (``fragment``: of a Parquet dataset, that fragment
+    alone, its rounds numbered on from the count given). Returns each batch's fragment and whether the source's
+    rounds have a deck (:class:`~trey.audit.log.Batch`)."""
     room = lambda: KEPT - len(found.problems)  # noqa: E731
     batches: Iterator[Batch]
+    said: list[tuple[int | None, bool | None]] = []
     if is_table_source(path, mapping):
-        name, records = records_of(path, found.spec, mapping, columnar=columnar)
+        name, records = records_of(path, found.spec, mapping, columnar=columnar, fragment=fragment)
         batches = read_table_rounds(records, name, found.spec, seen=seen, room=room)
     else:
         assert isinstance(path, Path)
         batches = read_log(path, found.spec, columnar=columnar, seen=seen, room=room)
     kept: list[DealRecords] = [found.deals] if found.deals is not None else []
+    found.new_trail_part()  # each log, and each fragment of a Parquet dataset, is a part of the trail
+    part: int | None = None
     for batch in batches:
+        if batch.part is not None and part is not None and batch.part != part:
+            found.new_trail_part()
+        part = batch.part if batch.part is not None else part
+        if batch.lines:
+            said.append((batch.part, batch.with_deck))
         if batch.deals is not None:
             found.table_rounds += batch.deals.rounds
             if batch.deals.rounds:
@@ -574,6 +711,7 @@ def _audit_log(
             _decisions(rounds, due[ANTE_PLAY], settler, rule, expectations, found)
     if keep_deals:
         found.deals = joined_deals(kept)
+    return said
 
 
 def _decisions(
@@ -607,18 +745,25 @@ def _decisions(
         expected_cents += exact_sum(dues.played[h[p]]) + DEALER_HANDS * exact_sum(dues.folded[h[~p]])
         mean[at] = np.where(p, dues.mean[h], dues.folded[h].astype(np.float64) / 100)
         variance[at] = np.where(p, dues.variance[h], 0.0)
-    start_difference = float(found.actual_net - found.expected_net)
-    start_variance = found.expected_variance
-    found.expected_net += Fraction(expected_cents, DEALER_HANDS * 100)
-    found.expected_variance += float(variance.sum())
-    found.actual_net += Fraction(int(due.sum()), 100)
-    differences = start_difference + np.cumsum(due.astype(np.float64) / 100 - mean)
-    variances = start_variance + np.cumsum(variance)
-    trail, start = found.trail, found.decided
-    i = (-start) % trail.every
+    if not found.trail_parts:
+        found.new_trail_part()
+    part = found.trail_parts[-1]
+    batch_expected = Fraction(expected_cents, DEALER_HANDS * 100)
+    batch_actual = Fraction(int(due.sum()), 100)
+    batch_variance = Fraction(float(variance.sum()))
+    found.expected_net += batch_expected
+    found.variance_sum += batch_variance
+    found.actual_net += batch_actual
+    differences = np.cumsum(due.astype(np.float64) / 100 - mean)
+    variances = np.cumsum(variance)
+    start = part.decided
+    i = part.every - 1 - start % part.every
     while i < len(ante):
-        trail.add(start + i, float(differences[i]), float(variances[i]))
-        i = ((start + i) // trail.every + 1) * trail.every - start
+        part.add((start + i, part.difference, float(differences[i]), part.variance, float(variances[i])))
+        i = ((start + i + 1) // part.every + 1) * part.every - 1 - start
+    part.decided += len(ante)
+    part.difference += batch_actual - batch_expected
+    part.variance += batch_variance
     found.decided += len(ante)
 
     seats = _seat_codes(rounds, ante, found)
@@ -646,9 +791,9 @@ def _decisions(
         seat = found.seat_order[c]
         seat.plays_below += int(below[c])
         seat.folds_above += int(above[c])
-        seat.gain += float(gain[c])
-        seat.expected_gain += float(expected_gain[c])
-        seat.variance += float(spread[c])
+        seat.gain_sum += Fraction(float(gain[c]))
+        seat.expected_gain_sum += Fraction(float(expected_gain[c]))
+        seat.variance_sum += Fraction(float(spread[c]))
 
 
 def _seat_codes(rounds: Rounds, rows: IntArray, found: Audit) -> IntArray:

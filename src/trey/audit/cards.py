@@ -92,6 +92,9 @@ class CardCounts:
     by_position: np.ndarray = field(default_factory=lambda: np.zeros((6, 52), dtype=np.int64))
     repeats: np.ndarray = field(default_factory=lambda: np.zeros(7, dtype=np.int64))
     last: dict[str, int] = field(default_factory=dict)  # table -> the last round's cards as a bit mask
+    # table -> the first round's cards, of the first MAX_TABLES_FOLLOWED tables met: what the counts of rounds read
+    # before these would add (a part of a log audited on its own: trey.audit.distributed)
+    first: dict[str, int] = field(default_factory=dict, repr=False)
     # tests() of the counts it was last worked out for (the verdict, the JSON and the documents each ask for them)
     _tests: tuple[bytes, tuple[CardTest, ...]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -116,6 +119,8 @@ class CardCounts:
         for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
             table = names[int(table_of[start])]
             before = self.last.get(table)
+            if table not in self.first and len(self.first) < MAX_TABLES_FOLLOWED:
+                self.first[table] = int(masks[order[start]])
             if before is not None:
                 self.repeats[(before & int(masks[order[start]])).bit_count()] += 1
             elif len(self.last) >= MAX_TABLES_FOLLOWED:

@@ -88,6 +88,8 @@ class Batch:
     duplicates: int  # of which round ids met before (their rounds are in ``rounds``)
     lines: int  # lines read (blank lines aside)
     deals: DealRecords | None = None  # table rounds' dealt cards (trey.audit.tables); None for seat lines
+    part: int | None = None  # the fragment of a Parquet dataset its rows are of (None: the one before's, or a file)
+    with_deck: bool | None = None  # table rounds: whether the source's first round (so every round) has a deck
 
 
 class _Refusal(NamedTuple):

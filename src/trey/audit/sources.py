@@ -108,7 +108,12 @@ def is_table_source(source: Source, mapping: Mapping | None) -> bool:
 
 
 def records_of(
-    source: Source, spec: GameSpec, mapping: Mapping | None, *, columnar: bool = True
+    source: Source,
+    spec: GameSpec,
+    mapping: Mapping | None,
+    *,
+    columnar: bool = True,
+    fragment: tuple[int, int] | None = None,
 ) -> tuple[str, Iterator[Record | Chunk]]:
     """The name problems are located in, and the source's table rounds: as JSON (or the refusal of each record),
     or as chunks of columns for the fast reader. ``columnar``: let the fast reader prove what it can (without it,
@@ -118,7 +123,8 @@ def records_of(
         return source.name, _sql_rows(source, spec, mapping, columnar=columnar)
     name = display_name(source)
     if source.is_dir() or source.name.lower().endswith(".parquet"):
-        return name, _parquet_rows(source, spec, mapping, columnar=columnar)
+        at, done = fragment if fragment is not None else (None, 0)
+        return name, _parquet_rows(source, spec, mapping, columnar=columnar, fragment=at, done=done)
     if source.name.lower().endswith(".csv"):
         return name, _csv_rounds(source, spec, mapping, columnar=columnar)
     return name, _ahead(_json_rounds(source, spec), spec, prove=False) if columnar else _json_lines(source)
@@ -221,7 +227,19 @@ def _wanted(columns: list[str], spec: GameSpec, mapping: Mapping) -> list[str]:
     return [f for f in fields if set(mapping.source_columns([f])) <= have]
 
 
-def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
+@dataclass(frozen=True)
+class FragmentStart:
+    """In a row-per-seat source's batches: the rows from here on are the ``index``-th fragment's (file) of a Parquet
+    dataset. A round's rows never span two fragments but when its id goes on from one to the next: the last round of
+    a fragment is then handed over by itself, and every batch holds the rows of one fragment (an audit of the
+    fragments each on its own reads the same batches)."""
+
+    index: int
+
+
+def parquet_dataset(path: Path, spec: GameSpec, mapping: Mapping) -> tuple[Any, list[str], list[str]]:
+    """A Parquet file or partitioned folder as one pyarrow dataset, the format's fields it gives and the columns
+    that hold them."""
     import pyarrow.dataset as ds
 
     name = display_name(path)
@@ -244,15 +262,39 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
     if repeated:
         options = ds.ParquetReadOptions(dictionary_columns=repeated)
         dataset = ds.dataset(str(path), format=ds.ParquetFileFormat(read_options=options), partitioning="hive")
+    return dataset, fields, columns
 
-    def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
+
+def _parquet_rows(
+    path: Path,
+    spec: GameSpec,
+    mapping: Mapping,
+    *,
+    columnar: bool,
+    fragment: int | None = None,
+    done: int = 0,
+) -> Iterator[Record | Chunk]:
+    """A Parquet dataset's rounds, its fragments (files) in the dataset's order; ``fragment``: that one alone, its
+    rounds numbered on from ``done`` (an audit of the dataset in parts: :mod:`trey.audit.distributed`)."""
+    name = display_name(path)
+    dataset, fields, columns = parquet_dataset(path, spec, mapping)
+    fragments = list(dataset.get_fragments())
+    if fragment is not None and not 0 <= fragment < len(fragments):
+        raise SourceError("source.unreadable", f"{name}: has no fragment {fragment} (it changed while read)")
+    chosen = range(len(fragments)) if fragment is None else [fragment]
+
+    def batches() -> Iterator[pa.Table | list[dict[str, Any]] | FragmentStart]:
         try:
-            for batch in dataset.to_batches(columns=columns, batch_size=ROWS_AT_ONCE):
-                yield pa.Table.from_batches([batch])
+            for index in chosen:
+                yield FragmentStart(index)
+                for batch in fragments[index].to_batches(
+                    schema=dataset.schema, columns=columns, batch_size=ROWS_AT_ONCE
+                ):
+                    yield pa.Table.from_batches([batch])
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
-    chunks = _chunks(batches(), fields, mapping, columnar=columnar)
+    chunks = _chunks(batches(), fields, mapping, columnar=columnar, done=done)
     return _ahead(chunks, spec) if columnar else chunks
 
 
@@ -676,24 +718,40 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
 
 
 def _chunks(
-    tables: Iterator[pa.Table | list[dict[str, Any]]],
+    items: Iterator[pa.Table | list[dict[str, Any]] | FragmentStart],
     fields: list[str],
     mapping: Mapping,
     *,
     columnar: bool = True,
+    done: int = 0,
 ) -> Iterator[Record | Chunk]:
     """A row-per-seat source's batches of rows as chunks for the fast reader, a round's rows never split between
-    two (the last round of a batch waits for the next); a batch it cannot take as columns, and all after it, read
-    strictly (all of them without ``columnar``)."""
+    two (the last round of a batch waits for the next, within its fragment: :class:`FragmentStart`); a batch it
+    cannot take as columns, and all after it, read strictly (all of them without ``columnar``). ``done``: the
+    rounds numbered before."""
+    tables = (t for t in items if not isinstance(t, FragmentStart)) if not columnar else items
     if not columnar:
-        yield from _strict_rows([], [], tables, fields, mapping, 0)
+        yield from _strict_rows([], [], tables, fields, mapping, done)
         return
     readers = _readers(mapping)
     round_column = mapping.column("round")
     assert isinstance(round_column, str)
     carry: pa.Table | None = None
-    done = 0  # rounds numbered so far
+    part: int | None = None  # the fragment read
+    carried_part: int | None = None  # the carried round's
+    boundary = False  # a fragment starts: the round carried ends with the last, unless its id goes on
     for table in tables:
+        if isinstance(table, FragmentStart):
+            part, boundary = table.index, carry is not None
+            continue
+        if boundary and isinstance(table, pa.Table) and carry is not None and len(table):
+            boundary = False
+            if carry.column(round_column)[0].as_py() != table.column(round_column)[0].as_py():
+                starts = ~_same_as_before(carry.column(round_column).combine_chunks())
+                for item in _chunk(carry, np.cumsum(starts) - 1, fields, mapping, readers, done):
+                    yield _tagged(item, carried_part)
+                done += int(starts.sum())
+                carry = None
         if isinstance(table, list):  # read strictly from here on
             rest: list[dict[str, Any]] = carry.to_pylist() if carry is not None else []
             yield from _strict_rows(rest, table, tables, fields, mapping, done)
@@ -707,15 +765,23 @@ def _chunks(
         starts = ~_same_as_before(table.column(round_column).combine_chunks())
         group = np.cumsum(starts) - 1
         last = int(np.flatnonzero(starts)[-1]) if len(table) else 0
-        carry = table.slice(last)
+        carry, carried_part = table.slice(last), part
         table = table.slice(0, last)
         if not len(table):
             continue
-        yield from _chunk(table, group[:last], fields, mapping, readers, done)
+        for item in _chunk(table, group[:last], fields, mapping, readers, done):
+            yield _tagged(item, part)
         done += int(group[last - 1]) + 1
     if carry is not None and len(carry):
         starts = ~_same_as_before(carry.column(round_column).combine_chunks())
-        yield from _chunk(carry, np.cumsum(starts) - 1, fields, mapping, readers, done)
+        for item in _chunk(carry, np.cumsum(starts) - 1, fields, mapping, readers, done):
+            yield _tagged(item, carried_part)
+
+
+def _tagged(item: Record | Chunk, part: int | None) -> Record | Chunk:
+    if isinstance(item, Chunk):
+        item.part = part
+    return item
 
 
 def _chunk(

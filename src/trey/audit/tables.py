@@ -193,6 +193,7 @@ class Chunk:
     strict: Callable[[npt.NDArray[np.bool_]], Iterator[Record]]
     count: int = -1  # the rounds (records) it holds, those the fast reader never sees included (-1: as proven)
     proven: Proven | None = None  # what the fast reader proves of it, when proven already (on the reading thread)
+    part: int | None = None  # the fragment of a Parquet dataset its rows are of
 
     def prove(self, spec: GameSpec) -> Proven:
         """What the fast reader proves of the chunk (:func:`~trey.audit.table_columns.prove_rounds`)."""
@@ -305,7 +306,10 @@ def read_table_rounds(
             state.pieces.append(_strict_piece(strict, spec))
             strict = []
         if state.seats() >= SEATS_AT_ONCE or isinstance(item, Chunk):
-            yield state.batch()
+            batch = state.batch()
+            if isinstance(item, Chunk):
+                batch.part = item.part
+            yield batch
     if strict:
         state.pieces.append(_strict_piece(strict, spec))
     if state.pieces or state.count or state.read:
@@ -327,8 +331,11 @@ class _State:
     with_deck: bool | None = None
 
     def add(self, line: int, round_id: str | None, code: str, message: str) -> None:
+        # A batch keeps its first KEPT problems as they are met, whatever the caller's room: the caller keeps the
+        # first of them by line, so that the problems listed are the first of the batches' lists, each batch's
+        # whatever came before it (the same list when the parts of a dataset are audited each on its own).
         self.count += 1
-        if len(self.problems) < max(0, self.room()):
+        if len(self.problems) < KEPT:
             self.problems.append(LogProblem(self.name, line, round_id, code, message))
 
     def seats(self) -> int:
@@ -387,7 +394,13 @@ class _State:
         )
         self.problems.sort(key=lambda p: p.line)
         batch = Batch(
-            seats, self.problems, self.count + duplicates, duplicates, self.read - self.read_before, deals=deals
+            seats,
+            self.problems[: max(0, self.room())],
+            self.count + duplicates,
+            duplicates,
+            self.read - self.read_before,
+            deals=deals,
+            with_deck=self.with_deck,
         )
         self.pieces, self.problems, self.count, self.read_before = [], [], 0, self.read
         return batch
@@ -401,8 +414,7 @@ class _State:
         for row in again.tolist():
             log, first = self.seen.where(int(earlier[row]))
             at = f"line {first}" if log == self.name else f"{log}:{first}"
-            self.count += 0
-            if len(self.problems) < max(0, self.room()):
+            if len(self.problems) < KEPT:
                 self.problems.append(
                     LogProblem(
                         self.name,

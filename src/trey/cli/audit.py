@@ -15,6 +15,7 @@ from trey.cli.app import (
     OutputFormat,
     Paper,
     PaytableFile,
+    Scheduler,
     app,
     made,
     parse_date,
@@ -86,6 +87,7 @@ def audit(
             "--sign-cert", help="The key's certificate (and its CA's), when not in the key file.", show_default=False
         ),
     ] = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Re-settle the rounds of hand histories: every mis-paid round, each wager's return as paid, due and expected,
     the cards and the decisions tested. Exit 0 only on PASS; 1 on FAIL (a line refused, a round id logged twice, a
@@ -132,9 +134,11 @@ def audit(
     elif sign_cert is not None:
         raise typer.BadParameter("--sign-cert goes with --sign KEY")
     try:
-        found = run_audit(spec, sources, alpha=level, mapping=chosen)
+        found = run_audit(spec, sources, alpha=level, mapping=chosen, scheduler=scheduler)
     except Interrupted as exc:  # SIGTERM or SIGHUP: the audit's temporary files are removed already
         raise SystemExit(128 + exc.signum) from None
+    if found.ran:
+        say_error(found.ran)
     if out is not None:
         from trey.core.files import display_name
         from trey.documents.make import audit_report

@@ -216,14 +216,16 @@ def run_chunks(
     where: Where,
     plain: Plain,
     same: Callable[[Any, Any], bool] | None = None,
+    does: str = "deals",
 ) -> Iterator[tuple[int, Any]]:
     """``function(shared, *chunks[i])`` for every i, yielded as ``(i, result)`` as each finishes, in any order.
 
     On a Dask cluster each result travels as ``plain`` data and is decoded (and so checked) here. With
     ``where.recheck`` and a scheduler at an address, ``same(here, there)`` compares the chunks run again here with
-    the cluster's results: a TreyError, before the chunk is yielded, when they differ."""
+    the cluster's results: a TreyError, before the chunk is yielded, when they differ (saying what this machine
+    ``does`` for the chunk: deals, audits)."""
     if where.scheduler is not None:
-        yield from _on_dask(function, shared, chunks, where, plain, same)
+        yield from _on_dask(function, shared, chunks, where, plain, same, does)
         return
     workers = usable_workers(where.workers)
     if workers == 1 or len(chunks) == 1:
@@ -256,6 +258,7 @@ def _on_dask(
     where: Where,
     plain: Plain,
     same: Callable[[Any, Any], bool] | None,
+    does: str = "deals",
 ) -> Iterator[tuple[int, Any]]:
     assert where.scheduler is not None
     distributed = _dask()
@@ -287,7 +290,7 @@ def _on_dask(
                 if not same(function(shared, *chunks[index]), result):
                     raise TreyError(
                         f"the Dask cluster at {scheduler.text} gave other results for chunk {index} than this "
-                        "machine deals for it: the cluster's figures are refused",
+                        f"machine {does} for it: the cluster's figures are refused",
                         hint="the cluster is trusted with the figures: use a cluster you control, or run here "
                         "without --scheduler",
                     )

@@ -349,7 +349,16 @@ class Counts:
 
     def check(self, have: set[str]) -> None:
         """ValueError unless the counts are what counting rounds can give (a worker's counts are a claim): every
-        cell of the right shape, none negative, and each total what its rounds and seats make it."""
+        cell of the right shape, none negative, and each total what its rounds and seats make it. The cells it
+        reads that are not counted (zeros) are not kept: a state checked twice is checked alike."""
+        counted = set(self.cells)
+        try:
+            self._check(have)
+        finally:
+            for name in set(self.cells) - counted:
+                del self.cells[name]
+
+    def _check(self, have: set[str]) -> None:
         if not (isinstance(self.rounds, int) and isinstance(self.seats, int) and self.rounds >= 0):
             raise ValueError("a group's rounds and seats must be whole numbers")
         if not 0 <= self.seats <= MAX_SEATS * self.rounds:
@@ -873,7 +882,7 @@ class BatteryState:
         if not other.rounds:
             return
         self._logged(bool(other.decks), bool(other.inputs))
-        have = self.have()
+        have = self.have() | {"hands"}  # other's rounds have hands (these may have none yet)
         self.overall.merge(_restricted(other.overall, have))
         for label, values in other.groups.items():
             for value, counts in values.items():
@@ -993,9 +1002,10 @@ def _counts_of_plain(data: object) -> Counts:
         size = math.prod(shape)
         if not isinstance(values, list) or len(values) != size:
             raise ValueError(f"{name} must be a list of {size:,} counts")
-        if not all(type(v) is int and 0 <= v <= MAX_COUNT for v in values):
+        array = np.array(values)  # whole numbers within 64 bits make int64 (at C speed), anything else does not
+        if array.dtype != np.int64 or not bool(((array >= 0) & (array <= MAX_COUNT)).all()):
             raise ValueError(f"{name} must be whole numbers from 0 to 2^62")
-        cells[name] = np.array(values, dtype=np.int64).reshape(shape)
+        cells[name] = array.reshape(shape)
     return Counts(_whole(data["rounds"], "rounds"), _whole(data["seats"], "seats"), cells)
 
 
