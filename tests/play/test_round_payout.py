@@ -74,12 +74,13 @@ def _exact(hands: Hands, values: np.ndarray) -> RoundPayout:
         two += pair_value_counts(values[:, d].astype(np.int64), free, counter, levels)
     seat_deals = len(hands) * math.comb(DECK - 3, 3)
     pair_deals = seat_deals * math.comb(DECK - 6, 3)
-    two_seats: dict[Fraction, Fraction] = {}
-    for i, a in enumerate(levels.tolist()):
-        for j, b in enumerate(levels.tolist()):
-            total = Fraction(a + b)
-            two_seats[total] = two_seats.get(total, Fraction(0)) + Fraction(int(two[i, j]), pair_deals)
-    return RoundPayout("toy", {Fraction(v): Fraction(n, seat_deals) for v, n in one.items()}, two_seats)
+    joint = {
+        (Fraction(a), Fraction(b)): Fraction(int(two[i, j]), pair_deals)
+        for i, a in enumerate(levels.tolist())
+        for j, b in enumerate(levels.tolist())
+        if two[i, j]
+    }
+    return RoundPayout("toy", {Fraction(v): Fraction(n, seat_deals) for v, n in one.items()}, joint)
 
 
 def test_two_seats_counted_by_inclusion_exclusion_equal_the_brute_force(
