@@ -1,6 +1,7 @@
 """A round's payout at a table of K seats sharing the dealer's hand: the two-seat count by inclusion-exclusion over
 value indicators against a brute force on a 12-card deck written here (every (dealer, seat, seat, seat) deal one at
-a time), and the union bounds for three seats at least the enumerated probability."""
+a time), and the proven bounds for three seats around the enumerated probability (the upper one never looser than
+the plain union bounds), at every threshold from below the least total to beyond the largest."""
 
 from __future__ import annotations
 
@@ -21,14 +22,20 @@ DECK = 12
 Hands = list[tuple[int, ...]]
 
 
-@pytest.fixture(scope="module")
-def toy() -> tuple[Hands, np.ndarray]:
-    """Every hand of a 12-card deck and a value for each (seat hand, dealer hand) deal, values[seat, dealer]: mostly
-    -1, sometimes a win of 1 to 20 (a side bet's shape); 0 where the hands meet (no deal)."""
+SHAPES = {
+    "side bet": [-1, -1, -1, 1, 2, 20],  # mostly -1, sometimes a win of 1 to 20
+    "ante and play": [-2, -2, -1, -1, 0, 1, 2, 2, 4, 7],  # a seat can lose two units (Ante and Play)
+}
+
+
+@pytest.fixture(scope="module", params=list(SHAPES))
+def toy(request: pytest.FixtureRequest) -> tuple[Hands, np.ndarray]:
+    """Every hand of a 12-card deck and a value for each (seat hand, dealer hand) deal, values[seat, dealer], drawn
+    from one of :data:`SHAPES`; 0 where the hands meet (no deal)."""
     rng = np.random.default_rng(34)
     hands = list(itertools.combinations(range(DECK), 3))
     meet = np.array([[bool(set(p) & set(d)) for d in hands] for p in hands])
-    values = rng.choice(np.array([-1, -1, -1, 1, 2, 20]), size=meet.shape)
+    values = rng.choice(np.array(SHAPES[request.param]), size=meet.shape)
     return hands, np.where(meet, 0, values)
 
 
@@ -100,10 +107,16 @@ def test_three_seats_union_bounds_hold_the_enumerated_tail(
     exact = _exact(*toy)
     _, three = brute
     deals = sum(three.values())
-    for x in (0, 2, 10, 19, 20, 25, 41, 59, 60):
+    for x in (*range(-3, 62), Fraction(1, 2), Fraction(41, 3)):
         tail = sum(Fraction(n, deals) for v, n in three.items() if v > x)
         bound, is_exact = exact.tail_bound(3, Fraction(x))
         assert not is_exact and tail <= bound, x
+        upper, lower = exact.upper_bound(3, Fraction(x)), exact.lower_bound(3, Fraction(x))
+        assert lower.value <= tail <= upper.value == bound, (x, lower, upper)
+        # never looser than the plain union bounds: K P(Y > x / K) and C(K, 2) P(Y_1 + Y_2 > 2x / K)
+        assert upper.value <= min(
+            3 * exact.one_seat_above(Fraction(x, 3)), 3 * exact.two_seats_above(Fraction(2 * x, 3))
+        )
     assert exact.tail_bound(3, Fraction(60)) == (Fraction(0), False)  # no round of three seats pays more than 60
     with pytest.raises(ValueError, match="a table has 1 to 7 seats, not 8"):
         exact.tail_bound(8, Fraction(1))

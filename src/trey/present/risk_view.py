@@ -138,20 +138,22 @@ def table_round_rows(w: WagerRound, report: TableRoundReport) -> list[tuple[str,
             (event, f"at most {probability_text(w.upper.value, up=True)} (proven upper bound)"),
             ("  fraction", fraction_text(w.upper.value)),
             ("  rule", w.upper.rule),
-            ("", f"at least {probability_text(w.lower.value, up=False)} (proven lower bound)"),
+            (event, f"at least {probability_text(w.lower.value, up=False)} (proven lower bound)"),
             ("  fraction", fraction_text(w.lower.value)),
             ("  rule", w.lower.rule),
         ]
     s = w.simulated
     if s is not None:
-        rows.append(
+        rows += [
             (
                 "simulated",
-                f"{s.over:,} of {s.rounds:,} rounds (seed {s.seed}): {probability_text(Fraction(s.over, s.rounds))}, "
-                f"{int(CONFIDENCE * 100)}% interval {_float_percent(s.low, up=False)} to "
-                f"{_float_percent(s.high, up=True)} ({INTERVAL})",
-            )
-        )
+                f"{s.over:,} of {s.rounds:,} rounds (seed {s.seed}): {probability_text(Fraction(s.over, s.rounds))}",
+            ),
+            (
+                f"  {int(CONFIDENCE * 100)}% interval",
+                f"{_float_percent(s.low, up=False)} to {_float_percent(s.high, up=True)} ({INTERVAL})",
+            ),
+        ]
     return rows
 
 
@@ -163,7 +165,7 @@ def print_table_round(report: TableRoundReport, console: Console | None = None) 
     if report.seats > 2:
         say(
             console,
-            "More than two seats are not counted exactly: proven bounds from the exact one- and two-seat counts.",
+            "More than two seats are not counted exactly: proven bounds from the exact one- and two-seat figures.",
         )
     for w in report.wagers:
         say(console, "")
