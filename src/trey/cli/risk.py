@@ -156,7 +156,7 @@ def _table_round(
     seed: int,
     output_format: OutputFormat,
 ) -> None:
-    from trey.protect.table_round import DEFAULT_ROUNDS, table_round, table_round_json
+    from trey.play.table_round import DEFAULT_ROUNDS, table_round, table_round_json
 
     report = table_round(
         spec,

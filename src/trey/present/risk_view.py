@@ -8,11 +8,11 @@ from fractions import Fraction
 
 from rich.console import Console
 
-from trey.core.numbers import decimal_text, fraction_text, one_in_text, percent_text, sqrt_decimal, to_decimal
+from trey.core.numbers import decimal_text, fraction_text, one_in_text, outward, percent_text, sqrt_decimal, to_decimal
+from trey.play.table_round import CONFIDENCE, INTERVAL, TOTAL, TableRoundReport, WagerRound
 from trey.present.layout import TextTable, label, print_table, say, terminal_console
 from trey.present.protection_view import net_words
-from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk, outward
-from trey.protect.table_round import CONFIDENCE, INTERVAL, TOTAL, TableRoundReport, WagerRound
+from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk
 
 
 def _chance(value: Fraction | float, error: float = 0.0) -> str:

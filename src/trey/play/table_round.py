@@ -17,17 +17,15 @@ from fractions import Fraction
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import fraction_text, rounded_float, to_decimal
+from trey.core.numbers import fraction_text, outward, rounded_float, to_decimal
 from trey.core.version import __version__
 from trey.paytable.model import ANTE_PLAY, GameSpec
 from trey.play.binomial import clopper_pearson
 from trey.play.round_payout import MAX_SEATS, Bound, round_payout
 from trey.play.simulate import GENERATOR
 from trey.play.table_simulation import MAX_TABLE_ROUNDS, simulate_round_totals
-from trey.protect.risk import outward
 
 DEFAULT_ROUNDS = 10**6
-DEFAULT_SEED = 34
 CONFIDENCE = Fraction(99, 100)
 INTERVAL = "Clopper-Pearson (exact binomial)"
 TOTAL = (
@@ -81,7 +79,7 @@ def table_round(
     pays_over: Fraction,
     wager: str | None = None,
     rounds: int = DEFAULT_ROUNDS,
-    seed: int = DEFAULT_SEED,
+    seed: int,
     progress: Callable[[str], None] | None = None,
 ) -> TableRoundReport:
     """P(T > ``pays_over``) at a table of ``seats`` seats for every wager of ``spec`` (or ``wager``): counted, and
