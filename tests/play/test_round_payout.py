@@ -120,3 +120,27 @@ def test_three_seats_union_bounds_hold_the_enumerated_tail(
     assert exact.tail_bound(3, Fraction(60)) == (Fraction(0), False)  # no round of three seats pays more than 60
     with pytest.raises(ValueError, match="a table has 1 to 7 seats, not 8"):
         exact.tail_bound(8, Fraction(1))
+
+
+def test_the_programmes_bound_is_certified_whatever_the_solver_gives(
+    toy: tuple[Hands, np.ndarray], brute: tuple[Counter[int], Counter[int]]
+) -> None:
+    """Any f and h certify a bound once moved by their largest violation: f = h = 0 gives 1 above and 0 below; the
+    solver's own are sharper, and still hold the enumerated probability of three seats."""
+    from trey.play.moment_bounds import _certified, _multisets, moment_bound
+
+    exact = _exact(*toy)
+    _, three = brute
+    deals = sum(three.values())
+    values = sorted(exact.one_seat)
+    rows, totals = _multisets(values, 3)
+    moments = [Fraction(0)] * rows.shape[1]
+    indicator = np.array([2**30 if t > 5 else 0 for t in totals], dtype=object)
+    zero = np.zeros(rows.shape[1])
+    assert _certified(rows, zero, moments, indicator, upper=True) == 1
+    assert _certified(rows, zero, moments, indicator, upper=False) == 0
+    for x in (0, 5, 19, 22, 40):
+        tail = sum(Fraction(n, deals) for v, n in three.items() if v > x)
+        upper = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=True)
+        lower = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=False)
+        assert upper is not None and lower is not None and lower <= tail <= upper, x

@@ -64,6 +64,7 @@ from trey.cards.hands import IntArray
 from trey.cards.readings.base import ALL_SUIT_PERMUTATIONS, suit_orbits
 from trey.engine import player_decisions
 from trey.paytable.model import ANTE_PLAY, GameSpec, refuse_other_games
+from trey.play.moment_bounds import moment_bound
 from trey.play.settle import Settler
 from trey.play.table import (
     PAIR_DEALS,
@@ -79,6 +80,7 @@ from trey.play.table import (
 )
 
 MAX_SEATS = 7  # a Three Card Poker table's seats
+PROGRAMME = "the best bound from the one- and two-seat figures: a linear programme, certified exactly"
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,33 @@ class RoundPayout:
                 below = "" if top is None else f", Y_1 and Y_2 < {top}"
                 rule = f"{split}C(K, 2) P(Y_1 + Y_2 > {s}{below}){by}"
                 best = min(best, Bound(alone + pairs * self._pair_in(s, top) / need, rule), key=_value)
+            for floor in sorted(v for v in self.one_seat if v <= cap):
+                cantelli = self._cantelli(k, x, floor, cap)
+                if cantelli is not None and alone + cantelli < best.value:
+                    clipped = f"clipped to [{floor}, {cap}]"
+                    rule = f"{split}Cantelli on the sum of the seats' nets {clipped}: s^2 / (s^2 + (X - mean)^2)"
+                    best = Bound(alone + cantelli, rule)
+        programme = moment_bound(self.one_seat, self.joint, k, x, upper=True)
+        if programme is not None and programme < best.value:
+            best = Bound(programme, PROGRAMME)
         return Bound(min(best.value, Fraction(1)), best.rule)
+
+    def _cantelli(self, k: int, x: Fraction, floor: Fraction, cap: Fraction) -> Fraction | None:
+        """Cantelli's bound on P(S > x), S = the sum over K seats of min(max(Y_i, floor), cap) (when every seat nets
+        at most ``cap``, T <= S): its mean and variance are exact from the one-seat and joint two-seat
+        distributions. None when x is not above S's mean."""
+
+        def clip(v: Fraction) -> Fraction:
+            return min(max(v, floor), cap)
+
+        mean = sum((clip(v) * p for v, p in self.one_seat.items()), Fraction(0))
+        square = sum((clip(v) ** 2 * p for v, p in self.one_seat.items()), Fraction(0))
+        cross = sum((clip(a) * clip(b) * p for (a, b), p in self.joint.items()), Fraction(0))
+        total = k * mean
+        if x <= total:
+            return None
+        variance = k * (square - mean**2) + k * (k - 1) * (cross - mean**2)
+        return variance / (variance + (x - total) ** 2)
 
     def lower_bound(self, seats: int, x: Fraction) -> Bound:
         """A proven lower bound on P(T_K > x), the larger of the module's two (for K = 1, 2 the exact figure)."""
@@ -211,6 +239,9 @@ class RoundPayout:
         b = x - (k - 2) * low
         pair = self.two_seats_above(b)
         best = max(best, Bound(pair, f"P(Y_1 + Y_2 > {b}): the other seats lose at most {-low} each"), key=_value)
+        programme = moment_bound(self.one_seat, self.joint, k, x, upper=False)
+        if programme is not None and programme > best.value:
+            best = Bound(programme, PROGRAMME)
         return best
 
 
