@@ -25,7 +25,14 @@ R or more are counted apart, the others net at most c, the largest value below R
 * the same over the C(K, 2) pair sums, which add up to (K - 1) T_K: with N' the pairs summing more than s
   (s ≤ 2X / K, both below R), T_K > X needs N' ≥ ⌊((K - 1) X - C(K, 2) s) / (2c - s)⌋ + 1, and P ≤ K P(Y ≥ R) +
   C(K, 2) P(Y_1 + Y_2 > s, both below R) / that;
-* 0 when K c ≤ X (K seats below R never net more than X).
+* 0 when K c ≤ X (K seats below R never net more than X);
+* K P(Y ≥ R) + Cantelli's inequality on S, the sum of the seats' nets clipped to [f, c] (T_K ≤ S when no seat
+  reaches R): P(S > X) ≤ Var S / (Var S + (X - E S)²) for X > E S, E S and Var S exact from the one- and two-seat
+  distributions;
+* the best of them all: any g = Σ_i f(Y_i) + Σ_{i<j} h(Y_i, Y_j) at least 1{T_K > X} at every multiset of K values
+  bounds P(T_K > X) by E[g], exact from the counted distributions, and a linear programme finds the best f and h
+  (:mod:`trey.play.moment_bounds`: solved in floats, then certified exactly). Every bound above is such a g, so
+  this one is never looser, up to the certificate's rounding (the smallest is given).
 
 With R none and t = X / K these are the plain union bounds K P(Y > X / K) and C(K, 2) P(Y_1 + Y_2 > 2X / K): the
 bound given is never looser than them. Every choice of R among the values above X / K, of t among the values at
@@ -36,7 +43,8 @@ most X / K, and of s among the pair sums is tried.
 * a seat netting more than a = X - (K - 1) m makes T_K > X: P(T_K > X) ≥ P(at least one of the K events Y_i > a),
   bounded below from S1 = K P(Y > a) and S2 = C(K, 2) P(Y_1 > a, Y_2 > a) by Dawson and Sankoff's inequality
   (1967), 2 S1 / (j + 1) - 2 S2 / (j (j + 1)) with j = 1 + ⌊2 S2 / S1⌋ (at j = 1, Bonferroni's S1 - S2);
-* two seats netting more than X - (K - 2) m in all make T_K > X: P(T_K > X) ≥ P(Y_1 + Y_2 > X - (K - 2) m).
+* two seats netting more than X - (K - 2) m in all make T_K > X: P(T_K > X) ≥ P(Y_1 + Y_2 > X - (K - 2) m);
+* the linear programme's best g ≤ 1{T_K > X} at every multiset (P(T_K > X) ≥ E[g]; Dawson and Sankoff's is one).
 
 Bounds, not the probability: stated as "at most" and "at least". :mod:`trey.play.table_simulation` deals the table
 to show where in between the probability falls.
