@@ -47,7 +47,9 @@ def test_two_seats_print_the_exact_fraction_and_the_simulation_holds_it(payout: 
     pairs = _pairs(table.stdout)
     assert ("P(T > 30)", f"{probability_text(exact)} = 1 in 180 (exact)") in pairs
     assert ("exact fraction", fraction_text(exact)) in pairs
-    (wager,) = json.loads(data.stdout)["table_round"]["wagers"]
+    document = json.loads(data.stdout)
+    assert list(validator("risk").iter_errors(document)) == []
+    (wager,) = document["table_round"]["wagers"]
     assert wager["exact"] == {"kind": "exact", "exact": "141391/25448150", "value": 0.005556042384, "one_in": 179.98}
     assert wager["lower_bound"] is None and wager["upper_bound"] is None
     simulated = wager["simulated"]
