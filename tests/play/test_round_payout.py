@@ -144,3 +144,28 @@ def test_the_programmes_bound_is_certified_whatever_the_solver_gives(
         upper = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=True)
         lower = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=False)
         assert upper is not None and lower is not None and lower <= tail <= upper, x
+
+
+@pytest.mark.parametrize("seats", [4, 7])
+def test_every_bound_holds_any_exchangeable_table(seats: int) -> None:
+    """Seats drawn from a few multisets of values, in a random order (exchangeable, as the seats of a round): one
+    seat's and two seats' distributions and P(T > x) are exact here, and every bound holds the tail for K > 3."""
+    rng = np.random.default_rng(seats)
+    values = [-2, -1, 0, 1, 3, 10]
+    chosen = [sorted(rng.choice(values, size=seats).tolist()) for _ in range(12)]
+    weights = [Fraction(int(w), 1) for w in rng.integers(1, 20, size=len(chosen))]
+    weights = [w / sum(weights) for w in weights]
+    pairs = seats * (seats - 1)
+    one: Counter[Fraction] = Counter()
+    joint: Counter[tuple[Fraction, Fraction]] = Counter()
+    for hand, w in zip(chosen, weights, strict=True):
+        for i, a in enumerate(hand):
+            one[Fraction(a)] += w / seats
+            for j, b in enumerate(hand):
+                if i != j:
+                    joint[(Fraction(a), Fraction(b))] += w / pairs
+    payout = RoundPayout("exchangeable", dict(one), dict(joint))
+    for x in (-5, 0, 2, 5, 9, 12, 20, 35):
+        tail = sum((w for hand, w in zip(chosen, weights, strict=True) if sum(hand) > x), Fraction(0))
+        lower, upper = payout.lower_bound(seats, Fraction(x)), payout.upper_bound(seats, Fraction(x))
+        assert lower.value <= tail <= upper.value, (x, lower, upper, tail)
