@@ -88,7 +88,7 @@ from trey.play.table import (
 )
 
 MAX_SEATS = 7  # a Three Card Poker table's seats
-PROGRAMME = "the best bound from the one- and two-seat figures: a linear programme, certified exactly"
+PROGRAMME = "a linear programme over the one- and two-seat figures (the sharpest they allow), certified exactly"
 
 
 @dataclass(frozen=True)
