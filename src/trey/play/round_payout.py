@@ -250,6 +250,11 @@ class RoundPayout:
         programme = moment_bound(self.one_seat, self.joint, k, x, upper=False)
         if programme is not None and programme > best.value:
             best = Bound(programme, PROGRAMME)
+        elif programme is not None and best.value == 0:
+            best = Bound(
+                best.value,
+                "a probability is at least 0 (the linear programme over the one- and two-seat figures finds no more)",
+            )
         return best
 
 
