@@ -1,31 +1,35 @@
 """A round's payout at a table of K seats (issue 34): for each wager of the standard game, every seat betting one
-unit, P(T_K > X) exact for 1 and 2 seats and a proven union bound for 3 to 7 (trey.play.round_payout), against a
-simulation written here of K seats dealt from one shuffled deck with one dealer hand, settled by trey's Settler.
+unit, P(T_K > X) exact for 1 and 2 seats and proven lower and upper bounds for 3 to 7 (trey.play.round_payout),
+against the library's seeded simulation of K seats dealt from one shuffled deck with one dealer hand, settled by
+trey's Settler (trey.play.table_simulation); then the command's time.
 
     .venv/bin/python benchmarks/bench_round_payout.py [ROUNDS]
 
 ROUNDS (default 1,000,000) rounds of 7 seats; the first K seats of each round are the table of K. For each
-(wager, K, X) the script prints the exact probability or the bound, the simulated frequency and its standard error;
-an exact figure is flagged when the simulation is more than 4 standard errors from it, a bound when the simulated
-frequency exceeds it by more than 4 standard errors. CPU time of the exact counts (the machine may be shared).
+(wager, K, X) the script prints the exact probability or the two bounds, the simulated frequency and its standard
+error; an exact figure is flagged when the simulation is more than 4 standard errors from it, a bound when the
+simulated frequency is beyond it by more than 4 standard errors. CPU time of the exact counts (the machine may be
+shared), and the wall and CPU time of `trey risk --seats 7 --pays-over 100` in a fresh process (every wager counted
+and 10^6 rounds simulated).
 """
 
 from __future__ import annotations
 
 import math
+import resource
+import subprocess
 import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
-import numpy as np
-
-from trey.engine import player_decisions
 from trey.paytable.load import load_spec
 from trey.play.round_payout import round_payout
-from trey.play.settle import Settler
+from trey.play.table_simulation import simulate_round_totals
 
 STANDARD = "paytables/standard.yaml"
 SEATS = 7
+SEED = 34
 THRESHOLDS = {
     "ante_play": (5, 10, 20, 40),
     "pair_plus": (5, 30, 60, 100),
@@ -34,24 +38,15 @@ THRESHOLDS = {
 }
 
 
-def simulate(rounds: int, seed: int = 34) -> dict[str, np.ndarray]:
-    """Per wager, (rounds, SEATS) nets of every seat of each round (float: every net here is a whole number)."""
-    spec = load_spec(STANDARD)
-    settler = Settler(spec, player_decisions(spec))
-    nets = {w: np.array([float(n) for n in settler.tables[w].nets]) for w in settler.tables}
-    rng = np.random.default_rng(seed)
-    out = {w: np.zeros((rounds, SEATS)) for w in nets}
-    chunk, done = 200_000, 0
-    while done < rounds:
-        m = min(chunk, rounds - done)
-        deck = np.argsort(rng.random((m, 52)), axis=1)[:, : 3 + 3 * SEATS]
-        dealer = np.sort(deck[:, :3], axis=1)
-        for s in range(SEATS):
-            settled = settler.settle(np.sort(deck[:, 3 + 3 * s : 6 + 3 * s], axis=1), dealer)
-            for w in nets:
-                out[w][done : done + m, s] = nets[w][settled[w]]
-        done += m
-    return out
+def command_time() -> tuple[float, float]:
+    """(wall, CPU) seconds of `trey risk --seats 7 --pays-over 100` in a fresh process."""
+    trey = Path(sys.executable).with_name("trey")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([str(trey), "risk", STANDARD, "--seats", "7", "--pays-over", "100"], check=True, capture_output=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def main() -> None:
@@ -63,23 +58,30 @@ def main() -> None:
         payouts[wager] = round_payout(spec, wager)
         print(f"{wager}: exact one- and two-seat distributions in {time.process_time() - cpu:.1f} s CPU")
     cpu = time.process_time()
-    simulated = simulate(rounds)
-    print(f"simulated {rounds:,} rounds of {SEATS} seats in {time.process_time() - cpu:.0f} s CPU")
+    simulated = simulate_round_totals(spec, list(spec.wagers.ids), SEATS, rounds, SEED)
+    print(f"simulated {rounds:,} rounds of {SEATS} seats (seed {SEED}) in {time.process_time() - cpu:.1f} s CPU")
     flagged = 0
-    print(f"{'wager':>15} {'K':>2} {'X':>5} {'P(T > X)':>12} {'':>8} {'simulated':>11} {'s.e.':>9}")
+    print(f"{'wager':>15} {'K':>2} {'X':>5} {'at least':>12} {'P(T > X)':>12} {'':>8} {'simulated':>11} {'s.e.':>9}")
     for wager, payout in payouts.items():
         for seats in range(1, SEATS + 1):
-            totals = simulated[wager][:, :seats].sum(axis=1)
             for x in THRESHOLDS[wager]:
-                figure, exact = payout.tail_bound(seats, Fraction(x))
-                share = float((totals > x).mean())
+                lower = payout.lower_bound(seats, Fraction(x)).value
+                upper = payout.upper_bound(seats, Fraction(x)).value
+                exact = seats <= 2
+                share = simulated.over(wager, seats, Fraction(x)) / rounds
                 error = math.sqrt(max(share * (1 - share), 1 / rounds) / rounds)
-                bad = abs(share - float(figure)) > 4 * error if exact else share - float(figure) > 4 * error
+                bad = share - float(upper) > 4 * error or float(lower) - share > 4 * error
                 flagged += bad
                 kind = "exact" if exact else "at most"
                 mark = "  <-- FLAGGED" if bad else ""
-                print(f"{wager:>15} {seats:>2} {x:>5} {float(figure):12.6g} {kind:>8} {share:11.6g} {error:9.2g}{mark}")
+                low = "" if exact else f"{float(lower):12.6g}"
+                print(
+                    f"{wager:>15} {seats:>2} {x:>5} {low:>12} {float(upper):12.6g} {kind:>8} {share:11.6g} "
+                    f"{error:9.2g}{mark}"
+                )
     print(f"flagged: {flagged}")
+    wall, cpu_used = command_time()
+    print(f"trey risk {STANDARD} --seats 7 --pays-over 100: {wall:.1f} s wall, {cpu_used:.1f} s CPU (fresh process)")
 
 
 if __name__ == "__main__":

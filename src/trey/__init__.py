@@ -10,6 +10,7 @@ returns::
     made = trey.certify(raw_bytes, "standard.yaml", issue_date=date(2026, 1, 1))  # .files: bytes by file name
     trey.verify(Path("standard.certificate.pdf"))
     trey.risk(spec, bankroll=Fraction(250), rounds=2500, seen="one")  # N0, a session's result, the risk of ruin
+    trey.table_round(spec, seats=7, pays_over=Fraction(300), seed=34)  # how often a round at 7 seats pays > 300
 
 The packages show the layers, each importing only those below it: ``core`` → ``cards`` → ``paytable`` →
 ``rules`` → ``engine`` → ``figures`` → ``play``, ``choose``, ``protect`` → ``trust``, ``floor`` → ``audit`` →
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from trey.engine.family import analyze_family
     from trey.paytable.load import check_file, load_spec
     from trey.play.simulate import simulate
+    from trey.play.table_round import table_round
     from trey.protect.family_hand import family_hand
     from trey.protect.hand import hand
     from trey.protect.protection import protect
@@ -59,6 +61,7 @@ _API = {
     "risk": "trey.protect.risk",
     "simulate": "trey.play.simulate",
     "solve": "trey.choose.solve",
+    "table_round": "trey.play.table_round",
     "validate": "trey.trust.validation",
     "verify": "trey.documents.verify",
 }
@@ -82,6 +85,7 @@ __all__ = [  # the names of _API (a test holds the two equal)
     "risk",
     "simulate",
     "solve",
+    "table_round",
     "validate",
     "verify",
 ]

@@ -1,6 +1,7 @@
 """A round's payout at a table of K seats sharing the dealer's hand: the two-seat count by inclusion-exclusion over
 value indicators against a brute force on a 12-card deck written here (every (dealer, seat, seat, seat) deal one at
-a time), and the union bounds for three seats at least the enumerated probability."""
+a time), and the proven bounds for three seats around the enumerated probability (the upper one never looser than
+the plain union bounds), at every threshold from below the least total to beyond the largest."""
 
 from __future__ import annotations
 
@@ -21,14 +22,20 @@ DECK = 12
 Hands = list[tuple[int, ...]]
 
 
-@pytest.fixture(scope="module")
-def toy() -> tuple[Hands, np.ndarray]:
-    """Every hand of a 12-card deck and a value for each (seat hand, dealer hand) deal, values[seat, dealer]: mostly
-    -1, sometimes a win of 1 to 20 (a side bet's shape); 0 where the hands meet (no deal)."""
+SHAPES = {
+    "side bet": [-1, -1, -1, 1, 2, 20],  # mostly -1, sometimes a win of 1 to 20
+    "ante and play": [-2, -2, -1, -1, 0, 1, 2, 2, 4, 7],  # a seat can lose two units (Ante and Play)
+}
+
+
+@pytest.fixture(scope="module", params=list(SHAPES))
+def toy(request: pytest.FixtureRequest) -> tuple[Hands, np.ndarray]:
+    """Every hand of a 12-card deck and a value for each (seat hand, dealer hand) deal, values[seat, dealer], drawn
+    from one of :data:`SHAPES`; 0 where the hands meet (no deal)."""
     rng = np.random.default_rng(34)
     hands = list(itertools.combinations(range(DECK), 3))
     meet = np.array([[bool(set(p) & set(d)) for d in hands] for p in hands])
-    values = rng.choice(np.array([-1, -1, -1, 1, 2, 20]), size=meet.shape)
+    values = rng.choice(np.array(SHAPES[request.param]), size=meet.shape)
     return hands, np.where(meet, 0, values)
 
 
@@ -74,12 +81,13 @@ def _exact(hands: Hands, values: np.ndarray) -> RoundPayout:
         two += pair_value_counts(values[:, d].astype(np.int64), free, counter, levels)
     seat_deals = len(hands) * math.comb(DECK - 3, 3)
     pair_deals = seat_deals * math.comb(DECK - 6, 3)
-    two_seats: dict[Fraction, Fraction] = {}
-    for i, a in enumerate(levels.tolist()):
-        for j, b in enumerate(levels.tolist()):
-            total = Fraction(a + b)
-            two_seats[total] = two_seats.get(total, Fraction(0)) + Fraction(int(two[i, j]), pair_deals)
-    return RoundPayout("toy", {Fraction(v): Fraction(n, seat_deals) for v, n in one.items()}, two_seats)
+    joint = {
+        (Fraction(a), Fraction(b)): Fraction(int(two[i, j]), pair_deals)
+        for i, a in enumerate(levels.tolist())
+        for j, b in enumerate(levels.tolist())
+        if two[i, j]
+    }
+    return RoundPayout("toy", {Fraction(v): Fraction(n, seat_deals) for v, n in one.items()}, joint)
 
 
 def test_two_seats_counted_by_inclusion_exclusion_equal_the_brute_force(
@@ -99,10 +107,65 @@ def test_three_seats_union_bounds_hold_the_enumerated_tail(
     exact = _exact(*toy)
     _, three = brute
     deals = sum(three.values())
-    for x in (0, 2, 10, 19, 20, 25, 41, 59, 60):
+    for x in (*range(-3, 62), Fraction(1, 2), Fraction(41, 3)):
         tail = sum(Fraction(n, deals) for v, n in three.items() if v > x)
         bound, is_exact = exact.tail_bound(3, Fraction(x))
         assert not is_exact and tail <= bound, x
+        upper, lower = exact.upper_bound(3, Fraction(x)), exact.lower_bound(3, Fraction(x))
+        assert lower.value <= tail <= upper.value == bound, (x, lower, upper)
+        # never looser than the plain union bounds: K P(Y > x / K) and C(K, 2) P(Y_1 + Y_2 > 2x / K)
+        assert upper.value <= min(
+            3 * exact.one_seat_above(Fraction(x, 3)), 3 * exact.two_seats_above(Fraction(2 * x, 3))
+        )
     assert exact.tail_bound(3, Fraction(60)) == (Fraction(0), False)  # no round of three seats pays more than 60
     with pytest.raises(ValueError, match="a table has 1 to 7 seats, not 8"):
         exact.tail_bound(8, Fraction(1))
+
+
+def test_the_programmes_bound_is_certified_whatever_the_solver_gives(
+    toy: tuple[Hands, np.ndarray], brute: tuple[Counter[int], Counter[int]]
+) -> None:
+    """Any f and h certify a bound once moved by their largest violation: f = h = 0 gives 1 above and 0 below; the
+    solver's own are sharper, and still hold the enumerated probability of three seats."""
+    from trey.play.moment_bounds import _certified, _multisets, moment_bound
+
+    exact = _exact(*toy)
+    _, three = brute
+    deals = sum(three.values())
+    values = sorted(exact.one_seat)
+    rows, totals = _multisets(values, 3)
+    moments = [Fraction(0)] * rows.shape[1]
+    indicator = np.array([2**30 if t > 5 else 0 for t in totals], dtype=object)
+    zero = np.zeros(rows.shape[1])
+    assert _certified(rows, zero, moments, indicator, upper=True) == 1
+    assert _certified(rows, zero, moments, indicator, upper=False) == 0
+    for x in (0, 5, 19, 22, 40):
+        tail = sum(Fraction(n, deals) for v, n in three.items() if v > x)
+        upper = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=True)
+        lower = moment_bound(exact.one_seat, exact.joint, 3, Fraction(x), upper=False)
+        assert upper is not None and lower is not None and lower <= tail <= upper, x
+
+
+@pytest.mark.parametrize("seats", [4, 7])
+def test_every_bound_holds_any_exchangeable_table(seats: int) -> None:
+    """Seats drawn from a few multisets of values, in a random order (exchangeable, as the seats of a round): one
+    seat's and two seats' distributions and P(T > x) are exact here, and every bound holds the tail for K > 3."""
+    rng = np.random.default_rng(seats)
+    values = [-2, -1, 0, 1, 3, 10]
+    chosen = [sorted(rng.choice(values, size=seats).tolist()) for _ in range(12)]
+    weights = [Fraction(int(w), 1) for w in rng.integers(1, 20, size=len(chosen))]
+    weights = [w / sum(weights) for w in weights]
+    pairs = seats * (seats - 1)
+    one: Counter[Fraction] = Counter()
+    joint: Counter[tuple[Fraction, Fraction]] = Counter()
+    for hand, w in zip(chosen, weights, strict=True):
+        for i, a in enumerate(hand):
+            one[Fraction(a)] += w / seats
+            for j, b in enumerate(hand):
+                if i != j:
+                    joint[(Fraction(a), Fraction(b))] += w / pairs
+    payout = RoundPayout("exchangeable", dict(one), dict(joint))
+    for x in (-5, 0, 2, 5, 9, 12, 20, 35):
+        tail = sum((w for hand, w in zip(chosen, weights, strict=True) if sum(hand) > x), Fraction(0))
+        lower, upper = payout.lower_bound(seats, Fraction(x)), payout.upper_bound(seats, Fraction(x))
+        assert lower.value <= tail <= upper.value, (x, lower, upper, tail)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
 from functools import lru_cache
 
@@ -51,6 +51,14 @@ def percent_text(value: Fraction, places: int = 4) -> str:
 def rounded_float(value: Fraction | Decimal, places: int) -> float:
     """A float for JSON, from the exact value rounded once."""
     return float(round_decimal(value, places))
+
+
+def outward(value: Decimal, places: int, *, up: bool) -> Decimal:
+    """``value`` to ``places`` significant digits, rounded away from inside a bound (up for an upper bound)."""
+    if value == 0:
+        return value
+    exponent = value.adjusted() - places + 1
+    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_CEILING if up else ROUND_FLOOR)
 
 
 def one_in_text(value: Fraction | None, places: int = 2) -> str:

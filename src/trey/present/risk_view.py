@@ -1,4 +1,5 @@
-"""``trey risk`` on the terminal: each wager's risk figures as ``label  value`` pairs (fits 80 columns)."""
+"""``trey risk`` on the terminal: each wager's risk figures, or a round's payout at a table (``--seats``), as
+``label  value`` pairs (fits 80 columns)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from fractions import Fraction
 
 from rich.console import Console
 
-from trey.core.numbers import decimal_text, fraction_text, percent_text, sqrt_decimal
+from trey.core.numbers import decimal_text, fraction_text, one_in_text, outward, percent_text, sqrt_decimal, to_decimal
+from trey.play.table_round import CONFIDENCE, INTERVAL, TOTAL, TableRoundReport, WagerRound
 from trey.present.layout import TextTable, label, print_table, say, terminal_console
 from trey.present.protection_view import net_words
-from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk, outward
+from trey.protect.risk import SESSION_QUANTILES, RiskReport, WagerRisk
 
 
 def _chance(value: Fraction | float, error: float = 0.0) -> str:
@@ -108,3 +110,64 @@ def print_risk(report: RiskReport, console: Console | None = None) -> None:
     for w in report.wagers:
         say(console, "")
         print_table(console, TextTable((label(bold=True), label()), wager_rows(w, report), title=w.title, pairs=True))
+
+
+def probability_text(value: Fraction, *, up: bool | None = None) -> str:
+    """A probability as a percentage to 4 significant digits (a bound rounded outward: ``up`` for an upper one),
+    "0%" for 0."""
+    if value == 0:
+        return "0%"
+    percent = to_decimal(value) * 100
+    shown = percent.quantize(Decimal(1).scaleb(percent.adjusted() - 3)) if up is None else outward(percent, 4, up=up)
+    return f"{shown:f}%"
+
+
+def _float_percent(value: float, *, up: bool) -> str:
+    return probability_text(Fraction(value), up=up) if value else "0%"
+
+
+def table_round_rows(w: WagerRound, report: TableRoundReport) -> list[tuple[str, str]]:
+    x = units(report.pays_over)
+    event = f"P(T > {x})"
+    rows: list[tuple[str, str]] = []
+    if w.exact is not None:
+        one_in = f" = {one_in_text(1 / w.exact, 0)}" if w.exact else ""
+        rows += [(event, f"{probability_text(w.exact)}{one_in} (exact)"), ("  exact fraction", fraction_text(w.exact))]
+    if w.upper is not None and w.lower is not None:
+        rows += [
+            (event, f"at most {probability_text(w.upper.value, up=True)} (proven upper bound)"),
+            ("  fraction", fraction_text(w.upper.value)),
+            ("  rule", w.upper.rule),
+            (event, f"at least {probability_text(w.lower.value, up=False)} (proven lower bound)"),
+            ("  fraction", fraction_text(w.lower.value)),
+            ("  rule", w.lower.rule),
+        ]
+    s = w.simulated
+    if s is not None:
+        rows += [
+            (
+                "simulated",
+                f"{s.over:,} of {s.rounds:,} rounds (seed {s.seed}): {probability_text(Fraction(s.over, s.rounds))}",
+            ),
+            (
+                f"  {int(CONFIDENCE * 100)}% interval",
+                f"{_float_percent(s.low, up=False)} to {_float_percent(s.high, up=True)} ({INTERVAL})",
+            ),
+        ]
+    return rows
+
+
+def print_table_round(report: TableRoundReport, console: Console | None = None) -> None:
+    console = console or terminal_console()
+    seats = f"{report.seats} seat{'s' if report.seats > 1 else ''}"
+    say(console, f"{report.spec.name}: one round's payout at a table of {seats}", bold=True)
+    say(console, f"{TOTAL}.")
+    if report.seats > 2:
+        say(
+            console,
+            "More than two seats are not counted exactly: proven bounds from the exact one- and two-seat figures.",
+        )
+    for w in report.wagers:
+        say(console, "")
+        rows = table_round_rows(w, report)
+        print_table(console, TextTable((label(bold=True), label()), rows, title=w.title, pairs=True))

@@ -10,12 +10,12 @@ is not computed and says why, the others are.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from trey.core.errors import TreyError
-from trey.core.numbers import fraction_text, rounded_float, sqrt_decimal
+from trey.core.numbers import fraction_text, outward, rounded_float, sqrt_decimal
 from trey.core.version import __version__
 from trey.engine import analyze
 from trey.engine.results import GameAnalysis
@@ -207,14 +207,6 @@ def session_json(session: RoundsDistribution, loss: Fraction) -> dict[str, Any]:
         "loss": fraction_text(loss),
         "ending_at_loss": chance_json(session.at_most(-loss)),
     }
-
-
-def outward(value: Decimal, places: int, *, up: bool) -> Decimal:
-    """``value`` to ``places`` significant digits, rounded away from inside a bound (up for an upper bound)."""
-    if value == 0:
-        return value
-    exponent = value.adjusted() - places + 1
-    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_CEILING if up else ROUND_FLOOR)
 
 
 def _bound_json(value: Decimal | None, *, up: bool | None = None) -> float | None:
