@@ -92,3 +92,24 @@ def test_a_mapping_reads_each_column_as_one_field(tmp_path: Path, columns: str, 
         load_mapping(path)
     assert str(caught.value).startswith(f"{path.parent}/{said}"), str(caught.value)
     assert [p.code for p in caught.value.problems] == ["mapping.column-twice"]
+
+
+def test_a_log_without_the_deck_order_says_the_shuffle_tests_it_could_not_run(tmp_path: Path) -> None:
+    """Riffled decks exported without their order passed: the tests that see a riffle were listed "not run" below
+    the verdict, not in it. Now they are in it, not checked, and the verdict cannot be PASS."""
+    from trey.audit.audit import audit
+    from trey.cards.shuffles import parse_shuffle
+
+    spec = load_spec(PAYTABLE)
+    lines = []
+    for line in simulated_table_log(spec, 300, 5, seats=7, shuffle=parse_shuffle("riffle:6")):
+        data = json.loads(line)
+        del data["deck"], data["input"]
+        lines.append(json.dumps(data) + "\n")
+    path = tmp_path / "nodeck.jsonl"
+    path.write_text("".join(lines))
+    verdict = audit(spec, [path]).verdict
+    assert not verdict.passed
+    (said,) = [str(f) for f in verdict.findings if "the log does not carry" in str(f)]
+    assert said.startswith("not checked: 12 deal-integrity tests for data the log does not carry: ")
+    assert "(needs the deck's order)" in said and "; and 7 more" in said

@@ -20,10 +20,10 @@ it can win.
 R or more are counted apart, the others net at most c, the largest value below R. Then
 
 * P(T_K > X) ≤ K P(Y ≥ R) + P(N ≥ r), with N the seats netting more than t (and less than R): if every seat nets
-  less than R, T_K ≤ N c + (K - N) t, so T_K > X needs N ≥ r = ⌊(X - K t) / (c - t)⌋ + 1; and P(N ≥ r) ≤
+  less than R, T_K ≤ N c + (K - N) t, so T_K > X needs N ≥ r = floor((X - K t) / (c - t)) + 1; and P(N ≥ r) ≤
   E[N] / r = K P(t < Y < R) / r (Markov) or ≤ E[C(N, 2)] / C(r, 2) = C(K, 2) P(both seats in (t, R)) / C(r, 2);
 * the same over the C(K, 2) pair sums, which add up to (K - 1) T_K: with N' the pairs summing more than s
-  (s ≤ 2X / K, both below R), T_K > X needs N' ≥ ⌊((K - 1) X - C(K, 2) s) / (2c - s)⌋ + 1, and P ≤ K P(Y ≥ R) +
+  (s ≤ 2X / K, both below R), T_K > X needs N' ≥ floor(((K - 1) X - C(K, 2) s) / (2c - s)) + 1, and P ≤ K P(Y ≥ R) +
   C(K, 2) P(Y_1 + Y_2 > s, both below R) / that;
 * 0 when K c ≤ X (K seats below R never net more than X);
 * K P(Y ≥ R) + Cantelli's inequality on S, the sum of the seats' nets clipped to [f, c] (T_K ≤ S when no seat
@@ -42,7 +42,7 @@ most X / K, and of s among the pair sums is tried.
 
 * a seat netting more than a = X - (K - 1) m makes T_K > X: P(T_K > X) ≥ P(at least one of the K events Y_i > a),
   bounded below from S1 = K P(Y > a) and S2 = C(K, 2) P(Y_1 > a, Y_2 > a) by Dawson and Sankoff's inequality
-  (1967), 2 S1 / (j + 1) - 2 S2 / (j (j + 1)) with j = 1 + ⌊2 S2 / S1⌋ (at j = 1, Bonferroni's S1 - S2);
+  (1967), 2 S1 / (j + 1) - 2 S2 / (j (j + 1)) with j = 1 + floor(2 S2 / S1) (at j = 1, Bonferroni's S1 - S2);
 * two seats netting more than X - (K - 2) m in all make T_K > X: P(T_K > X) ≥ P(Y_1 + Y_2 > X - (K - 2) m);
 * the linear programme's best g ≤ 1{T_K > X} at every multiset (P(T_K > X) ≥ E[g]; Dawson and Sankoff's is one).
 

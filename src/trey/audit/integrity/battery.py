@@ -717,7 +717,8 @@ class Battery:
 
     @property
     def not_checked(self) -> list[str]:
-        """What the verdict lists as not checked: the tests not run for too few decks, rounds or hands."""
+        """What the verdict lists as not checked: the tests not run for too few decks, rounds or hands, and those the
+        log's data does not allow (without the deck's order, a riffled or shelf-shuffled deck looks random)."""
         lines = []
         short = self.short
         if short:
@@ -726,6 +727,14 @@ class Battery:
             lines.append(
                 f"not checked: {len(short):,} deal-integrity {'test' if len(short) == 1 else 'tests'} for too little "
                 f"data (a count expected fewer than {MIN_EXPECTED} times): {names}{more}"
+            )
+        if self.missing:  # a log without the deck's or the input's order cannot show a shuffler's order
+            names = "; ".join(self.missing[:5]) + (
+                f"; and {len(self.missing) - 5:,} more" if len(self.missing) > 5 else ""
+            )
+            lines.append(
+                f"not checked: {len(self.missing):,} deal-integrity {'test' if len(self.missing) == 1 else 'tests'} "
+                f"for data the log does not carry: {names}"
             )
         lines.extend(f"not checked: deal integrity of {g}" for g in self.groups_left)
         return lines
