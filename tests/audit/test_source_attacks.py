@@ -113,3 +113,36 @@ def test_a_log_without_the_deck_order_says_the_shuffle_tests_it_could_not_run(tm
     (said,) = [str(f) for f in verdict.findings if "the log does not carry" in str(f)]
     assert said.startswith("not checked: 12 deal-integrity tests for data the log does not carry: ")
     assert "(needs the deck's order)" in said and "; and 7 more" in said
+
+
+def test_a_column_given_by_the_folders_and_by_the_files_is_refused(tmp_path: Path) -> None:
+    """Folders shuffler=S8/ and shuffler=S9/ over files whose rows say S1: pyarrow took the folders' value without
+    a word, and the deal-integrity groups named shufflers the rows do not. The audit and trey hold refuse it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from trey.audit.hold import read_ledger
+    from trey.audit.sources import SourceError, records_of
+    from trey.core.errors import TreyError
+
+    for value in ("S8", "S9"):
+        (tmp_path / "rounds" / f"shuffler={value}").mkdir(parents=True)
+        pq.write_table(
+            pa.table({"round": ["r"], "shuffler": ["S1"]}), tmp_path / "rounds" / f"shuffler={value}" / "0.parquet"
+        )
+    with pytest.raises(SourceError) as caught:
+        records_of(tmp_path / "rounds", load_spec(PAYTABLE), None)
+    assert str(caught.value) == (
+        f"{tmp_path / 'rounds'}: the column 'shuffler' is given by its folders and by its files' rows [source.column] "
+        "(keep the folders' or the files' column)"
+    )
+    for value in ("T8", "T9"):
+        (tmp_path / "ledger" / f"table={value}").mkdir(parents=True)
+        data = {"table": ["T1"], "shift": ["d"], "hours": [8.0], "drop": [100.0], "win": [5.0]}
+        pq.write_table(pa.table(data), tmp_path / "ledger" / f"table={value}" / "0.parquet")
+    with pytest.raises(TreyError) as again:
+        read_ledger(tmp_path / "ledger")
+    assert str(again.value) == (
+        "ledger: the column 'table' is given by its folders and by its files' rows (keep the folders' or the files' "
+        "column)"
+    )

@@ -32,14 +32,14 @@ from pathlib import Path
 from typing import Any
 
 from trey.audit.rounds import MAX_ID_CHARACTERS
-from trey.audit.sources import SqlSource
+from trey.audit.sources import SqlSource, partition_clash
 from trey.audit.verdict import Family, StatisticalTest, Verdict, alpha_text, holm, p_text, z_p_value
 from trey.core.errors import TreyError
 from trey.core.files import display_name, open_regular, read_bounded
 from trey.engine.money import MAX_BET, BetMix, table_money
 from trey.engine.results import GameAnalysis
 from trey.engine.table import TableMoments, round_variance
-from trey.paytable.model import GameSpec
+from trey.paytable.model import ANTE_PLAY, GameSpec
 
 REQUIRED = ("table", "shift", "hours", "drop", "win")
 OPTIONAL = ("average_bet", "occupancy")
@@ -48,10 +48,13 @@ MAX_BYTES = 64 * 2**20
 MAX_LABEL = MAX_ID_CHARACTERS  # a table's or a shift's name, as the audit's tables are named
 MAX_AMOUNT = 10**12  # a drop or a win, in the table's currency
 MAX_HOURS = 10_000
-MAX_DECIMALS = 6
+MAX_DECIMALS = 6  # hours, an average bet, an occupancy
+MONEY_DECIMALS = 2  # a drop or a win is counted money: cents, as the audit reads its amounts
 # A table-shift whose drop stands for fewer rounds than this is not tested: the normal law of its win is that of a
 # sum of many rounds (a rated average bet as large as the drop would otherwise make any win look in range).
 MIN_ROUNDS = 100
+LARGEST_PAY_SDS = Fraction(1, 3)  # the largest pay of a seat-round a test's SD may hold, at most
+MIN_SKIM, MAX_SKIM = Fraction(1, 1000), Fraction(1, 2)  # the skim whose drop is stated: 0.1% to 50%
 DEFAULT_ALPHA = Fraction(1, 100)
 Z_POWER_90 = 1.2816  # the normal quantile of 90%
 _NUMBER = re.compile(r"-?[0-9]{1,13}(\.[0-9]{1,6})?")  # 1234.50: never an exponent, which would choose the work
@@ -79,10 +82,16 @@ class ShiftTest:
     z: float
     p_value: float
     rounds: Fraction  # the rounds the drop stands for, at the row's bets and occupancy
+    largest_pay: Fraction = Fraction(0)  # the most one seat-round can pay its player, at the row's bets
 
     @property
     def hold(self) -> float:
         return float(self.row.win / self.row.drop)
+
+    @property
+    def untested_why(self) -> str | None:
+        """Why the normal law cannot judge this win (None: it can)."""
+        return _normal_law_fails(self.rounds, self.largest_pay, self.sd)
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,12 @@ class CombinedTest:
     sd: float
     z: float
     p_value: float
+    rounds: Fraction = Fraction(0)
+    largest_pay: Fraction = Fraction(0)
+
+    @property
+    def untested_why(self) -> str | None:
+        return _normal_law_fails(self.rounds, self.largest_pay, self.sd)
 
     @property
     def name(self) -> str:
@@ -123,7 +138,8 @@ class HoldReport:
     mix: BetMix | None = None  # the bet mix the shifts were tested at
     combined: tuple[CombinedTest, ...] = ()  # each table of several shifts, then the whole ledger
     combined_flagged: tuple[bool, ...] = ()
-    untested: tuple[ShiftTest, ...] = ()  # standing for fewer than MIN_ROUNDS rounds: not tested
+    untested: tuple[ShiftTest, ...] = ()  # those the normal law cannot judge (:func:`_normal_law_fails`)
+    combined_untested: tuple[CombinedTest, ...] = ()
 
     @property
     def expected_hold(self) -> Fraction:
@@ -138,16 +154,34 @@ _AMOUNTS = "amounts in the table's currency"
 _LIMITS = {"hours": "a shift's hours", "occupancy": "a share of the seats"}
 
 
+def _normal_law_fails(rounds: Fraction, largest_pay: Fraction, sd: float) -> str | None:
+    """Why a win of ``rounds`` rounds with SD ``sd`` cannot be judged by the normal law, or None when it can.
+
+    The normal law of a win is that of a sum of many rounds none of which weighs much: a test needs
+    :data:`MIN_ROUNDS` rounds, and the largest pay one seat-round can make (a 1,000-to-1 royal on a Six Card Bonus)
+    at most :data:`LARGEST_PAY_SDS` of the win's SD. Past it, one jackpot moves the win by several SDs, and honest
+    tables would be flagged far more often than the stated level (the red team's honest year with a Six Card Bonus
+    was FLAGGED 4 times in 5)."""
+    if rounds < MIN_ROUNDS:
+        return "few"
+    if largest_pay > Fraction(sd) * LARGEST_PAY_SDS:
+        return "jackpot"
+    return None
+
+
 def _shown(value: object) -> str:
     return repr(value[:40]) if isinstance(value, str) else f"(a {type(value).__name__})"
 
 
-def _number(value: object, column: str, where: str, *, positive: bool, limit: int = MAX_AMOUNT) -> Fraction:
+def _number(
+    value: object, column: str, where: str, *, positive: bool, limit: int = MAX_AMOUNT, decimals: int = MAX_DECIMALS
+) -> Fraction:
     """A number of the ledger: text such as 1234.50, or a number of a Parquet file or a database (at most six
     decimals and ``limit`` in size: no input chooses how long its arithmetic takes)."""
     number: Fraction | None = None
     if isinstance(value, str):
-        if _NUMBER.fullmatch(value.strip()):
+        written = _NUMBER.fullmatch(value.strip())
+        if written and len(written.group(1) or ".") - 1 <= decimals:
             number = Fraction(value.strip())
     elif isinstance(value, int) and not isinstance(value, bool):
         number = Fraction(value) if abs(value) <= limit else None
@@ -157,10 +191,10 @@ def _number(value: object, column: str, where: str, *, positive: bool, limit: in
         decimal = Decimal(repr(value)) if isinstance(value, float) else value
         if decimal.is_finite() and abs(decimal) <= limit:
             exponent = decimal.as_tuple().exponent
-            if isinstance(exponent, int) and exponent >= -MAX_DECIMALS:
+            if isinstance(exponent, int) and exponent >= -decimals:
                 number = Fraction(decimal)
             else:
-                raise TreyError(f"{where}: {column} has more than {MAX_DECIMALS} decimals", hint="round it to cents")
+                raise TreyError(f"{where}: {column} has more than {decimals} decimals", hint="round it to cents")
     if number is None:
         raise TreyError(f"{where}: {column} {_shown(value)} is not a number", hint="write it as 1234.50")
     if abs(number) > limit:
@@ -213,8 +247,8 @@ def _rows(records: Sequence[tuple[int, dict[str, Any]]], name: str) -> tuple[Led
                 _label(record["table"], "table", where),
                 _label(record["shift"], "shift", where),
                 _number(record["hours"], "hours", where, positive=True, limit=MAX_HOURS),
-                _number(record["drop"], "drop", where, positive=True),
-                _number(record["win"], "win", where, positive=False),
+                _number(record["drop"], "drop", where, positive=True, decimals=MONEY_DECIMALS),
+                _number(record["win"], "win", where, positive=False, decimals=MONEY_DECIMALS),
                 None if _blank(average) else _number(average, "average_bet", where, positive=True, limit=MAX_BET),
                 None if _blank(occupancy) else _occupancy(occupancy, where),
             )
@@ -308,6 +342,9 @@ def _read_parquet(path: Path) -> tuple[LedgerRow, ...]:
             dataset = ds.dataset(str(path), format="parquet", partitioning="hive")
             if not dataset.files:
                 raise TreyError(f"{name}: a folder without Parquet files", hint=f"give {WHAT}")
+            clash = partition_clash(dataset)
+            if clash is not None:
+                raise TreyError(f"{name}: {clash}", hint="keep the folders' or the files' column")
             names, rows = dataset.schema.names, None
         else:
             with open_regular(path, what=WHAT) as stream:  # a FIFO or a device is refused before pyarrow reads
@@ -342,8 +379,12 @@ def hold_report(
     edge = money.blended_edge
     measured: list[ShiftTest] = []
     untested: list[ShiftTest] = []
+    # A rated average bet is the average Ante where the mix has Ante & Play (as the paytable's table: average_bet),
+    # else the average wager of a seat; every bet of the mix scales with it.
+    rated = next((b.bet for b in mix.bets if b.wager == ANTE_PLAY), money.wagered_per_seat)
+    largest = sum((b.bet * analysis.wagers[b.wager].largest_win for b in mix.bets if b.share), Fraction(0))
     for row in rows:
-        scale = row.average_bet / money.wagered_per_seat if row.average_bet is not None else Fraction(1)
+        scale = row.average_bet / rated if row.average_bet is not None else Fraction(1)
         occupancy = row.occupancy if row.occupancy is not None else mix.occupancy
         seating = type(mix.seating)(tuple((w, s, b * scale) for w, s, b in mix.seating.bets))
         handle = row.drop / drop_to_handle
@@ -352,9 +393,13 @@ def hold_report(
         expected = edge * handle
         sd = math.sqrt(variance)
         z = float(row.win - expected) / sd
-        test = ShiftTest(row, handle, expected, sd, z, z_p_value(z, two_sided=True), handle / per_round)
-        (measured if test.rounds >= MIN_ROUNDS else untested).append(test)
-    combined = _combined(measured)
+        rounds = handle / per_round
+        test = ShiftTest(row, handle, expected, sd, z, z_p_value(z, two_sided=True), rounds, largest * scale)
+        (untested if test.untested_why else measured).append(test)
+    every = sorted([*measured, *untested], key=lambda s: s.row.line)
+    together = _combined(every)
+    combined = [c for c in together if not c.untested_why]
+    combined_untested = [c for c in together if c.untested_why]
     statistical = [
         StatisticalTest(
             "shift",
@@ -377,19 +422,12 @@ def hold_report(
     family = Family.of(statistical, alpha)
     repeated = sorted(k for k, n in Counter((r.table, r.shift) for r in rows).items() if n > 1)
     failed = [f"table {t}, shift {s} is listed more than once" for t, s in repeated]
-    unchecked = []
-    if untested:
-        lines = ", ".join(f"{t.row.line:,}" for t in untested[:5]) + (", ..." if len(untested) > 5 else "")
-        unchecked.append(
-            f"not checked: {len(untested):,} table-shift{'s' if len(untested) != 1 else ''} whose drop stands for "
-            f"fewer than {MIN_ROUNDS} rounds at {'their' if len(untested) != 1 else 'its'} bets (the normal law of a "
-            f"shift's win needs many; line{'s' if len(untested) != 1 else ''} {lines})"
-        )
+    unchecked = _untested_lines(untested, combined_untested, largest)
     verdict = Verdict.of(failed, unchecked, family)
     flags = holm([s.p_value for s in statistical], alpha) if statistical else []
     # The drop at which a skim of ``skim`` x drop is flagged with 90% power at alpha / tests (two-sided), in one
     # table-shift or over the shifts of a table taken together (their drops added up).
-    z_alpha = _normal_quantile(1 - float(alpha) / max(1, len(statistical)) / 2)
+    z_alpha = _upper_quantile(float(alpha) / max(1, len(statistical)) / 2)
     unit_variance = round_variance(moments, mix.seating, mix.seats, mix.occupancy) / (
         drop_to_handle * money.wagered_per_seat * mix.seats * mix.occupancy
     )
@@ -409,7 +447,44 @@ def hold_report(
         tuple(combined),
         tuple(flags[len(measured) :]),
         tuple(untested),
+        tuple(combined_untested),
     )
+
+
+def _untested_lines(shifts: Sequence[ShiftTest], together: Sequence[CombinedTest], largest: Fraction) -> list[str]:
+    """The verdict's not-checked findings: the table-shifts, and the tables' shifts together, the normal law cannot
+    judge, by why."""
+
+    def counted(n: int, one: str, many: str) -> str:
+        return f"{n:,} {one if n == 1 else many}"
+
+    found = []
+    for why in ("few", "jackpot"):
+        these = [s for s in shifts if s.untested_why == why]
+        if not these:
+            continue
+        lines = ", ".join(f"{s.row.line:,}" for s in these[:5]) + (", ..." if len(these) > 5 else "")
+        where = f"line{'s' if len(these) != 1 else ''} {lines}"
+        what = counted(len(these), "table-shift", "table-shifts")
+        if why == "few":
+            found.append(
+                f"not checked: {what} whose drop stands for fewer than {MIN_ROUNDS} rounds at "
+                f"{'their' if len(these) != 1 else 'its'} bets (the normal law of a shift's win needs many; {where})"
+            )
+        else:
+            found.append(
+                f"not checked: {what} whose win one seat-round's largest pay ({float(largest):,.2f} at the mix's "
+                f"bets) moves by more than a third of its SD (the normal law does not hold there; {where})"
+            )
+    if together:
+        reasons = {
+            "few": f"fewer than {MIN_ROUNDS} rounds",
+            "jackpot": "a seat-round's largest pay above a third of the SD",
+        }
+        names = "; ".join(f"{c.name}: {reasons[c.untested_why or 'few']}" for c in together[:5])
+        more = "; ..." if len(together) > 5 else ""
+        found.append(f"not checked: {counted(len(together), 'test', 'tests')} of shifts taken together ({names}{more})")
+    return found
 
 
 def _combined(tests: Sequence[ShiftTest]) -> list[CombinedTest]:
@@ -422,7 +497,10 @@ def _combined(tests: Sequence[ShiftTest]) -> list[CombinedTest]:
         sd = math.sqrt(sum(t.sd**2 for t in group))
         z = float(win - expected) / sd
         drop = sum((t.row.drop for t in group), Fraction(0))
-        return CombinedTest(table, len(group), drop, win, expected, sd, z, z_p_value(z, two_sided=True))
+        rounds = sum((t.rounds for t in group), Fraction(0))
+        largest = max(t.largest_pay for t in group)
+        p = z_p_value(z, two_sided=True)
+        return CombinedTest(table, len(group), drop, win, expected, sd, z, p, rounds, largest)
 
     by_table: dict[str, list[ShiftTest]] = {}
     for t in tests:
@@ -433,12 +511,13 @@ def _combined(tests: Sequence[ShiftTest]) -> list[CombinedTest]:
     return found
 
 
-def _normal_quantile(p: float) -> float:
-    """The standard normal quantile, by bisection of the tail (accurate to 1e-12 in z)."""
-    low, high = -40.0, 40.0
+def _upper_quantile(q: float) -> float:
+    """The z above which the standard normal law leaves ``q``, by bisection of the upper tail itself (1 - q would
+    lose a q below 1e-16 in float; accurate to 1e-12 in z)."""
+    low, high = 0.0, 40.0
     for _ in range(200):
         mid = (low + high) / 2
-        if 0.5 * math.erfc(-mid / math.sqrt(2)) < p:
+        if 0.5 * math.erfc(mid / math.sqrt(2)) > q:
             low = mid
         else:
             high = mid
@@ -457,14 +536,15 @@ def level_text(report: HoldReport) -> str:
     """What the tests were corrected over."""
     shifts = f"{len(report.tests):,} table-shift{'s' if len(report.tests) != 1 else ''}"
     together = f", {len(report.combined):,} of shifts taken together" if report.combined else ""
-    return f"α = {alpha_text(report.alpha)} family-wise, Holm over {report.test_count:,} tests ({shifts}{together})"
+    tests = f"{report.test_count:,} test{'s' if report.test_count != 1 else ''}"
+    return f"α = {alpha_text(report.alpha)} family-wise, Holm over {tests} ({shifts}{together})"
 
 
 def skim_text(report: HoldReport, drop: str) -> str:
     """The drop a skim needs to be seen, ``drop`` the amount as the output writes it."""
     return (
-        f"A skim of {float(report.skim):.0%} of the drop is flagged with 90% power in one table-shift of drop {drop} "
-        f"or more, or over a table's shifts whose drops add up to {drop} (at α / {max(1, report.test_count):,})."
+        f"A skim of {float(report.skim) * 100:g}% of the drop is flagged with 90% power in one table-shift of drop "
+        f"{drop} or more, or over a table's shifts whose drops add up to {drop} (at α / {max(1, report.test_count):,})."
     )
 
 
@@ -520,6 +600,7 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
             }
             for c, flagged_together in zip(report.combined, report.combined_flagged, strict=True)
         ],
+        "combined_not_tested": [c.table for c in report.combined_untested],  # a table's name, or null: the ledger
     }
 
 
@@ -583,8 +664,8 @@ def check_hold(
             )
         bet_mix = chosen.mix
         ratio, skimmed = parse_share(drop_to_handle), parse_share(skim)
-        if not 0 < skimmed < 1:
-            raise ValueError(f"--skim must be a share above 0 and below 1, not {skim}")
+        if not MIN_SKIM <= skimmed <= MAX_SKIM:
+            raise ValueError(f"--skim must be a share from 0.1% to 50%, not {skim[:40]}")
         table_money(analysis, bet_mix)
         moments = table_moments(spec)
         return hold_report(name, rows, analysis, moments, bet_mix, ratio, alpha, skimmed)

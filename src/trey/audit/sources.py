@@ -237,6 +237,18 @@ class FragmentStart:
     index: int
 
 
+def partition_clash(dataset: Any) -> str | None:
+    """What is wrong when a partitioned dataset's folders (``shuffler=S8/``) name a column its files hold too:
+    pyarrow takes the folder's value without a word, so rounds would be put on a shuffler their rows do not name."""
+    import pyarrow.parquet as pq
+
+    keys = set(dataset.partitioning.schema.names) if getattr(dataset, "partitioning", None) is not None else set()
+    if not keys or not dataset.files:
+        return None
+    both = sorted(keys & set(pq.read_schema(dataset.files[0]).names))
+    return f"the column {both[0][:40]!r} is given by its folders and by its files' rows" if both else None
+
+
 def parquet_dataset(path: Path, spec: GameSpec, mapping: Mapping) -> tuple[Any, list[str], list[str]]:
     """A Parquet file or partitioned folder as one pyarrow dataset, the format's fields it gives and the columns
     that hold them."""
@@ -251,6 +263,9 @@ def parquet_dataset(path: Path, spec: GameSpec, mapping: Mapping) -> tuple[Any, 
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise SourceError("source.column", f"{name}: the column {twice[0][:40]!r} is named twice")
+    clash = partition_clash(dataset)
+    if clash is not None:
+        raise SourceError("source.column", f"{name}: {clash}", hint="keep the folders' or the files' column")
     fields = _wanted(names, spec, mapping)
     columns = sorted(set(mapping.source_columns(fields)), key=names.index)
     # A round's cards and deck repeat on each of its rows: read as dictionaries (each text once a batch).
