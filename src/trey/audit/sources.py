@@ -240,13 +240,14 @@ class FragmentStart:
 def partition_clash(dataset: Any) -> str | None:
     """What is wrong when a partitioned dataset's folders (``shuffler=S8/``) name a column its files hold too:
     pyarrow takes the folder's value without a word, so rounds would be put on a shuffler their rows do not name."""
-    import pyarrow.parquet as pq
+    import pyarrow.dataset as ds
 
-    keys = set(dataset.partitioning.schema.names) if getattr(dataset, "partitioning", None) is not None else set()
-    if not keys or not dataset.files:
-        return None
-    both = sorted(keys & set(pq.read_schema(dataset.files[0]).names))
-    return f"the column {both[0][:40]!r} is given by its folders and by its files' rows" if both else None
+    for fragment in dataset.get_fragments():  # the folders' keys, against the columns of the files under them
+        keys = set(ds.get_partition_keys(fragment.partition_expression))
+        both = sorted(keys & set(fragment.physical_schema.names)) if keys else []
+        if both:
+            return f"the column {both[0][:40]!r} is given by its folders and by its files' rows"
+    return None
 
 
 def parquet_dataset(path: Path, spec: GameSpec, mapping: Mapping) -> tuple[Any, list[str], list[str]]:
