@@ -146,3 +146,24 @@ def test_a_column_given_by_the_folders_and_by_the_files_is_refused(tmp_path: Pat
         "ledger: the column 'table' is given by its folders and by its files' rows (keep the folders' or the files' "
         "column)"
     )
+
+
+def test_a_mapping_s_yaml_errors_speak_of_a_mapping(tmp_path: Path) -> None:
+    from trey.audit.mapping import load_mapping
+    from trey.core.errors import SpecError
+
+    path = tmp_path / "mapping.yaml"
+    path.write_text("\n")
+    with pytest.raises(SpecError) as caught:
+        load_mapping(path)
+    assert str(caught.value) == f"{path}: file is empty (a mapping starts with 'mapping: 1')"
+    path.write_text(
+        "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(
+            f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+            for p, c in zip("abcdef", "bcdefg", strict=True)
+        )
+    )
+    with pytest.raises(SpecError) as caught:
+        load_mapping(path)
+    assert str(caught.value).endswith("(YAML aliases (*name) are expanded; a mapping needs only a few dozen values)")

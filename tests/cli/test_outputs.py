@@ -99,7 +99,7 @@ def test_force_replaces_a_link_to_a_device_never_the_device(tmp_path: Path) -> N
     link.symlink_to("/dev/null")
     refused = run_cli("simulate", STANDARD, "--rounds", "5", "--log", link)
     assert (refused.exit_code, refused.stdout) == (1, "")
-    assert refused.stderr == f"error: would overwrite {link} (use --force to replace them, or choose another --log)\n"
+    assert refused.stderr == f"error: would overwrite {link} (use --force to replace it, or choose another --log)\n"
     assert link.is_symlink()
     result = run_cli("simulate", STANDARD, "--rounds", "5", "--log", link, "--force")
     assert (result.exit_code, result.stderr) == (0, f"wrote {link}\n")

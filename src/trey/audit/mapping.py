@@ -24,7 +24,7 @@ from typing import Any
 from trey.cards.card import Card
 from trey.core.errors import Problem, SpecError
 from trey.core.files import display_name, read_bounded
-from trey.paytable.yamldoc import MAX_FILE_BYTES, parse_yaml
+from trey.paytable.yamldoc import MAPPING_FILE, MAX_FILE_BYTES, parse_yaml
 
 CARD_FIELDS = ("dealer_cards", "player", "deck", "input")
 TEXT_FIELDS = ("round", "table", "time", "dealer", "shuffler", "shift", "decision")
@@ -129,7 +129,7 @@ def load_mapping(path: Path) -> Mapping:
 
     name = display_name(path)
     raw = read_bounded(path, limit=MAX_FILE_BYTES, what="a mapping file")
-    doc = parse_yaml(name, raw)
+    doc = parse_yaml(name, raw, MAPPING_FILE)
     problems = list(doc.problems) + list(schema_problems(doc, "source-mapping"))
     if problems:
         raise SpecError(problems)

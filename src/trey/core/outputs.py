@@ -48,7 +48,7 @@ def _umask() -> int:
 def _would_overwrite(paths: list[Path], option: str) -> OutputError:
     return OutputError(
         "would overwrite " + ", ".join(display_name(p) for p in paths),
-        hint=f"use --force to replace them, or choose another {option}",
+        hint=f"use --force to replace {'them' if len(paths) > 1 else 'it'}, or choose another {option}",
     )
 
 

@@ -246,14 +246,28 @@ def canonical_yaml(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
-def read_source(filename: str, raw: bytes) -> str:
-    """Decode a file's bytes, refusing what cannot be a paytable (too big, empty, binary, not UTF-8)."""
+@dataclass(frozen=True)
+class YamlKind:
+    """What a YAML file of trey's is, as its errors say it: its noun and how it starts."""
+
+    noun: str
+    starts: str
+
+
+PAYTABLE_FILE = YamlKind("paytable", "a paytable starts with 'trey: 1'")
+MAPPING_FILE = YamlKind("mapping", "a mapping starts with 'mapping: 1'")
+PROFILE_FILE = YamlKind("profile", "a profile names its checks (name, title, description, checks)")
+
+
+def read_source(filename: str, raw: bytes, kind: YamlKind = PAYTABLE_FILE) -> str:
+    """Decode a file's bytes, refusing what cannot be a file of ``kind`` (too big, empty, binary, not UTF-8)."""
 
     def refuse(code: str, message: str, hint: str) -> SpecError:
         return SpecError([Problem(filename, message, hint=hint, code=code)])
 
     if len(raw) > MAX_FILE_BYTES:
-        raise refuse("file.too-large", f"file is too large ({len(raw):,} bytes)", "a paytable file is at most 1 MiB")
+        too_large = f"file is too large ({len(raw):,} bytes)"
+        raise refuse("file.too-large", too_large, f"a {kind.noun} file is at most 1 MiB")
     if b"\x00" in raw:
         raise refuse("file.binary", "binary file (it contains NUL bytes)", "give a YAML text file")
     try:
@@ -263,16 +277,16 @@ def read_source(filename: str, raw: bytes) -> str:
             "file.not-utf8", f"not UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start}", "save the file as UTF-8"
         ) from None
     if not text.strip():
-        raise refuse("file.empty", "file is empty", "a paytable starts with 'trey: 1'")
+        raise refuse("file.empty", "file is empty", kind.starts)
     return text
 
 
-def parse_yaml(filename: str, raw: bytes) -> YamlDocument:
-    """Parse one YAML document into located plain data.
+def parse_yaml(filename: str, raw: bytes, kind: YamlKind = PAYTABLE_FILE) -> YamlDocument:
+    """Parse one YAML document into located plain data (``kind``: what the file is, for its errors' words).
 
     Raises :class:`SpecError` when nothing can be read; lesser problems are kept in ``doc.problems``.
     """
-    text = read_source(filename, raw)
+    text = read_source(filename, raw, kind)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
@@ -281,7 +295,7 @@ def parse_yaml(filename: str, raw: bytes) -> YamlDocument:
         code, message, hint = "yaml.syntax", f"invalid YAML: {detail}", "check the indentation and quoting"
         if "another document" in detail:
             code = "yaml.multiple-documents"
-            message, hint = "a paytable file holds one YAML document", "remove the second '---' and what follows"
+            message, hint = f"a {kind.noun} file holds one YAML document", "remove the second '---' and what follows"
         elif "'\\t'" in detail:
             code, hint = "yaml.tab", "indent with spaces, not tabs"
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
@@ -291,9 +305,7 @@ def parse_yaml(filename: str, raw: bytes) -> YamlDocument:
     except RecursionError:
         raise SpecError([_too_deep(filename)]) from None
     if root is None:
-        raise SpecError(
-            [Problem(filename, "file is empty", hint="a paytable starts with 'trey: 1'", code="file.empty")]
-        )
+        raise SpecError([Problem(filename, "file is empty", hint=kind.starts, code="file.empty")])
     doc = YamlDocument(filename, None)
     builder = _Builder(doc)
     try:
@@ -307,7 +319,7 @@ def parse_yaml(filename: str, raw: bytes) -> YamlDocument:
                     f"the document expands to more than {MAX_EXPANDED_NODES:,} values",
                     line=where.line,
                     column=where.column,
-                    hint="YAML aliases (*name) are expanded; a paytable needs only a few dozen values",
+                    hint=f"YAML aliases (*name) are expanded; a {kind.noun} needs only a few dozen values",
                     code="yaml.too-many-values",
                 )
             ]

@@ -126,10 +126,10 @@ def load_profile_file(path: str) -> Profile:
     from trey.core.errors import SpecError
     from trey.core.files import display_name, read_bounded
     from trey.paytable.schema_errors import schema_problems
-    from trey.paytable.yamldoc import MAX_FILE_BYTES, parse_yaml
+    from trey.paytable.yamldoc import MAX_FILE_BYTES, PROFILE_FILE, parse_yaml
 
     name = display_name(path)
-    doc = parse_yaml(name, read_bounded(path, limit=MAX_FILE_BYTES, what="a profile file"))
+    doc = parse_yaml(name, read_bounded(path, limit=MAX_FILE_BYTES, what="a profile file"), PROFILE_FILE)
     refused = {p.path for p in doc.problems}
     found = schema_problems(doc, "profile", profile_schema())  # checks as registered now, not only as shipped
     problems = list(doc.problems) + [p for p in found if p.path not in refused]
