@@ -185,8 +185,11 @@ def test_the_pdf_report_holds_the_verdict_every_table_shift_and_what_was_not_che
         "every table-shift: won -31,300.00 against 19,281.45 expected (z = -10.88, p = 1.43e-27)",
     ]
     assert "FLAGGED: 2 findings" in text and all(f in text for f in data["findings"])  # the verdict box, whole
-    assert "α = 10⁻² family-wise, Holm over 4 tests" in text
-    assert "Holm over 4 tests (3 table-shifts, 1 of shifts taken together)" in text
+    assert "α = 10⁻² family-wise, Holm over 5 tests" in text
+    assert "Holm over 5 tests (3 table-shifts, 1 of shifts taken together, their scatter)" in text
+    scatter = data["scatter"]
+    assert scatter["shifts"] == 3 and not scatter["flagged"]
+    assert f"the sum of their z² {scatter['sum_of_z_squared']:,.2f} against 3 expected" in text
     combined = data["combined"][0]
     assert combined["table"] is None and combined["shifts"] == 3
     assert "every table-shift $53,000 −$31,300 −59.06% $19,281.45" in text
@@ -405,3 +408,35 @@ def test_the_skim_s_drop_is_computed_from_the_upper_tail_and_the_skim_is_bounded
         run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--skim", skim)
         assert run.exit_code == 1 and "Traceback" not in run.stderr
         assert "is not a share" in run.stderr or "--skim must be a share from 0.1% to 50%" in run.stderr
+
+
+def test_a_ledger_that_writes_down_the_theoretical_win_is_flagged_for_its_scatter() -> None:
+    """Red team: a year of shifts each winning what theory says passed (every z near 0). The z²'s sum is a
+    chi-square of as many degrees of freedom: far below it, the shifts scatter less than dealt rounds can."""
+    analysis, moments = _game()
+    edge = analysis.wagers["pair_plus"].stats.house_edge
+    drop = Fraction(10_000)
+    rows = [LedgerRow(i + 2, "T1", f"D{i:03d}", Fraction(8), drop, edge * drop / RATIO) for i in range(365)]
+    report = hold_report("forged.csv", rows, analysis, moments, MIX, RATIO)
+    assert report.scatter is not None and report.scatter.statistic < 1e-20 and report.scatter_flagged
+    assert report.verdict.result is Result.FLAGGED
+    assert [str(f) for f in report.verdict.findings][-1].startswith(
+        "the 365 table-shifts scatter less than chance allows: the sum of their z² is 0.00 against 365 expected"
+    )
+    rng = np.random.default_rng(3)
+    honest = hold_report("honest.csv", _ledger([_shift(rng, 2_000) for _ in range(200)]), analysis, moments, MIX, RATIO)
+    assert honest.scatter is not None and not honest.scatter_flagged and 0.01 < honest.scatter.p_value < 0.99
+
+
+def test_the_chi_square_lower_tail_is_the_closed_form_of_two_and_four_degrees_of_freedom() -> None:
+    """P(X <= x) is 1 - e^(-x/2) for 2 degrees of freedom and 1 - e^(-x/2) (1 + x/2) for 4, both sides of the
+    series' switch (x < a + 1) and far into the lower tail, where 1 minus the survival function would lose it."""
+    import math
+
+    from trey.play.chisquare import chi_square_cdf
+
+    for x in (1e-12, 1e-3, 0.5, 1.9, 2.1, 7.0, 30.0):
+        assert math.isclose(chi_square_cdf(x, 2), -math.expm1(-x / 2), rel_tol=1e-12)
+        four = 1 - math.exp(-x / 2) * (1 + x / 2)
+        assert math.isclose(chi_square_cdf(x, 4), four, rel_tol=1e-9, abs_tol=1e-15 if x < 1e-3 else 0)
+    assert math.isclose(chi_square_cdf(1e-6, 4), (1e-6 / 2) ** 2 / 2, rel_tol=1e-5)  # x²/8 to first order

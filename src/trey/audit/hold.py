@@ -53,6 +53,7 @@ MONEY_DECIMALS = 2  # a drop or a win is counted money: cents, as the audit read
 # A table-shift whose drop stands for fewer rounds than this is not tested: the normal law of its win is that of a
 # sum of many rounds (a rated average bet as large as the drop would otherwise make any win look in range).
 MIN_ROUNDS = 100
+MIN_SCATTER_SHIFTS = 2  # table-shifts tested for the scatter test of them all
 LARGEST_PAY_SDS = Fraction(1, 3)  # the largest pay of a seat-round a test's SD may hold, at most
 MIN_SKIM, MAX_SKIM = Fraction(1, 1000), Fraction(1, 2)  # the skim whose drop is stated: 0.1% to 50%
 DEFAULT_ALPHA = Fraction(1, 100)
@@ -125,6 +126,24 @@ class CombinedTest:
 
 
 @dataclass(frozen=True)
+class ScatterTest:
+    """The table-shifts tested, scattered as chance scatters them? Their z-scores' squares add up to a chi-square
+    of as many degrees of freedom; a sum far below it (a ledger that writes down the theoretical win, shift after
+    shift) is flagged: one-sided, the lower tail."""
+
+    shifts: int
+    statistic: float  # the sum of the shifts' z²
+    p_value: float
+
+    @property
+    def says(self) -> str:
+        return (
+            f"the {self.shifts:,} table-shifts scatter less than chance allows: the sum of their z² is "
+            f"{self.statistic:,.2f} against {self.shifts:,} expected ({p_text(self.p_value)})"
+        )
+
+
+@dataclass(frozen=True)
 class HoldReport:
     ledger: str
     drop_to_handle: Fraction
@@ -140,6 +159,8 @@ class HoldReport:
     combined_flagged: tuple[bool, ...] = ()
     untested: tuple[ShiftTest, ...] = ()  # those the normal law cannot judge (:func:`_normal_law_fails`)
     combined_untested: tuple[CombinedTest, ...] = ()
+    scatter: ScatterTest | None = None  # with two table-shifts tested or more
+    scatter_flagged: bool = False
 
     @property
     def expected_hold(self) -> Fraction:
@@ -147,7 +168,7 @@ class HoldReport:
 
     @property
     def test_count(self) -> int:
-        return len(self.tests) + len(self.combined)
+        return len(self.tests) + len(self.combined) + (self.scatter is not None)
 
 
 _AMOUNTS = "amounts in the table's currency"
@@ -419,6 +440,13 @@ def hold_report(
         )
         for c in combined
     ]
+    scatter = None
+    if len(measured) >= MIN_SCATTER_SHIFTS:
+        from trey.play.chisquare import chi_square_cdf
+
+        statistic = sum(s.z * s.z for s in measured)
+        scatter = ScatterTest(len(measured), statistic, chi_square_cdf(statistic, len(measured)))
+        statistical.append(StatisticalTest("scatter", "scatter", scatter.p_value, scatter.says))
     family = Family.of(statistical, alpha)
     repeated = sorted(k for k, n in Counter((r.table, r.shift) for r in rows).items() if n > 1)
     failed = [f"table {t}, shift {s} is listed more than once" for t, s in repeated]
@@ -445,9 +473,11 @@ def hold_report(
         needed,
         mix,
         tuple(combined),
-        tuple(flags[len(measured) :]),
+        tuple(flags[len(measured) : len(measured) + len(combined)]),
         tuple(untested),
         tuple(combined_untested),
+        scatter,
+        bool(flags[-1]) if scatter is not None else False,
     )
 
 
@@ -536,6 +566,7 @@ def level_text(report: HoldReport) -> str:
     """What the tests were corrected over."""
     shifts = f"{len(report.tests):,} table-shift{'s' if len(report.tests) != 1 else ''}"
     together = f", {len(report.combined):,} of shifts taken together" if report.combined else ""
+    together += ", their scatter" if report.scatter is not None else ""
     tests = f"{report.test_count:,} test{'s' if report.test_count != 1 else ''}"
     return f"α = {alpha_text(report.alpha)} family-wise, Holm over {tests} ({shifts}{together})"
 
@@ -601,6 +632,14 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
             for c, flagged_together in zip(report.combined, report.combined_flagged, strict=True)
         ],
         "combined_not_tested": [c.table for c in report.combined_untested],  # a table's name, or null: the ledger
+        "scatter": None
+        if report.scatter is None
+        else {
+            "shifts": report.scatter.shifts,
+            "sum_of_z_squared": round(report.scatter.statistic, 4),
+            "p_value": report.scatter.p_value,
+            "flagged": report.scatter_flagged,
+        },
     }
 
 
@@ -629,6 +668,12 @@ def hold_lines(report: HoldReport) -> list[str]:
         lines.append(
             f"{name} {'':>7} {float(c.drop):12,.2f} {float(c.win):11,.2f} {c.hold:7.2%} "
             f"{float(c.expected_win):11,.2f} {c.z:+7.2f}{'  FLAGGED' if flagged_together else ''}"
+        )
+    if report.scatter is not None:
+        s = report.scatter
+        lines.append(
+            f"Scatter of the {s.shifts:,} table-shifts: the sum of their z² {s.statistic:,.2f} against {s.shifts:,} "
+            f"expected ({p_text(s.p_value)}, too little scatter flagged){'  FLAGGED' if report.scatter_flagged else ''}"
         )
     lines.append(skim_text(report, f"{report.drop_needed:,.0f}"))
     return lines

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from trey.audit.hold import MIN_ROUNDS, HoldReport, headline, level_text, skim_text
-from trey.audit.verdict import Kind, alpha_text, p_figure
+from trey.audit.verdict import Kind, alpha_text, p_figure, p_text
 from trey.core.numbers import percent_text
 from trey.core.version import __version__
 from trey.documents.environment import render
@@ -101,6 +101,14 @@ def hold_report_context(report: HoldReport, spec: GameSpec, *, paper: str, day: 
             for c, flagged in zip(report.combined, report.combined_flagged, strict=True)
         ],
         "minimum_rounds": f"{MIN_ROUNDS:,}",
+        "scatter": None
+        if report.scatter is None
+        else {
+            "says": f"Scatter of the {report.scatter.shifts:,} table-shifts tested: the sum of their z² "
+            f"{report.scatter.statistic:,.2f} against {report.scatter.shifts:,} expected "
+            f"({p_text(report.scatter.p_value)}; one-sided, too little scatter flagged)",
+            "flagged": report.scatter_flagged,
+        },
         "skim_sentence": skim_text(report, money(round(report.drop_needed))),
         "unchecked": unchecked,
     }

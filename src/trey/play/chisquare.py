@@ -59,6 +59,19 @@ def chi_square_sf(statistic: float, degrees_of_freedom: int) -> float:
     return _upper_fraction(a, x)
 
 
+def chi_square_cdf(statistic: float, degrees_of_freedom: int) -> float:
+    """P(X <= statistic) for a chi-square variable: the lower tail, by its own series where it is small (1 minus
+    the survival function would lose it)."""
+    if degrees_of_freedom < 1:
+        raise ValueError("at least one degree of freedom is needed")
+    if statistic <= 0:
+        return 0.0
+    a, x = degrees_of_freedom / 2, statistic / 2
+    if x < a + 1:
+        return min(1.0, _lower_series(a, x))
+    return max(0.0, 1.0 - _upper_fraction(a, x))
+
+
 def gamma_sf(shape: float, x: float) -> float:
     """P(X >= x) for a gamma variable of the given shape and scale 1: the regularised upper incomplete gamma
     function Q(shape, x)."""
