@@ -167,3 +167,16 @@ def test_a_mapping_s_yaml_errors_speak_of_a_mapping(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as caught:
         load_mapping(path)
     assert str(caught.value).endswith("(YAML aliases (*name) are expanded; a mapping needs only a few dozen values)")
+
+
+def test_table_rounds_of_a_progressive_game_are_refused_with_a_hint(tmp_path: Path) -> None:
+    """Red team: trey simulate --seats of a progressive game ended in a ValueError's traceback."""
+    paytable = REPO / "paytables" / "progressive" / "three-card-progressive.yaml"
+    log = tmp_path / "rounds.jsonl"
+    run = run_cli("simulate", str(paytable), "--rounds", "10", "--seed", "1", "--log", str(log), "--seats", "3")
+    assert (run.exit_code, run.stderr) == (
+        1,
+        f"error: {paytable}: table rounds are simulated for games without a progressive meter (progressive has"
+        " one) (trey simulate --log without --seats logs its rounds as seat lines, meter and all)\n",
+    )
+    assert not log.exists()

@@ -314,6 +314,12 @@ def simulation_job(
         spec = load_spec(file)
         if seats is not None:
             refuse_other_games(spec, "trey simulate --seats", str(file))
+            meters = [b.id for b in spec.wagers.side_bets if b.progressive is not None]
+            if meters:  # a meter follows its table from round to round: seat lines log it, table rounds do not yet
+                raise TreyError(
+                    f"{file}: table rounds are simulated for games without a progressive meter ({meters[0]} has one)",
+                    hint="trey simulate --log without --seats logs its rounds as seat lines, meter and all",
+                )
         return SimulationJob(spec, b"", rounds, seed, workers, scheduler, None, log, seats, shuffle)
     part_shard = Shard.parse(shard)
     raw = read_bounded(file, limit=MAX_FILE_BYTES)
