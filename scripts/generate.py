@@ -107,7 +107,7 @@ GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMAS / "validation.schema.json": validation_schema,
     **{
         SCHEMAS / f"{name}.schema.json": version_schema(name)
-        for name in ("certificate", "simulation-part", "simulation", "protection", "audit", "hand", "risk")
+        for name in ("certificate", "simulation-part", "simulation", "protection", "audit", "hand", "risk", "hold")
     },
 }
 

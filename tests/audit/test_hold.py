@@ -20,6 +20,7 @@ from trey.audit.verdict import Result
 from trey.cards.hand_table import hand_table
 from trey.cards.readings import PLAYER_HAND, Deals
 from trey.core.errors import TreyError
+from trey.core.jsonschemas import validator
 from trey.engine import analyze
 from trey.engine.money import BetMix, MixBet
 from trey.paytable.load import load_spec
@@ -146,6 +147,8 @@ def test_trey_hold_terminal_json_and_exit_status(tmp_path: Path) -> None:
     data = json.loads(run.stdout)
     assert data["verdict"] == "FLAGGED"
     assert [s["flagged"] for s in data["shifts"]] == [False, True]
+    assert list(validator("hold").iter_errors(data)) == []  # schemas/hold.schema.json
+    assert (data["name"], data["blended_house_edge_exact"]) == ("Pair Plus 40-30-6-3-1", "402/5525")
     run = run_cli("hold", str(path), "--paytable", str(PAIR_PLUS), "--mix", "ante_play=10")
     assert run.exit_code == 1
     assert run.stderr.startswith("error: the game offers no wager 'ante_play' (it offers pair_plus)")
@@ -272,6 +275,7 @@ def test_a_shift_of_too_few_rounds_is_not_checked_whatever_its_win(tmp_path: Pat
     # T2: a handle of 100,000 at the table's 6 seats, 75% full, at 10 each: 2,222.2 rounds
     assert [(s["line"], s["tested"], s["rounds"]) for s in data["shifts"]] == [(2, False, 0.0), (3, True, 2222.2)]
     assert data["verdict"] == "INCOMPLETE" and data["combined"] == [] and data["combined_not_tested"] == [None]
+    assert list(validator("hold").iter_errors(data)) == []
 
 
 UNSEEN = (

@@ -36,6 +36,7 @@ from trey.audit.sources import SqlSource, partition_clash
 from trey.audit.verdict import Family, StatisticalTest, Verdict, alpha_text, holm, p_text, z_p_value
 from trey.core.errors import TreyError
 from trey.core.files import display_name, open_regular, read_bounded
+from trey.core.numbers import fraction_text
 from trey.engine.money import MAX_BET, BetMix, table_money
 from trey.engine.results import GameAnalysis
 from trey.engine.table import TableMoments, round_variance
@@ -579,11 +580,17 @@ def skim_text(report: HoldReport, drop: str) -> str:
     )
 
 
-def hold_json(report: HoldReport) -> dict[str, Any]:
-    """``trey hold --format json``: every row of the ledger (those not tested with ``tested`` false)."""
+def hold_json(report: HoldReport, spec: GameSpec) -> dict[str, Any]:
+    """``trey hold --format json`` (schemas/hold.schema.json): every row of the ledger (those not tested with
+    ``tested`` false), of the game ``spec``."""
+    from trey.core.version import __version__
+
     flagged = dict(zip((t.row.line for t in report.tests), report.flagged, strict=True))
     every = sorted([*report.tests, *report.untested], key=lambda t: t.row.line)
     return {
+        "trey_version": __version__,
+        "spec_sha256": spec.sha256,
+        "name": spec.name,
         "ledger": report.ledger,
         "verdict": str(report.verdict.result),
         "says": headline(report),
@@ -592,6 +599,7 @@ def hold_json(report: HoldReport) -> dict[str, Any]:
         "tests": report.test_count,
         "drop_to_handle": float(report.drop_to_handle),
         "blended_house_edge": float(report.blended_edge),
+        "blended_house_edge_exact": fraction_text(report.blended_edge),
         "expected_hold": float(report.expected_hold),
         "skim": float(report.skim),
         "drop_needed_for_skim": round(report.drop_needed, 2),

@@ -126,7 +126,7 @@ def hold(
         for path in write_files(out, files, force=force):
             say_error(f"wrote {path}")
     if output_format is OutputFormat.JSON:
-        sys.stdout.write(json.dumps(hold_json(report), indent=2) + "\n")
+        sys.stdout.write(json.dumps(hold_json(report, spec), indent=2) + "\n")
     else:
         say("\n".join(hold_lines(report)))
     if not report.verdict.passed:

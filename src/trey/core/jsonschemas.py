@@ -27,6 +27,7 @@ NAMES = (
     "hand",
     "source-mapping",
     "risk",
+    "hold",
 )
 
 
