@@ -145,3 +145,38 @@ def test_the_chance_of_a_loss_is_the_sessions_and_the_bankroll_is_printed_as_giv
     line = next(line for line in result.stdout.splitlines() if line.startswith("Ending 3 units down"))
     assert line.split()[-1] == percent_text(brute)
     assert "Ruin of 12.5 units in 50 rounds" in result.stdout
+
+
+def test_a_session_too_long_to_count_is_the_normal_law_within_its_berry_esseen_error() -> None:
+    """Red team: at 10,000,000 rounds trey risk gave no session figure and no ruin at all. Past what is counted,
+    the normal approximation with the Berry–Esseen bound on its error; here checked against sessions that are
+    counted (1,000 and 20,000 rounds): every counted chance lies within the stated error of the normal one."""
+    from trey.engine.risk import normal_session
+
+    distribution = risk(SPEC, bankroll=Fraction(40), rounds=60, wager="ante_play").wagers[0].distribution
+    for rounds in (1_000, 20_000):
+        counted = rounds_distribution(distribution, rounds)
+        normal = normal_session(distribution, rounds)
+        assert 0 < normal.error < 0.03
+        for x in (-400, -100, -40, 0, 40):
+            assert abs(float(counted.at_most(Fraction(x))) - normal.at_most(Fraction(x))) <= normal.error + 1e-12
+        for p in (Fraction(1, 20), Fraction(1, 2), Fraction(19, 20)):
+            low, high = normal.quantile_bracket(p)
+            assert low is not None and high is not None and low <= float(counted.quantile(p)) <= high + 1
+    result = run_cli("risk", STANDARD, "--bankroll", "250", "--rounds", "10000000", "--wager", "ante_play")
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "normal approx. (too long to count), Berry–Esseen: chances ±0.02 pt" in text
+    assert "Ruin of 250 units in 10,000,000 rounds at least 99.9801%" not in text
+    assert (
+        "Ruin of 250 units in 10,000,000 rounds 99.9801% to 100% (proven: ending it down, ruin with no limit)" in text
+    )
+    data = json.loads(
+        run_cli(
+            "risk", STANDARD, "--bankroll", "250", "--rounds", "10000000", "--wager", "ante_play", "--format", "json"
+        ).stdout
+    )
+    assert list(validator("risk").iter_errors(data)) == []
+    (wager,) = data["wagers"]
+    assert wager["session"] is None and wager["session_normal"]["error_bound"] == 0.000199
+    assert wager["ruin_within"] is None and wager["ruin_within_at_least"] > 0.9998

@@ -39,6 +39,13 @@ of N independent rounds:
   rho^(b + nu − 1) ≤ ψ(B) ≤ rho^b — equal for nu = 1 (the ±1 coin's (q/p)^B exactly), and tighter than
   Lundberg's on both sides. Their moment bounds on rho0 itself are not used: R is bracketed by bisection, which is
   tighter.
+- **a session too long to count** (beyond :data:`NUMERIC_POINTS`): the **normal approximation** of S_N, with its
+  error proven by the Berry–Esseen theorem for i.i.d. rounds: sup_x |P(S_N ≤ x) − Phi((x − N mean) / (sd sqrt N))|
+  ≤ C rho / (sd³ sqrt N), rho = E|X − mean|³ exact, C = 0.4748 (I. Shevtsova, "On the absolute constants in the
+  Berry–Esseen type inequalities for identically distributed summands", 2011). Every chance is given ± that error,
+  and each quantile as the bracket of the normal law's quantiles at p ∓ the error (where the true one lies). The
+  ruin within N rounds is bounded below by the chance of ending B down (ending there is being ruined on the way):
+  its normal figure less the error.
 """
 
 from __future__ import annotations
@@ -525,3 +532,63 @@ def hold_range(session: RoundsDistribution, confidence: Fraction) -> HoldRange:
     high_result = session.quantile((1 + confidence) / 2)
     n = session.rounds
     return HoldRange(n, confidence, -high_result / n, -low_result / n, session.exact)
+
+
+BERRY_ESSEEN = 0.4748  # Shevtsova (2011): the Berry–Esseen constant for identically distributed summands
+
+
+def normal_cdf(z: float) -> float:
+    """Phi(z), the standard normal law's distribution function."""
+    return 0.5 * math.erfc(-z / math.sqrt(2))
+
+
+def normal_quantile(p: float) -> float:
+    """The inverse of Phi at p, 0 < p < 1, by bisection (to 1e-12 in z)."""
+    low, high = -40.0, 40.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if normal_cdf(mid) < p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+@dataclass(frozen=True)
+class NormalSession:
+    """The result of ``rounds`` rounds by the normal approximation, every chance within ``error`` of the true one
+    (Berry–Esseen, see the module): for a session too long to count."""
+
+    rounds: int
+    mean: float  # of one round
+    sd: float  # of one round
+    error: float  # C rho / (sd³ √N), the bound on every chance
+
+    def _z(self, x: float) -> float:
+        return (x - self.rounds * self.mean) / (self.sd * math.sqrt(self.rounds))
+
+    def at_most(self, x: Fraction) -> float:
+        """P(S_N ≤ x), within :attr:`error` (as P(S_N < x): the bound holds for the left limits too)."""
+        return normal_cdf(self._z(float(x)))
+
+    def quantile_bracket(self, p: Fraction) -> tuple[float | None, float | None]:
+        """Where the true p-quantile lies: between the normal law's quantiles at p − error and p + error (None:
+        beyond what the error leaves of (0, 1))."""
+        spread = self.sd * math.sqrt(self.rounds)
+        low, high = float(p) - self.error, float(p) + self.error
+        at = self.rounds * self.mean
+        return (
+            at + spread * normal_quantile(low) if low > 0 else None,
+            at + spread * normal_quantile(high) if high < 1 else None,
+        )
+
+
+def normal_session(distribution: Sequence[NetResult], rounds: int) -> NormalSession:
+    """The normal approximation of a session of ``rounds`` rounds and its Berry–Esseen error (rho counted exactly)."""
+    stats = stats_of(distribution)
+    mean = stats.mean
+    total = sum(r.combinations for r in distribution)
+    third = sum((abs(r.net - mean) ** 3 * r.combinations for r in distribution), Fraction(0)) / total
+    sd = math.sqrt(stats.variance)
+    error = BERRY_ESSEEN * float(third) / (sd**3 * math.sqrt(rounds))
+    return NormalSession(rounds, float(mean), sd, min(1.0, error))

@@ -80,12 +80,31 @@ def wager_rows(w: WagerRisk, report: RiskReport) -> list[tuple[str, str]]:
             ("Ending behind", _chance(s.below(Fraction(0)), s.cdf_error)),
             (f"Ending {units(report.loss)} units down", _chance(s.at_most(-report.loss), s.cdf_error)),
         ]
+    elif w.normal is not None:  # too long to count: the normal approximation, each chance within its error
+        approx, error = w.normal, w.normal.error
+
+        def bracket(p: Fraction) -> str:
+            low, high = approx.quantile_bracket(p)
+            shown = [f"{v:+,.0f}" if v is not None else "?" for v in (low, high)]
+            return f"{int(p * 100)}%: {shown[0]} to {shown[1]}"
+
+        quantiles = ", ".join(bracket(p) for p in (Fraction(1, 20), Fraction(1, 2), Fraction(19, 20)))
+        rows += [
+            (f"Result of {n}", f"normal approx. (too long to count), Berry–Esseen: chances ±{100 * error:.2g} pt"),
+            ("  quantiles", f"{quantiles} (each between)"),
+            ("Ending behind", _chance(approx.at_most(Fraction(0)), error)),
+            (f"Ending {units(report.loss)} units down", _chance(approx.at_most(-report.loss), error)),
+        ]
     else:
         rows.append((f"Result of {n}", f"not computed: {w.session_why}"))
     ruin_label = f"Ruin of {units(report.bankroll)} units in {n}"
     if w.ruin is not None:
         error = w.ruin.relative_error * float(w.ruin.probability)
         rows.append((ruin_label, _chance(w.ruin.probability, error) + (" (exact)" if w.ruin.exact else "")))
+    elif w.ruin_at_least is not None:  # between ending the bankroll down (less the error) and ruin with no limit
+        e = w.eventual
+        most = percent_text(e.exact, 0) if e.exact is not None else _bound(e.lattice_upper, up=True)
+        rows.append((ruin_label, f"{_chance(w.ruin_at_least)} to {most} (proven: ending it down, ruin with no limit)"))
     else:
         rows.append((ruin_label, f"not computed: {w.ruin_why}"))
     e = w.eventual

@@ -22,11 +22,13 @@ from trey.engine.results import GameAnalysis
 from trey.engine.risk import (
     MAX_ROUNDS,
     EventualRuin,
+    NormalSession,
     RiskBoundError,
     RiskFigures,
     RoundsDistribution,
     RuinWithin,
     eventual_ruin,
+    normal_session,
     risk_figures,
     rounds_distribution,
     ruin_within,
@@ -56,6 +58,10 @@ class WagerRisk:
     ruin: RuinWithin | None
     ruin_why: str | None
     eventual: EventualRuin
+    # A session too long to count: the normal approximation with its Berry–Esseen error, and from it a proven
+    # lower bound on the ruin within it (the chance of ending the bankroll down, less the error).
+    normal: NormalSession | None = None
+    ruin_at_least: float | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +177,10 @@ def _wager_risk(
         ruin = ruin_within(distribution, bankroll, rounds)
     except RiskBoundError as exc:
         ruin_why = str(exc)
+    normal = normal_session(distribution, rounds) if session is None else None
+    at_least = None
+    if ruin is None and normal is not None:
+        at_least = max(0.0, normal.at_most(-bankroll) - normal.error)
     return WagerRisk(
         name,
         title,
@@ -182,6 +192,8 @@ def _wager_risk(
         ruin,
         ruin_why,
         eventual_ruin(distribution, bankroll),
+        normal,
+        at_least,
     )
 
 
@@ -209,6 +221,27 @@ def session_json(session: RoundsDistribution, loss: Fraction) -> dict[str, Any]:
     }
 
 
+def normal_session_json(session: NormalSession, loss: Fraction) -> dict[str, Any]:
+    """A session too long to count, by the normal approximation: every chance within ``error_bound``, each quantile
+    as the bracket the true one lies in."""
+
+    def bracket(p: Fraction) -> dict[str, Any]:
+        low, high = session.quantile_bracket(p)
+        return {
+            "probability": fraction_text(p),
+            "at_least": None if low is None else round(low, 1),
+            "at_most": None if high is None else round(high, 1),
+        }
+
+    return {
+        "method": "normal approximation, error by the Berry-Esseen theorem (C = 0.4748)",
+        "error_bound": float(f"{session.error:.3g}"),
+        "quantiles": [bracket(p) for p in SESSION_QUANTILES],
+        "behind": rounded_float(Fraction(session.at_most(Fraction(0))), 12),
+        "ending_at_loss": rounded_float(Fraction(session.at_most(-loss)), 12),
+    }
+
+
 def _bound_json(value: Decimal | None, *, up: bool | None = None) -> float | None:
     if value is None:
         return None
@@ -232,6 +265,7 @@ def risk_report_json(report: RiskReport) -> dict[str, Any]:
                 **risk_json(w.figures),
                 "session": session_json(w.session, report.loss) if w.session is not None else None,
                 "session_not_computed": w.session_why,
+                "session_normal": normal_session_json(w.normal, report.loss) if w.normal is not None else None,
                 "ruin_within": None
                 if w.ruin is None
                 else {
@@ -240,6 +274,9 @@ def risk_report_json(report: RiskReport) -> dict[str, Any]:
                     "relative_error_bound": float(f"{w.ruin.relative_error:.3g}"),
                 },
                 "ruin_within_not_computed": w.ruin_why,
+                "ruin_within_at_least": None
+                if w.ruin_at_least is None
+                else rounded_float(Fraction(w.ruin_at_least), 12),
                 "ruin_unlimited": {
                     "exact": fraction_text(e.exact) if e.exact is not None else None,
                     "lundberg_lower": _bound_json(e.lower, up=False),
