@@ -620,6 +620,32 @@ def test_decks_read_as_bytes_are_read_as_the_strict_reader_reads_them(tmp_path: 
     assert [(p.line, p.code) for p in fast.problems] == [(2, "log.not-json")] and fast.rounds == 3 * SEATS
 
 
+def test_a_block_the_fast_reader_does_not_take_as_it_is_gives_the_same_audit(tmp_path: Path) -> None:
+    """What sends a block of JSON Lines to the reader line by line (a carriage return, a tab, a byte not printable
+    ASCII, a blank line, a null), looked for on arrays of its bytes: the same audit either way."""
+    import numpy as np
+
+    from trey.audit.sources import _holds_null
+
+    lines = [json.dumps(r) for r in logged()[:6]]
+    changes = [
+        lambda t: t.replace("\n", "\r\n", 1),
+        lambda t: t.replace(', "table"', ',\t"table"', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\x7fD', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\u00e9D', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\x01D', 1),
+        lambda t: t.replace("\n", "\n\n", 2),
+        lambda t: t.replace('"shift": "day"', '"shift": null', 1),
+        lambda t: t.replace('"shift": "day"', '"shift": "nullx"', 1),
+    ]
+    for number, change in enumerate(changes):
+        path = tmp_path / f"block-{number}.jsonl"
+        path.write_bytes(change("".join(line + "\n" for line in lines)).encode())
+        assert as_text(audited([path])) == as_text(audit(spec(), [path], columnar=False)), number
+    for text in (b"", b"n", b"nul", b"null", b"xnull", b"nullx", b"nnull", b"nulnull", b"nu ll", b"ull", b'"null"'):
+        assert _holds_null(np.frombuffer(text, dtype=np.uint8)) == (b"null" in text), text
+
+
 def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> None:
     from trey.audit.mapping import Mapping
     from trey.audit.sources import _card_lists, _pairs_split

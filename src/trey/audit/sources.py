@@ -766,7 +766,11 @@ def _strict_rows(
     yield from _rounds(rows(), mapping, done)
 
 
-PRINTABLE = bytes(range(0x20, 0x7F)) + b"\n"
+def _holds_null(text: np.ndarray) -> bool:
+    """Whether the bytes ``text`` hold ``null`` anywhere (as ``b"null" in`` them, on the array of bytes: each
+    ``u`` met, its neighbours looked at)."""
+    u = np.flatnonzero(text[1:-2] == ord("u")) + 1
+    return bool(((text[u - 1] == ord("n")) & (text[u + 1] == ord("l")) & (text[u + 2] == ord("l"))).any())
 
 
 def _json_schema(spec: GameSpec, amount: pa.DataType) -> pa.Schema:
@@ -842,19 +846,16 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
             first, block, count = item
             table = None
             cards: dict[str, np.ndarray] = {}
-            if (
-                b"\r" not in block
-                and b"\\" not in block
-                and b"null" not in block
-                and not block.translate(None, PRINTABLE)
-                and block.startswith(b"{")
-                and b"\n\n" not in block
-                and b"\n{" * 0 == b""
-            ):
+            if b"\r" not in block and b"\\" not in block and b"\x7f" not in block and block.isascii():
                 text = np.frombuffer(block, dtype=np.uint8)
                 ends = np.flatnonzero(text == ord("\n"))
                 starts = np.concatenate([[0], ends[:-1] + 1])
-                if (text[starts] == ord("{")).all() and int((ends - starts).max()) <= MAX_LINE_BYTES:
+                if (
+                    np.count_nonzero(text < 0x20) == len(ends)  # printable ASCII, newlines apart
+                    and bool((text[starts] == ord("{")).all())  # every line an object: none blank
+                    and int((ends - starts).max()) <= MAX_LINE_BYTES
+                    and not _holds_null(text)
+                ):
                     parsed, cards = _decks_read(block, text, ends, readers["card_of"])
                     for schema in schemas:
                         options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
@@ -870,9 +871,6 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
 
 
 # A deck as json.dumps writes it, each card two characters: ["Qd", "3s", ...], each card 6 bytes ('"Qd", ').
-_CARD_SLOTS = np.arange(DECK_SIZE) * 6  # where each card's opening quote is in a deck's text
-
-
 def _deck_template(keys: tuple[str, ...]) -> tuple[bytes, list[int]]:
     """The end of a line that writes ``keys`` last, as json.dumps does: the text, with a place holder for each
     deck's cards, and where each deck's cards start in it."""
@@ -901,15 +899,23 @@ def _decks_read(block: bytes, text: np.ndarray, ends: np.ndarray, card_of: Any) 
         size = len(template)
         if not len(ends) or int((ends - np.concatenate([[-1], ends[:-1]])).min()) <= size + 1:
             continue
-        window = text[(ends - size)[:, None] + np.arange(size)]
-        fixed = np.frombuffer(template, dtype=np.uint8) != ord(".")
-        cards_at = np.concatenate([start + 1 + _CARD_SLOTS for start in starts])
-        if not bool((window[:, fixed] == np.frombuffer(template, dtype=np.uint8)[fixed]).all()):
+        # Each line's last ``size`` bytes, a row each (rows of a view of the block: copied once, no index made of
+        # each byte).
+        window = np.lib.stride_tricks.sliding_window_view(text, size)[ends - size]
+        pattern = np.frombuffer(template, dtype=np.uint8)
+        if not bool(((window == pattern) | (pattern == ord("."))).all()):
             continue
-        first, second = window[:, cards_at], window[:, cards_at + 1]
-        if bool(((first == ord('"')) | (second == ord('"'))).any()):
+        # Each card's two bytes as one big-endian number (first byte x 256 + second), read in place.
+        pairs = np.concatenate(
+            [
+                np.ndarray((len(ends), DECK_SIZE), dtype=">u2", buffer=window, offset=start + 1, strides=(size, 6))
+                for start in starts
+            ],
+            axis=1,
+        ).astype(np.intp)
+        if bool(((pairs >> 8 == ord('"')) | (pairs & 0xFF == ord('"'))).any()):
             continue
-        numbers = pair_cards(((first.astype(np.int64) << 8) | second).ravel(), card_of).reshape(len(ends), -1)
+        numbers = pair_cards(pairs.ravel(), card_of).reshape(len(ends), -1)
         cards = {key: numbers[:, k * DECK_SIZE : (k + 1) * DECK_SIZE] for k, key in enumerate(keys)}
         emptied = b"".join(b', "' + k.encode() + b'": []' for k in keys) + b"}\n"
         view = memoryview(block)

@@ -112,6 +112,9 @@ def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
     if found is None:  # two threads may both make one: the one kept is read again, nothing wrong is looked up
         found = _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
     table, known = found
+    if bool(known[pairs].all()):  # every pair read before (a source's cards after its first batch)
+        looked_up: IntArray = table[pairs]
+        return looked_up
     met = np.zeros(1 << 16, dtype=bool)
     met[pairs] = True
     for pair in np.flatnonzero(met & ~known).tolist():

@@ -402,6 +402,67 @@ class Counts:
         equal("seat_lowest", self.total("seat_lowest"), seats)
 
 
+def grouped_counts(f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int) -> list[Counts]:
+    """The :class:`Counts` of each of ``groups`` groups of the rounds of ``f``, round r in group ``codes[r]``: what
+    :meth:`Counts.add` counts of each group's rounds (the same cells, made in the same order), every group's at once,
+    a cell by one count of the cell's index and the group's combined (not one pass over the rounds a group), a
+    chunk of :data:`CHUNK` rounds at a time: bounded memory."""
+    records = f.records
+    cells: dict[str, IntArray] = {}
+
+    def count(name: str, index: npt.NDArray[Any], group: npt.NDArray[np.intp]) -> None:
+        shape = CELLS[name][0]
+        size = math.prod(shape)
+        combined = (group.reshape(-1, *([1] * (index.ndim - 1))) * size + index).ravel()
+        found = np.bincount(combined, minlength=groups * size).reshape(groups, *shape)
+        cells[name] = cells[name] + found if name in cells else found
+
+    def total(name: str, values: npt.NDArray[Any], group: npt.NDArray[np.intp]) -> None:
+        # Each chunk's sums below 2^53 (at most 52 a round): exact in the float weights bincount sums in.
+        found = np.bincount(group, weights=values, minlength=groups).astype(np.int64)
+        cells[name] = cells[name] + found if name in cells else found
+
+    offsets = np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE
+    kinds, six = len(ThreeCardCategory), len(SixCardCategory)
+    for start in range(0, max(records.rounds, 1), CHUNK):
+        stop = min(start + CHUNK, records.rounds)
+        first, last = np.searchsorted(records.seat_round, [start, stop])
+        group = codes[start:stop].astype(np.intp)
+        seat_group = codes[records.seat_round[first:last]].astype(np.intp)
+        seat_number = records.seat_number[first:last].astype(np.intp)
+        if records.decks is not None:
+            decks = records.decks[start:stop].astype(np.intp)
+            count("positions", offsets + decks, group)
+            count("serial", decks[:, :-1] * DECK_SIZE + decks[:, 1:], group)
+            assert f.turning is not None
+            total("turning", f.turning[start:stop], group)
+        if f.position is not None:
+            assert f.rising is not None and f.adjacent is not None
+            assert f.guess_riffle is not None and f.guess_shelf is not None
+            count("moves", offsets + f.position[start:stop].astype(np.intp), group)
+            count("rising", f.rising[start:stop] - 1, group)
+            for name, values in (
+                ("adjacent", f.adjacent),
+                ("guess_riffle", f.guess_riffle),
+                ("guess_shelf", f.guess_shelf),
+            ):
+                total(name, values[start:stop], group)
+        if f.packet_pairs is not None:
+            total("packet_pairs", f.packet_pairs[start:stop], group)
+        count("hands", f.hands[start:stop], group)
+        count("dealer_category", f.dealer_category[start:stop], group)
+        count("seat_category", seat_number * kinds + f.seat_category[first:last], seat_group)
+        count("six_category", seat_number * six + f.six_category[first:last], seat_group)
+        count("seat_lowest", f.seat_lowest[first:last], seat_group)
+        count("dealer_lowest", f.dealer_lowest[start:stop], group)
+    rounds = np.bincount(codes, minlength=groups)
+    seats = np.bincount(codes[records.seat_round], minlength=groups)
+    return [
+        Counts(int(rounds[g]), int(seats[g]), {name: values[g, ...] for name, values in cells.items()})
+        for g in range(groups)
+    ]
+
+
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
 POSITION_LAW = tuple([Fraction(1, DECK_SIZE)] * DECK_SIZE)
 CELL_LAW = tuple([Fraction(1, DECK_SIZE)] * (DECK_SIZE * DECK_SIZE))  # each cell of a 52 × 52 matrix, per deck
@@ -846,25 +907,34 @@ class BatteryState:
         if not self.inputs:
             records = dataclasses.replace(records, inputs=None)
         f = features(records)
-        self.overall.add(f)
+        overall = grouped_counts(f, np.zeros(records.rounds, dtype=np.intp), 1)[0]
+        self.overall.merge(overall)
         for label in GROUPS:
             values = records.labels.get(label)
             if values is None:
                 continue
             names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
             codes = codes.ravel()
-            round_order = np.argsort(codes, kind="stable")
-            round_bounds = np.cumsum([0, *np.bincount(codes, minlength=len(names)).tolist()])
-            seat_codes = codes[records.seat_round]
-            seat_order = np.argsort(seat_codes, kind="stable")
-            seat_bounds = np.cumsum([0, *np.bincount(seat_codes, minlength=len(names)).tolist()])
-            for i in np.argsort(first, kind="stable").tolist():  # the values in the order the log meets them
+            sizes = np.bincount(codes, minlength=len(names))
+            # The values in the order the log meets them, each its counts (None: not followed, its rounds said).
+            targets: list[tuple[int, Counts]] = []
+            for i in np.argsort(first, kind="stable").tolist():
                 if names[i] == "":
                     continue
-                rounds = round_order[round_bounds[i] : round_bounds[i + 1]]
-                counts = self._group(label, str(names[i]), len(rounds))
+                counts = self._group(label, str(names[i]), int(sizes[i]))
                 if counts is not None:
-                    counts.add(f, rounds, seat_order[seat_bounds[i] : seat_bounds[i + 1]])
+                    targets.append((i, counts))
+            if len(names) == 1 and targets:  # one value, every round's: the counts of all the rounds
+                targets[0][1].merge(overall)
+                continue
+            if not targets:
+                continue
+            # The values followed numbered 0, 1, ...; the others all one more, counted and not kept.
+            compact = np.full(len(names), len(targets), dtype=np.intp)
+            compact[[i for i, _ in targets]] = np.arange(len(targets))
+            per_group = grouped_counts(f, compact[codes], len(targets) + 1)
+            for k, (_, counts) in enumerate(targets):
+                counts.merge(per_group[k])
 
     def merge(self, other: BatteryState) -> None:
         """``other``'s rounds (read after these) counted in, once it is checked (:meth:`check`): the same counts as
