@@ -379,6 +379,7 @@ HOSTILE = [
     lambda r: r[1]["seats"][0]["player"].__setitem__(0, "1h"),
     lambda r: r[1]["seats"][0]["player"].__setitem__(0, " " + r[1]["seats"][0]["player"][0]),
     lambda r: r[1].update(table_seats=2.0),
+    lambda r: r[1].update(table_seats=8),
     lambda r: r[1].update(seats=None),
     lambda r: r[1].update(extra=1),
     lambda r: r[0]["seats"][0]["player"].__setitem__(0, r[0]["seats"][0]["player"][0].replace("T", "10")),
@@ -665,6 +666,40 @@ def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> No
     assert _pairs_split(values, " ").to_pylist() == [["Qd", "3s", "2d"], ["Ah"]]  # type: ignore[union-attr]
 
 
+def test_cards_read_at_once_are_the_cards_split_then_read() -> None:
+    """A column of hands or decks read as card numbers on the matrix of its bytes (:func:`_pair_codes`, a column
+    of dictionary texts by its dictionary): the numbers of the cards split by the general split, then read."""
+    from trey.audit.mapping import Mapping
+    from trey.audit.sources import _card_lists, _pair_codes, _readers
+    from trey.audit.table_columns import _cards
+
+    columns = [
+        ["Qd 3s 2d", "Ah Kh Xx", "2c 3c 4c", "Qd 3s 2d"],
+        ["Qd 3s", "Ah 2d"],
+        ["Qd  3s 2d"],
+        ["10h 2d 3d"],
+        ["Q\u00e9 2d 3d"],
+        ["Qd 3s 2d", None],
+        ["Qd,3s,2d", "Ah,Kh,2c"],
+        ["Qd 3s 2d", "Ah"],
+    ]
+    fast_ones = 0
+    for sep in (" ", ","):
+        mapping = Mapping(separator=sep)
+        card_of = _readers(mapping)["card_of"]
+        for texts in columns:
+            for width in (2, 3):
+                values = pa.array(texts, type=pa.string())
+                for column in (values, values.dictionary_encode(), pa.array(["Jc 9d 8h", *texts]).slice(1)):
+                    fast = _pair_codes(column, sep, width, card_of)
+                    lists = _card_lists(column, mapping, optional=False)
+                    codes, given, _ = _cards(lists, width, card_of, len(texts))
+                    if fast is not None:
+                        fast_ones += 1
+                        assert given.all() and fast.tolist() == codes.tolist(), (texts, sep, width)
+    assert fast_ones == 3 * 3  # three columns of hands of one width, the one separator throughout, in 3 forms
+
+
 def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
     tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
 ) -> None:
@@ -679,14 +714,19 @@ def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
     ]
 
 
-def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them() -> None:
+@pytest.mark.parametrize("source", ["json", "rows"])
+def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them(source: str) -> None:
+    """JSON Lines' amounts, and a row-per-seat source's through a mapping of money in units (Parquet's whole numbers,
+    a SQL table's integers)."""
     import numpy as np
 
-    from trey.audit.sources import _json_readers
+    from trey.audit.mapping import Mapping
+    from trey.audit.sources import _json_readers, _readers
     from trey.audit.table_columns import Long, prove_rounds
 
     amounts = [0, 5, -5, 10**13 - 1, 10**13, -(10**13) + 1, -(10**13), 2**62]
-    readers = _json_readers()
+    readers = _json_readers() if source == "json" else _readers(Mapping())
+    assert readers["whole_cents"] and not _readers(Mapping(money="cents"))["whole_cents"]
     bets = [5] * len(amounts) + [-5, 0, 10**13]  # the nets' bounds, then the bets'
     amounts += [5, 5, 5]
     n = len(amounts)

@@ -559,6 +559,39 @@ def _pairs_split(values: pa.Array, sep: str) -> pa.Array | None:
     return pa.ListArray.from_arrays(pa.array(starts, type=pa.int32()), texts)
 
 
+def _pair_codes(values: pa.Array, sep: str, width: int, card_of: Any) -> np.ndarray | None:
+    """The card numbers (rows, ``width``) of texts of ``width`` two-character cards the one separator apart
+    ("Qd 3s 2d"), read on the matrix of their bytes: what :func:`_card_lists` splits them into (as
+    :func:`_pairs_split` does) read by ``card_of`` (:func:`~trey.audit.table_columns.pair_cards`), without the
+    lists made. A column of dictionary texts (Parquet's decks): its dictionary's, each entry once. None when a text
+    is null or laid out otherwise (:func:`_card_lists` and the general reading take it)."""
+    if pa.types.is_dictionary(values.type):
+        if values.null_count or not pa.types.is_string(values.type.value_type):
+            return None
+        entries = _pair_codes(values.dictionary, sep, width, card_of)
+        if entries is None:
+            return None
+        found: np.ndarray = entries[values.indices.to_numpy(zero_copy_only=False)]
+        return found
+    if len(sep) != 1 or not " " <= sep <= "~" or not pa.types.is_string(values.type) or values.null_count:
+        return None
+    _, offset_buffer, data_buffer = values.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32)[values.offset : values.offset + len(values) + 1]
+    length = 3 * width - 1
+    if data_buffer is None or not bool((np.diff(offsets) == length).all()):
+        return None
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+    rows = data.reshape(len(values), length)
+    first, second, byte = rows[:, 0::3], rows[:, 1::3], ord(sep)
+    if not bool((rows[:, 2::3] == byte).all()):
+        return None
+    for half in (first, second):
+        if not bool(((half > 0x20) & (half < 0x7F) & (half != byte)).all()):
+            return None
+    pairs = (first.astype(np.intp) << 8) | second
+    return pair_cards(pairs.ravel(), card_of).reshape(len(values), width)
+
+
 def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Array | None:
     """A column of hands or decks as lists of card texts, as the strict reader splits them (None: a type it does
     not take, for the strict reader). A text it might split otherwise becomes an empty list (so its round is the
@@ -596,7 +629,7 @@ def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Arr
     return pc.if_else(pc.or_(clean, values.is_null()), split, empty)
 
 
-def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarray) -> Long | None:
+def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarray, card_of: Any) -> Long | None:
     found: dict[str, pa.Array | None] = {}
     for name in fields:
         column = mapping.column(name)
@@ -614,7 +647,12 @@ def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarra
             found[name] = _blank_to_null(values)
     wagers = sorted({f[4:] for f in fields if f.startswith(AMOUNT_PREFIXES)})
     return Long(
-        group, len(table), found, wagers, lambda values, optional: _card_lists(values, mapping, optional=optional)
+        group,
+        len(table),
+        found,
+        wagers,
+        lambda values, optional: _card_lists(values, mapping, optional=optional),
+        codes=lambda values, width: _pair_codes(values, mapping.separator, width, card_of),
     )
 
 
@@ -644,6 +682,9 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
         "label_of": lambda v: _label({"x": _text(v, "label")}, "x"),
         "seat_of": seat_of,
         "count_of": seat_of,
+        # amount_of reads a whole number as the JSON reader does when the mapping reads money in units (a whole
+        # number as it is): a column of whole numbers read on arrays
+        "whole_cents": mapping.money == "units",
     }
 
 
@@ -705,7 +746,7 @@ def _chunk(
                 row["\0fields"] = fields
             yield from _rounds(iter((0, r) for r in rows), mapping, done + g)
 
-    long = _long(table, fields, mapping, group.astype(np.int64))
+    long = _long(table, fields, mapping, group.astype(np.int64), readers["card_of"])
     if long is None:
         yield from strict(np.zeros(groups, dtype=bool))
         return
@@ -959,10 +1000,7 @@ def _json_chunk(
     with_seats = np.flatnonzero(has)
     flat = pc.list_flatten(seats)
     own = dict(zip([f.name for f in flat.type], flat.flatten(), strict=True))
-    taken = pa.array(parent, type=pa.int64())
     fields: dict[str, pa.Array | None] = {}
-    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats"):
-        fields[name] = table.column(name).combine_chunks().take(taken)
     fields["seat"], fields["player"], fields["decision"] = own["seat"], own["player"], own["decision"]
     bad = np.zeros(len(parent), dtype=bool)
     for key, prefix in (("bets", "bet_"), ("net", "net_")):
@@ -977,9 +1015,21 @@ def _json_chunk(
     for values in part_values:
         empty &= values.is_null().to_numpy(zero_copy_only=False)
     bad |= present & empty  # "parts": {} — refused by the strict reader
+    # The round's own fields once a round (of the rounds with seats), not repeated on each seat's row.
     per_round = {
         name: table.column(name).combine_chunks().take(pa.array(with_seats, type=pa.int64()))
-        for name in ("dealer_cards", "deck", "input")
+        for name in (
+            "round",
+            "table",
+            "time",
+            "dealer",
+            "shuffler",
+            "shift",
+            "table_seats",
+            "dealer_cards",
+            "deck",
+            "input",
+        )
         if name not in cards
     }
     read_cards = {name: codes[with_seats] for name, codes in cards.items()}
