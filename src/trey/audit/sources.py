@@ -40,6 +40,12 @@ from trey.core.jsonread import JsonInputError, loads_strict
 from trey.paytable.model import GameSpec
 
 ROWS_AT_ONCE = 16_384  # rows read at a time (a round of 7 seats with its deck and input: about 3 KB of text)
+# Parquet's rows read at a time: its decks are read as dictionaries (each text once a batch), so a batch holds a
+# round's 52-card texts once, not on each of its rows
+PARQUET_ROWS = 2 * ROWS_AT_ONCE
+# JSON Lines of table rounds read BLOCK_BYTES times this at a time (8 MB: about 3,800 rounds of 5 seats with their
+# decks): what is done once a block (the proof on arrays, the battery's counts) is done on more rounds at once
+JSON_BLOCKS = 2
 MAX_VALUE_CHARACTERS = 1_024  # a deck of 52 cards is about 200
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 60
@@ -115,7 +121,7 @@ def records_of(
         return name, _parquet_rows(source, spec, mapping, columnar=columnar)
     if source.name.lower().endswith(".csv"):
         return name, _csv_rounds(source, spec, mapping, columnar=columnar)
-    return name, _ahead(_json_rounds(source, spec), spec, prove=False) if columnar else _json_lines(source)
+    return name, _ahead(_json_rounds(source, spec), spec) if columnar else _json_lines(source)
 
 
 def _json_lines(path: Path) -> Iterator[Record]:
@@ -241,7 +247,7 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
 
     def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
         try:
-            for batch in dataset.to_batches(columns=columns, batch_size=ROWS_AT_ONCE):
+            for batch in dataset.to_batches(columns=columns, batch_size=PARQUET_ROWS):
                 yield pa.Table.from_batches([batch])
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
@@ -256,8 +262,7 @@ RECORDS_AHEAD = 1_024  # records (read strictly) a reading thread hands over at 
 def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = True) -> Iterator[Record | Chunk]:
     """``items`` read, and each chunk proven (``prove``), on a second thread while the one before is audited
     (pyarrow's readers and numpy leave the interpreter while they work): one step ahead, so at most two chunks in
-    memory. For files only: a database's connection stays on the thread that opened it. JSON Lines leave the
-    proof to the caller's thread: parsing them is as much work as the rest."""
+    memory. For files only: a database's connection stays on the thread that opened it."""
 
     def step() -> list[Record | Chunk]:
         taken: list[Record | Chunk] = []
@@ -880,7 +885,7 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
     readers = _json_readers()
     schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
-        for item in _blocks(stream):
+        for item in _blocks(stream, JSON_BLOCKS):
             if isinstance(item, int):
                 yield item, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
                 continue
