@@ -504,10 +504,14 @@ def _counted_group_by_group(state: object, records: object) -> None:
                     counts.add(f, rounds, np.flatnonzero(seat_codes == i))
 
 
-def test_a_batch_counted_by_group_at_once_is_each_groups_rounds_counted_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every group's cells counted at once (:func:`~trey.audit.integrity.battery.grouped_counts`, chunk by chunk):
-    the same state as each group's rounds counted alone, with or without decks and inputs, labels one value or
-    many, some not given, more than are followed."""
+@pytest.mark.parametrize("combinations", [64, 1])
+def test_a_batch_counted_by_group_at_once_is_each_groups_rounds_counted_alone(
+    monkeypatch: pytest.MonkeyPatch, combinations: int
+) -> None:
+    """Every group's cells counted at once, chunk by chunk (:func:`~trey.audit.integrity.battery.stacked_counts`:
+    each combination of labels, summed by value; or, past ``MAX_COMBINATIONS``, each label's values): the same
+    state as each group's rounds counted alone, with or without decks and inputs, labels one value or many, some
+    not given, more than are followed."""
     import dataclasses
     import json
 
@@ -516,6 +520,7 @@ def test_a_batch_counted_by_group_at_once_is_each_groups_rounds_counted_alone(mo
 
     monkeypatch.setattr(battery, "MAX_TRACKED", 4)
     monkeypatch.setattr(battery, "CHUNK", 7)
+    monkeypatch.setattr(battery, "MAX_COMBINATIONS", combinations)
     batches = []
     for seed, decks in ((41, 30), (42, 23), (43, 1)):
         records = _labelled_records(decks, seed)

@@ -368,7 +368,7 @@ class _State:
             kept_seats = (seat_rank >= 0)[seat_lines_order]
         else:
             kept_seats = seat_rank >= 0
-        seats = seats.take(kept_seats)
+        seats = seats if kept_seats.all() else seats.take(kept_seats)
         kept_ids = [ids[i] for i in order.tolist()]
         duplicates = self._duplicates(kept_ids, numbers[order])
 

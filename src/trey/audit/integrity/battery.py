@@ -53,6 +53,9 @@ MAX_GROUPS = 100  # values of one label (dealers, shufflers…) the battery runs
 # (three 52 × 52 matrices), so the four labels hold at most about 66 MB however many dealers or shifts a log names.
 # The most frequent MAX_GROUPS of them are tested; the rounds of values met after these are counted and said.
 MAX_TRACKED = 250
+# Combinations of labels (table, dealer, shuffler, shift) of a batch counted at once, each its cells (about 86 kB with
+# decks and inputs); a batch of more is counted label by label.
+MAX_COMBINATIONS = 64
 MAX_SEATS = 7  # seats a table round deals at most
 HANDS_MOST = MAX_SEATS + 1  # hands a round deals: its seats and the dealer
 SEAT_ROWS = MAX_SEATS + 1  # counts by seat number (1-7; row 0 holds none)
@@ -404,9 +407,21 @@ class Counts:
 
 def grouped_counts(f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int) -> list[Counts]:
     """The :class:`Counts` of each of ``groups`` groups of the rounds of ``f``, round r in group ``codes[r]``: what
-    :meth:`Counts.add` counts of each group's rounds (the same cells, made in the same order), every group's at once,
-    a cell by one count of the cell's index and the group's combined (not one pass over the rounds a group), a
-    chunk of :data:`CHUNK` rounds at a time: bounded memory."""
+    :meth:`Counts.add` counts of each group's rounds (the same cells, made in the same order), every group's at once
+    (:func:`stacked_counts`)."""
+    rounds, seats, cells = stacked_counts(f, codes, groups)
+    return [
+        Counts(int(rounds[g]), int(seats[g]), {name: values[g, ...] for name, values in cells.items()})
+        for g in range(groups)
+    ]
+
+
+def stacked_counts(
+    f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int
+) -> tuple[IntArray, IntArray, dict[str, IntArray]]:
+    """Each group's rounds, seats and cells (by name, each of shape ``(groups, *its shape)``), round r in group
+    ``codes[r]``: a cell by one count of the cell's index and the group's combined (not one pass over the rounds a
+    group), a chunk of :data:`CHUNK` rounds at a time: bounded memory."""
     records = f.records
     cells: dict[str, IntArray] = {}
 
@@ -457,10 +472,14 @@ def grouped_counts(f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int) -
         count("dealer_lowest", f.dealer_lowest[start:stop], group)
     rounds = np.bincount(codes, minlength=groups)
     seats = np.bincount(codes[records.seat_round], minlength=groups)
-    return [
-        Counts(int(rounds[g]), int(seats[g]), {name: values[g, ...] for name, values in cells.items()})
-        for g in range(groups)
-    ]
+    return rounds, seats, cells
+
+
+def _summed(rounds: IntArray, seats: IntArray, cells: dict[str, IntArray], which: npt.NDArray[np.bool_]) -> Counts:
+    """The counts of the groups ``which`` of :func:`stacked_counts`' together."""
+    return Counts(
+        int(rounds[which].sum()), int(seats[which].sum()), {name: v[which].sum(axis=0) for name, v in cells.items()}
+    )
 
 
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
@@ -907,14 +926,41 @@ class BatteryState:
         if not self.inputs:
             records = dataclasses.replace(records, inputs=None)
         f = features(records)
-        overall = grouped_counts(f, np.zeros(records.rounds, dtype=np.intp), 1)[0]
-        self.overall.merge(overall)
+        labels = []  # (label, its values, each round's value among them, where each value is met first)
         for label in GROUPS:
             values = records.labels.get(label)
-            if values is None:
-                continue
-            names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
-            codes = codes.ravel()
+            if values is not None:
+                names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
+                labels.append((label, names, codes.ravel(), first))
+        # Each round's combination of labels, numbered (in the order of their numbers, kept below the rounds').
+        combined = np.zeros(records.rounds, dtype=np.intp)
+        for _, names, codes, _ in labels:
+            _, combined = np.unique(combined * len(names) + codes, return_inverse=True)
+            combined = combined.ravel()
+        combinations = int(combined.max()) + 1
+        if combinations > MAX_COMBINATIONS:  # counted label by label
+            self._add_by_label(f, labels)
+            return
+        # Every combination's counts in one count of each cell; all the rounds' and each value's, their sums.
+        rounds, seats, cells = stacked_counts(f, combined, combinations)
+        self.overall.merge(_summed(rounds, seats, cells, np.ones(combinations, dtype=bool)))
+        at = np.zeros(combinations, dtype=np.intp)
+        at[combined] = np.arange(records.rounds)  # a round of each combination
+        for label, names, codes, first in labels:
+            of_combination = codes[at]
+            sizes = np.bincount(codes, minlength=len(names))
+            for i in np.argsort(first, kind="stable").tolist():  # the values in the order the log meets them
+                if names[i] == "":
+                    continue
+                counts = self._group(label, str(names[i]), int(sizes[i]))
+                if counts is not None:
+                    counts.merge(_summed(rounds, seats, cells, of_combination == i))
+
+    def _add_by_label(self, f: RoundFeatures, labels: list[tuple[str, Any, IntArray, IntArray]]) -> None:
+        """A batch of rounds of many combinations of labels counted in: all of them, then each label's values."""
+        overall = grouped_counts(f, np.zeros(f.records.rounds, dtype=np.intp), 1)[0]
+        self.overall.merge(overall)
+        for label, names, codes, first in labels:
             sizes = np.bincount(codes, minlength=len(names))
             # The values in the order the log meets them, each its counts (None: not followed, its rounds said).
             targets: list[tuple[int, Counts]] = []
