@@ -194,3 +194,48 @@ def test_a_round_in_two_logs_of_one_audit_is_logged_twice(tmp_path: Path) -> Non
         (str(again), 1, "log.duplicate-round", f"the round id is logged twice: first at {path}:5")
     ]
     assert found.rounds == 11 and found.duplicates == 1 and found.verdict.result == "FAIL"
+
+
+def _blocks_joined_whole(stream: object, size: int, skip: int, longest: int) -> list[object]:
+    """The blocks of a file as ``carry + piece`` cut at its last newline, lines counted by bytes.count (a line too
+    long skipped ``skip`` bytes at a time): the reference of :func:`trey.audit.log._blocks`."""
+    found: list[object] = []
+    number, carry = 1, b""
+    while True:
+        piece = stream.read(size)  # type: ignore[attr-defined]
+        if not piece:
+            if carry:
+                found.append((number, carry + b"\n", 1))
+            return found
+        data = carry + piece
+        cut = data.rfind(b"\n") + 1
+        block, carry = data[:cut], data[cut:]
+        if block:
+            found.append((number, block, block.count(b"\n")))
+            number += block.count(b"\n")
+        if len(carry) > longest:
+            found.append(number)
+            number += 1
+            while True:
+                piece = stream.read(skip)  # type: ignore[attr-defined]
+                end = piece.find(b"\n")
+                if not piece or end >= 0:
+                    carry = piece[end + 1 :] if end >= 0 else b""
+                    break
+
+
+@pytest.mark.parametrize("size", [7, 64, 1_000])
+def test_a_file_is_cut_into_the_blocks_of_whole_lines_it_always_was(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from trey.audit import log
+
+    monkeypatch.setattr(log, "BLOCK_BYTES", size)
+    monkeypatch.setattr(log, "MAX_LINE_BYTES", 40)
+    rng = np.random.default_rng(size)
+    texts = [b"", b"\n", b"a", b"a\n", b"\n\n\nb", b"x" * 100 + b"\ny\n", b"y\n" + b"z" * 95]
+    texts += [b"".join(rng.choice([b"ab", b"\n", b"c" * 30, b"\r\n", b"d" * 45]) for _ in range(60)) for _ in range(5)]
+    for text in texts:
+        for times in (1, 2):
+            expected = _blocks_joined_whole(io.BytesIO(text), times * size, size, 40)
+            assert list(log._blocks(io.BytesIO(text), times)) == expected, (text, times)

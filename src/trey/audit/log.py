@@ -359,11 +359,16 @@ def _blocks(stream: BinaryIO, times: int = 1) -> Iterator[tuple[int, bytes, int]
             if carry:
                 yield number, carry + b"\n", 1
             return
-        data = carry + piece
-        cut = data.rfind(b"\n") + 1
-        block, carry = data[:cut], data[cut:]
+        cut = piece.rfind(b"\n") + 1
+        if cut:  # the carry and the piece up to its last newline joined (one copy), the rest carried on
+            block, carry = b"".join((carry, memoryview(piece)[:cut])), piece[cut:]
+        else:  # the carry may hold lines (the rest of a piece a line too long was skipped in)
+            data = carry + piece
+            cut = data.rfind(b"\n") + 1
+            block, carry = data[:cut], data[cut:]
         if block:
-            lines = block.count(b"\n")
+            # counted on the array of its bytes (bytes.count looks at them one at a time)
+            lines = int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n")))
             yield number, block, lines
             number += lines
         if len(carry) > MAX_LINE_BYTES:  # a line too long to keep: skip to its end
