@@ -196,13 +196,15 @@ def test_a_round_in_two_logs_of_one_audit_is_logged_twice(tmp_path: Path) -> Non
     assert found.rounds == 11 and found.duplicates == 1 and found.verdict.result == "FAIL"
 
 
-def _blocks_joined_whole(stream: object, size: int, skip: int, longest: int) -> list[object]:
-    """The blocks of a file as ``carry + piece`` cut at its last newline, lines counted by bytes.count (a line too
-    long skipped ``skip`` bytes at a time): the reference of :func:`trey.audit.log._blocks`."""
+def _blocks_joined_whole(stream: object, first: int, size: int, skip: int, longest: int) -> list[object]:
+    """The blocks of a file as ``carry + piece`` cut at its last newline, lines counted by bytes.count (its first
+    ``first`` bytes read first, a line too long skipped ``skip`` bytes at a time): the reference of
+    :func:`trey.audit.log._blocks`."""
     found: list[object] = []
     number, carry = 1, b""
     while True:
-        piece = stream.read(size)  # type: ignore[attr-defined]
+        piece = stream.read(first or size)  # type: ignore[attr-defined]
+        first = 0
         if not piece:
             if carry:
                 found.append((number, carry + b"\n", 1))
@@ -236,6 +238,6 @@ def test_a_file_is_cut_into_the_blocks_of_whole_lines_it_always_was(size: int, m
     texts = [b"", b"\n", b"a", b"a\n", b"\n\n\nb", b"x" * 100 + b"\ny\n", b"y\n" + b"z" * 95]
     texts += [b"".join(rng.choice([b"ab", b"\n", b"c" * 30, b"\r\n", b"d" * 45]) for _ in range(60)) for _ in range(5)]
     for text in texts:
-        for times in (1, 2):
-            expected = _blocks_joined_whole(io.BytesIO(text), times * size, size, 40)
-            assert list(log._blocks(io.BytesIO(text), times)) == expected, (text, times)
+        for times, first in ((1, None), (2, None), (2, 3), (3, 50)):
+            expected = _blocks_joined_whole(io.BytesIO(text), first or 0, times * size, size, 40)
+            assert list(log._blocks(io.BytesIO(text), times, first)) == expected, (text, times, first)

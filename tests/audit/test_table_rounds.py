@@ -164,6 +164,23 @@ def test_csv_parquet_and_sqlite_give_the_same_audit_to_the_byte(
         assert as_text(audited([source])) == reference[0], source
 
 
+def test_a_source_read_first_in_a_smaller_block_gives_the_same_audit_to_the_byte(
+    reference: tuple[str, Audit], tabular: tuple[Path, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first block of JSON Lines and the first batch of Parquet are read smaller (the audit starts on them while
+    the next is read), cut within a line or a round: the same audit."""
+    from trey.audit import sources
+
+    folder, rows = tabular
+    pq.write_table(pa.Table.from_pylist(rows), folder / "one-group.parquet")
+    path = write_jsonl(folder / "rounds-first.jsonl", logged())
+    for first_rows, first_bytes in ((5, 3_001), (101, 20_000)):
+        monkeypatch.setattr(sources, "FIRST_ROWS", first_rows)  # within a round of two rows
+        monkeypatch.setattr(sources, "FIRST_BLOCK_BYTES", first_bytes)  # within a line
+        for source in (folder / "one-group.parquet", path):
+            assert as_text(audited([source])) == reference[0], (source, first_rows)
+
+
 def test_postgresql_gives_the_same_audit_to_the_byte(
     postgres_url: str, reference: tuple[str, Audit], tabular: tuple[Path, list[dict[str, Any]]]
 ) -> None:

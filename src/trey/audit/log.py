@@ -347,14 +347,17 @@ def _line(raw: bytes, spec: GameSpec, metered: dict[str, Fraction], header: list
         return _Refusal(shown, exc.code, str(exc))
 
 
-def _blocks(stream: BinaryIO, times: int = 1) -> Iterator[tuple[int, bytes, int] | int]:
+def _blocks(stream: BinaryIO, times: int = 1, first: int | None = None) -> Iterator[tuple[int, bytes, int] | int]:
     """The file as blocks of whole lines, each ``(number of its first line, bytes, lines)`` ending in a newline (read
-    ``times`` :data:`BLOCK_BYTES` at a time); a line longer than :data:`MAX_LINE_BYTES` that does not fit a block is
+    ``times`` :data:`BLOCK_BYTES` at a time, the first ``first`` bytes when given: a reader a step ahead of the
+    audit hands it its first block sooner); a line longer than :data:`MAX_LINE_BYTES` that does not fit a block is
     skipped a bounded piece at a time and given as its line number alone."""
     number = 1
     carry = b""
+    size = first or times * BLOCK_BYTES
     while True:
-        piece = stream.read(times * BLOCK_BYTES)
+        piece = stream.read(size)
+        size = times * BLOCK_BYTES
         if not piece:
             if carry:
                 yield number, carry + b"\n", 1

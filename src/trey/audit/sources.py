@@ -43,9 +43,11 @@ ROWS_AT_ONCE = 16_384  # rows read at a time (a round of 7 seats with its deck a
 # Parquet's rows read at a time: its decks are read as dictionaries (each text once a batch), so a batch holds a
 # round's 52-card texts once, not on each of its rows
 PARQUET_ROWS = 2 * ROWS_AT_ONCE
+FIRST_ROWS = 4_096  # the first batch, smaller: the audit starts on it while the next is read
 # JSON Lines of table rounds read BLOCK_BYTES times this at a time (8 MB: about 3,800 rounds of 5 seats with their
 # decks): what is done once a block (the proof on arrays, the battery's counts) is done on more rounds at once
 JSON_BLOCKS = 2
+FIRST_BLOCK_BYTES = 1 << 20  # the first block read, smaller: the audit starts on it while the next is read
 MAX_VALUE_CHARACTERS = 1_024  # a deck of 52 cards is about 200
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 60
@@ -247,8 +249,14 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
 
     def batches() -> Iterator[pa.Table | list[dict[str, Any]]]:
         try:
+            first = True
             for batch in dataset.to_batches(columns=columns, batch_size=PARQUET_ROWS):
-                yield pa.Table.from_batches([batch])
+                table = pa.Table.from_batches([batch])
+                if first and len(table) > FIRST_ROWS:  # the audit starts on a few rows while the rest is proven
+                    yield table.slice(0, FIRST_ROWS)
+                    table = table.slice(FIRST_ROWS)
+                first = False
+                yield table
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
@@ -885,7 +893,7 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
     readers = _json_readers()
     schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
-        for item in _blocks(stream, JSON_BLOCKS):
+        for item in _blocks(stream, JSON_BLOCKS, FIRST_BLOCK_BYTES):
             if isinstance(item, int):
                 yield item, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
                 continue
@@ -1003,6 +1011,7 @@ def _json_chunk(
     compact = np.cumsum(has) - 1
     group = compact[parent]
     with_seats = np.flatnonzero(has)
+    every = len(with_seats) == rounds  # every round with seats (as a log has them): its columns as they are
     flat = pc.list_flatten(seats)
     own = dict(zip([f.name for f in flat.type], flat.flatten(), strict=True))
     fields: dict[str, pa.Array | None] = {}
@@ -1021,23 +1030,13 @@ def _json_chunk(
         empty &= values.is_null().to_numpy(zero_copy_only=False)
     bad |= present & empty  # "parts": {} — refused by the strict reader
     # The round's own fields once a round (of the rounds with seats), not repeated on each seat's row.
-    per_round = {
-        name: table.column(name).combine_chunks().take(pa.array(with_seats, type=pa.int64()))
-        for name in (
-            "round",
-            "table",
-            "time",
-            "dealer",
-            "shuffler",
-            "shift",
-            "table_seats",
-            "dealer_cards",
-            "deck",
-            "input",
-        )
-        if name not in cards
-    }
-    read_cards = {name: codes[with_seats] for name, codes in cards.items()}
+    taken = pa.array(with_seats, type=pa.int64())
+    per_round = {}
+    for name in ROUND_FIELDS:
+        if name not in cards:
+            column = table.column(name).combine_chunks()
+            per_round[name] = column if every else column.take(taken)
+    read_cards = {name: codes if every else codes[with_seats] for name, codes in cards.items()}
     wagers = sorted({k[4:] for k in fields if k.startswith(AMOUNT_PREFIXES)})
     long = Long(
         group, len(parent), fields, wagers, grouped=True, per_round=per_round, bad_rows=bad, read_cards=read_cards
