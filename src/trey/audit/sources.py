@@ -123,7 +123,7 @@ def records_of(
         return name, _parquet_rows(source, spec, mapping, columnar=columnar)
     if source.name.lower().endswith(".csv"):
         return name, _csv_rounds(source, spec, mapping, columnar=columnar)
-    return name, _ahead(_json_rounds(source, spec), spec) if columnar else _json_lines(source)
+    return name, _ahead(_json_rounds(source, spec), spec, prove=False) if columnar else _json_lines(source)
 
 
 def _json_lines(path: Path) -> Iterator[Record]:
@@ -270,7 +270,9 @@ RECORDS_AHEAD = 1_024  # records (read strictly) a reading thread hands over at 
 def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = True) -> Iterator[Record | Chunk]:
     """``items`` read, and each chunk proven (``prove``), on a second thread while the one before is audited
     (pyarrow's readers and numpy leave the interpreter while they work): one step ahead, so at most two chunks in
-    memory. For files only: a database's connection stays on the thread that opened it."""
+    memory. For files only: a database's connection stays on the thread that opened it. JSON Lines leave the
+    proof to the caller's thread: parsing them (on the reading thread alone, :func:`_json_rounds`) is as much work
+    as the rest."""
 
     def step() -> list[Record | Chunk]:
         taken: list[Record | Chunk] = []
@@ -892,6 +894,7 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
 
     readers = _json_readers()
     schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
+    one_thread = pj.ReadOptions(use_threads=False, block_size=1 << 20)
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
         for item in _blocks(stream, JSON_BLOCKS, FIRST_BLOCK_BYTES):
             if isinstance(item, int):
@@ -914,7 +917,9 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
                     for schema in schemas:
                         options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
                         try:
-                            table = pj.read_json(io.BytesIO(parsed), parse_options=options)
+                            # On this thread alone: the audit of the block before runs on the other core (pyarrow's
+                            # threads would share it with the audit, at more work for the same parse).
+                            table = pj.read_json(io.BytesIO(parsed), read_options=one_thread, parse_options=options)
                             break
                         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                             continue
