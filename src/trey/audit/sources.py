@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -265,14 +266,15 @@ def _parquet_rows(path: Path, spec: GameSpec, mapping: Mapping, *, columnar: boo
 
 
 RECORDS_AHEAD = 1_024  # records (read strictly) a reading thread hands over at a time
+STEPS_AHEAD = 2  # chunks (or lots of records) the reading thread may have ready before the audit takes them
 
 
 def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = True) -> Iterator[Record | Chunk]:
     """``items`` read, and each chunk proven (``prove``), on a second thread while the one before is audited
-    (pyarrow's readers and numpy leave the interpreter while they work): one step ahead, so at most two chunks in
-    memory. For files only: a database's connection stays on the thread that opened it. JSON Lines leave the
-    proof to the caller's thread: parsing them (on the reading thread alone, :func:`_json_rounds`) is as much work
-    as the rest."""
+    (pyarrow's readers and numpy leave the interpreter while they work): :data:`STEPS_AHEAD` steps ahead, so at
+    most that many chunks and the one audited in memory. For files only: a database's connection stays on the
+    thread that opened it. JSON Lines leave the proof to the caller's thread: parsing them (on the reading thread
+    alone, :func:`_json_rounds`) is as much work as the rest."""
 
     def step() -> list[Record | Chunk]:
         taken: list[Record | Chunk] = []
@@ -288,12 +290,14 @@ def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = Tru
 
     pool = ThreadPoolExecutor(max_workers=1)
     try:
-        pending = pool.submit(step)
+        # Steps queued on the one reading thread run in turn: STEPS_AHEAD of them ahead, so that a step longer than
+        # the audit of the one before (a block pyarrow parses slowly) does not keep the audit waiting.
+        pending = deque(pool.submit(step) for _ in range(STEPS_AHEAD))
         while True:
-            taken = pending.result()
+            taken = pending.popleft().result()
             if not taken:
                 return
-            pending = pool.submit(step)
+            pending.append(pool.submit(step))
             yield from taken
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
