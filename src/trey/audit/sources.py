@@ -978,7 +978,7 @@ def _decks_read(block: bytes, text: np.ndarray, ends: np.ndarray, card_of: Any) 
         ).astype(np.intp)
         if bool(((pairs >> 8 == ord('"')) | (pairs & 0xFF == ord('"'))).any()):
             continue
-        numbers = pair_cards(pairs.ravel(), card_of).reshape(len(ends), -1)
+        numbers = pair_cards(pairs.ravel(), card_of).astype(np.int8).reshape(len(ends), -1)  # 0-51, BAD -1
         cards = {key: numbers[:, k * DECK_SIZE : (k + 1) * DECK_SIZE] for k, key in enumerate(keys)}
         emptied = b"".join(b', "' + k.encode() + b'": []' for k in keys) + b"}\n"
         view = memoryview(block)

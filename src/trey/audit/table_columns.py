@@ -52,7 +52,8 @@ class Long:
     grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
     per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's own fields given once a round, by round
     bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
-    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round.
+    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round (any
+    # integer type)
     read_cards: dict[str, IntArray] = field(default_factory=dict)
     # A card column's numbers (rows, width), as ``lists`` and the card reader read them, when the source can read
     # them at once (None: as lists).
@@ -195,6 +196,14 @@ def _cards(
         codes[parents[keep], position[keep]] = numbers[keep]
     ok &= (codes >= 0).all(axis=1)
     return codes, given, ok
+
+
+def _kept_cards(codes: npt.NDArray[np.integer], given: BoolArray, kept: IntArray) -> npt.NDArray[np.int8]:
+    """The kept rounds' cards (a deck, an input) as int8, zeros where a round gives none."""
+    if bool(given.all()):
+        found: npt.NDArray[np.int8] = (codes if len(kept) == len(codes) else codes[kept]).astype(np.int8)
+        return found
+    return np.where(given[kept][:, None], codes[kept], 0).astype(np.int8)
 
 
 def prove_rounds(
@@ -472,8 +481,8 @@ def prove_rounds(
         proven_round[group[picked]].astype(np.int64),
         seat[picked].astype(np.int16),
         player[picked].astype(np.int8),
-        np.where(with_deck[kept][:, None], deck[kept], 0).astype(np.int8),
-        np.where(with_input[kept][:, None], fed[kept], 0).astype(np.int8),
+        _kept_cards(deck, with_deck, kept),
+        _kept_cards(fed, with_input, kept),
         with_deck[kept],
         with_input[kept],
         {
