@@ -898,7 +898,6 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
 
     readers = _json_readers()
     schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
-    one_thread = pj.ReadOptions(use_threads=False, block_size=1 << 20)
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
         for item in _blocks(stream, JSON_BLOCKS, FIRST_BLOCK_BYTES):
             if isinstance(item, int):
@@ -918,11 +917,13 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
                     and not _holds_null(text)
                 ):
                     parsed, cards = _decks_read(block, text, ends, readers["card_of"])
+                    # The block parsed as one (its lines whole, each at most MAX_LINE_BYTES), on this thread alone
+                    # (the audit of the block before runs on the other core; pyarrow's threads would share it with
+                    # the audit, at more work for the same parse).
+                    one_thread = pj.ReadOptions(use_threads=False, block_size=max(len(parsed), 1 << 20))
                     for schema in schemas:
                         options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
                         try:
-                            # On this thread alone: the audit of the block before runs on the other core (pyarrow's
-                            # threads would share it with the audit, at more work for the same parse).
                             table = pj.read_json(io.BytesIO(parsed), read_options=one_thread, parse_options=options)
                             break
                         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
