@@ -638,6 +638,25 @@ def test_decks_read_as_bytes_are_read_as_the_strict_reader_reads_them(tmp_path: 
     assert [(p.line, p.code) for p in fast.problems] == [(2, "log.not-json")] and fast.rounds == 3 * SEATS
 
 
+def test_a_round_id_logged_twice_is_a_problem_naming_where_it_was_first(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    """A table round's id met again (its seats audited all the same), from JSON Lines and from Parquet, read fast
+    and strictly alike."""
+    rounds = [dict(r) for r in logged()[:6]]
+    rounds[4]["round"] = rounds[1]["round"]
+    path = write_jsonl(tmp_path / "twice.jsonl", rounds)
+    _, rows = tabular
+    parquet = tmp_path / "twice.parquet"
+    twice = [dict(r, round=rows[2]["round"]) if r["round"] == rows[8]["round"] else r for r in rows[:12]]
+    pq.write_table(pa.Table.from_pylist(twice), parquet)
+    for source, twice_id in ((path, rounds[1]["round"]), (parquet, rows[2]["round"])):
+        fast, strict = audited([source]), audit(spec(), [source], columnar=False)
+        assert as_text(fast) == as_text(strict) and fast.rounds == 6 * SEATS
+        found = [(p.line, p.round, p.message) for p in fast.problems if p.code == "log.duplicate-round"]
+        assert found == [(5, twice_id, "the round id is logged twice: first at line 2")]
+
+
 def test_a_block_the_fast_reader_does_not_take_as_it_is_gives_the_same_audit(tmp_path: Path) -> None:
     """What sends a block of JSON Lines to the reader line by line (a carriage return, a tab, a byte not printable
     ASCII, a blank line, a null), looked for on arrays of its bytes: the same audit either way."""

@@ -75,7 +75,7 @@ class Proven:
     has_deck: BoolArray
     has_input: BoolArray
     labels: dict[str, npt.NDArray[np.object_]]
-    ids: list[str]
+    ids: pa.Array  # the proven rounds' ids, as text
 
 
 def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntArray]:
@@ -489,5 +489,5 @@ def prove_rounds(
             "table": tables.take(kept_rounds).fill_null("").to_numpy(zero_copy_only=False).astype(object),
             **{g: labels[g][kept] for g in GROUPS if g != "table"},
         },
-        ids.take(kept_rounds).to_pylist(),
+        ids.take(kept_rounds),
     )

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from trey.audit.deals import GROUPS, DealRecords
 from trey.audit.integrity import nulls
@@ -473,6 +475,20 @@ def stacked_counts(
     rounds = np.bincount(codes, minlength=groups)
     seats = np.bincount(codes[records.seat_round], minlength=groups)
     return rounds, seats, cells
+
+
+def _label_codes(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], IntArray, IntArray]:
+    """A label's values, each round's among them, and where each is first met (their order): by pyarrow's
+    dictionary of the texts, made in the order they are met; by np.unique's sort when they are not all text."""
+    try:
+        encoded = pc.dictionary_encode(pa.array(values, type=pa.string()))
+    except (pa.ArrowException, TypeError, ValueError):
+        encoded = None
+    if encoded is None or encoded.null_count:
+        names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
+        return names, codes.ravel(), first
+    names = np.array(encoded.dictionary.to_pylist(), dtype=object)
+    return names, encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp), np.arange(len(names))
 
 
 def _summed(rounds: IntArray, seats: IntArray, cells: dict[str, IntArray], which: npt.NDArray[np.bool_]) -> Counts:
@@ -930,8 +946,7 @@ class BatteryState:
         for label in GROUPS:
             values = records.labels.get(label)
             if values is not None:
-                names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
-                labels.append((label, names, codes.ravel(), first))
+                labels.append((label, *_label_codes(values)))
         # Each round's combination of labels, numbered (in the order of their numbers, kept below the rounds').
         combined = np.zeros(records.rounds, dtype=np.intp)
         for _, names, codes, _ in labels:
