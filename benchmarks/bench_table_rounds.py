@@ -5,10 +5,10 @@ and statistics, from JSON Lines and from Parquet, and the peak memory of two log
 round ids make logs of ROUNDS (default 40,000 rounds, 200,000 seats). The library's audit of each is timed after a
 first audit of a short log of each kind (the paytable's analysis, imports: what a process does once): seats a
 second = seats / time, by the wall clock and, for a machine others share, by the process's CPU time (both cores:
-the reading runs a step ahead on a second thread, and pyarrow parses on both). Target: 200,000. For comparison on
-the same machine at the same time (its speed drifts), the audit of as many seat lines (format 1, the rounds
-`trey simulate --log` writes), whose whole-process figure is in docs/speed.md; RUNS (default 3) runs of the three,
-alternated, each figure their median.
+the reading runs ahead on a second thread, JSON Lines parsed there, Parquet read and proven there). Target:
+200,000. For comparison on the same machine at the same time (its speed drifts), the audit of as many seat lines
+(format 1, the rounds `trey simulate --log` writes), whose whole-process figure is in docs/speed.md; RUNS (default
+3) runs of the three, alternated, each figure their median.
 
     .venv/bin/python benchmarks/bench_table_rounds.py [ROUNDS] [RUNS]
     .venv/bin/python benchmarks/bench_table_rounds.py --memory [SEATS ...]

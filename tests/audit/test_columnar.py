@@ -194,3 +194,104 @@ def test_a_round_in_two_logs_of_one_audit_is_logged_twice(tmp_path: Path) -> Non
         (str(again), 1, "log.duplicate-round", f"the round id is logged twice: first at {path}:5")
     ]
     assert found.rounds == 11 and found.duplicates == 1 and found.verdict.result == "FAIL"
+
+
+def _blocks_joined_whole(stream: object, first: int, size: int, skip: int, longest: int) -> list[object]:
+    """The blocks of a file as ``carry + piece`` cut at its last newline, lines counted by bytes.count (its first
+    ``first`` bytes read first, a line too long skipped ``skip`` bytes at a time): the reference of
+    :func:`trey.audit.log._blocks`."""
+    found: list[object] = []
+    number, carry = 1, b""
+    while True:
+        piece = stream.read(first or size)  # type: ignore[attr-defined]
+        first = 0
+        if not piece:
+            if carry:
+                found.append((number, carry + b"\n", carry.count(b"\n") + 1))
+            return found
+        data = carry + piece
+        cut = data.rfind(b"\n") + 1
+        block, carry = data[:cut], data[cut:]
+        if block:
+            found.append((number, block, block.count(b"\n")))
+            number += block.count(b"\n")
+        if len(carry) > longest:
+            found.append(number)
+            number += 1
+            while True:
+                piece = stream.read(skip)  # type: ignore[attr-defined]
+                end = piece.find(b"\n")
+                if not piece or end >= 0:
+                    carry = piece[end + 1 :] if end >= 0 else b""
+                    break
+
+
+@pytest.mark.parametrize("size", [7, 64, 1_000])
+def test_a_file_is_cut_into_the_blocks_of_whole_lines_it_always_was(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from trey.audit import log
+
+    monkeypatch.setattr(log, "BLOCK_BYTES", size)
+    monkeypatch.setattr(log, "MAX_LINE_BYTES", 40)
+    rng = np.random.default_rng(size)
+    texts = [b"", b"\n", b"a", b"a\n", b"\n\n\nb", b"x" * 100 + b"\ny\n", b"y\n" + b"z" * 95]
+    texts += [b"".join(rng.choice([b"ab", b"\n", b"c" * 30, b"\r\n", b"d" * 45]) for _ in range(60)) for _ in range(5)]
+    for text in texts:
+        for times, first in ((1, None), (2, None), (2, 3), (3, 50)):
+            expected = _blocks_joined_whole(io.BytesIO(text), first or 0, times * size, size, 40)
+            assert list(log._blocks(io.BytesIO(text), times, first)) == expected, (text, times, first)
+
+
+@pytest.mark.parametrize("size", [7, 64, 1_000])
+def test_a_file_read_first_small_then_tapering_is_its_lines(
+    size: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blocks of a file of known size, its first small and its last tapering: every line is in them as it is (or,
+    longer than MAX_LINE_BYTES, named skipped), numbered in order."""
+    from trey.audit import log
+
+    monkeypatch.setattr(log, "BLOCK_BYTES", size)
+    monkeypatch.setattr(log, "MAX_LINE_BYTES", 40)
+    rng = np.random.default_rng(size)
+    for index in range(6):
+        text = b"".join(rng.choice([b"ab", b"\n", b"c" * 30, b"\r\n", b"d" * 45]) for _ in range(80))
+        path = tmp_path / f"{index}.jsonl"
+        path.write_bytes(text)
+        lines = text.split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()
+        for times, first in ((2, 3), (3, 50), (1, size)):
+            with path.open("rb") as stream:
+                items = list(log._blocks(stream, times, first))
+            seen: dict[int, bytes | None] = {}
+            for item in items:
+                if isinstance(item, int):
+                    seen[item] = None
+                    continue
+                number, block, count = item
+                assert block.endswith(b"\n") and block.count(b"\n") == count
+                for k, line in enumerate(block[:-1].split(b"\n")):
+                    seen[number + k] = line
+            assert sorted(seen) == list(range(1, len(seen) + 1)) and len(seen) >= len(lines)
+            for number, line in seen.items():
+                original = lines[number - 1] if number <= len(lines) else b""  # a blank line at the end: no line
+                assert line == original or (line is None and len(original) > 40), (number, times, first)
+
+
+def test_the_lines_after_a_line_too_long_at_the_end_of_a_file_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line too long for a block, skipped, then the file's last lines with no newline at its end: every one of
+    them read, by the fast reader and the strict one alike (the strict reader once read only the first)."""
+    from trey.audit import log
+
+    monkeypatch.setattr(log, "BLOCK_BYTES", 20_000)
+    spec = load_spec(STANDARD)
+    lines = list(simulated_log(spec, 6, 3))
+    path = tmp_path / "end.jsonl"
+    path.write_text("\n".join([*lines[:2], '{"x": "' + "a" * 50_000 + '"}', *lines[2:]]))
+    fast, strict = audit(spec, [path]), audit(spec, [path], columnar=False)
+    assert fast.rounds == strict.rounds == 6 and [(p.line, p.code) for p in strict.problems] == [
+        (3, "log.line-too-long")
+    ]

@@ -431,3 +431,111 @@ def test_a_state_travels_as_plain_data_and_is_read_back_as_a_claim() -> None:
     assert refused(lambda d: d["groups"].__setitem__("colour", [])) == (
         "a battery's groups are by label: table, dealer, shuffler, shift"
     )
+
+
+def _guessed(relative: np.ndarray) -> tuple[list[int], list[int]]:
+    """Both guessers played card by card as :func:`guessing_scores` says they guess: the reference of its pass on
+    bit masks over all the decks at once."""
+    riffle, shelf = [], []
+    for deck in relative.tolist():
+        size, unseen, last, down = len(deck), set(range(len(deck))), -1, True
+        right = [0, 0]
+        for card in deck:
+            if last < 0:
+                guesses = (0, size - 1)
+            else:
+                above = [c for c in unseen if c > last]
+                below = [c for c in unseen if c < last]
+                if down:
+                    shelf_guess = max(below) if below else min(above, default=None)
+                else:
+                    shelf_guess = min(above) if above else max(unseen)
+                guesses = (min(above) if above else min(unseen), shelf_guess)
+                down = card < last
+            right = [r + (g == card) for r, g in zip(right, guesses, strict=True)]
+            unseen.remove(card)
+            last = card
+        riffle.append(right[0])
+        shelf.append(right[1])
+    return riffle, shelf
+
+
+def test_the_guessers_pass_on_bit_masks_is_each_deck_guessed_card_by_card() -> None:
+    rng = np.random.default_rng(31)
+    relatives = [np.argsort(rng.random((40, size)), axis=1) for size in (1, 2, 3, 5, 13, 52)]
+    inputs = rng.permuted(new_deck_order(30), axis=1)
+    for model in ("riffle:1", "riffle:3", "shelf:10", "shelf:2", "naive-swap"):
+        relatives.append(relative_order(Shuffle(model).shuffle(rng, inputs), inputs))
+    for relative in relatives:
+        riffle, shelf = _guessed(relative)
+        assert guessing_scores(relative, "riffle").tolist() == riffle
+        assert guessing_scores(relative, "shelf").tolist() == shelf
+    assert max(shelf) >= 10  # the shelf guesser right often on a shelf pass: its right guesses are checked too
+
+
+def _counted_group_by_group(state: object, records: object) -> None:
+    """A batch counted into ``state`` one group at a time, each group's rounds by :meth:`Counts.add`: the reference
+    of :meth:`BatteryState.add`, which counts every group's cells at once."""
+    import dataclasses
+
+    from trey.audit.deals import GROUPS
+    from trey.audit.integrity.battery import check_records
+    from trey.audit.integrity.features import features
+
+    check_records(records)  # type: ignore[arg-type]
+    state._logged(records.decks is not None, records.inputs is not None)  # type: ignore[attr-defined]
+    if not state.decks:  # type: ignore[attr-defined]
+        records = dataclasses.replace(records, decks=None)  # type: ignore[type-var]
+    if not state.inputs:  # type: ignore[attr-defined]
+        records = dataclasses.replace(records, inputs=None)  # type: ignore[type-var]
+    f = features(records)  # type: ignore[arg-type]
+    state.overall.add(f)  # type: ignore[attr-defined]
+    for label in GROUPS:
+        values = records.labels.get(label)  # type: ignore[attr-defined]
+        if values is None:
+            continue
+        names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
+        seat_codes = codes.ravel()[records.seat_round]  # type: ignore[attr-defined]
+        for i in np.argsort(first, kind="stable").tolist():
+            if names[i] != "":
+                rounds = np.flatnonzero(codes.ravel() == i)
+                counts = state._group(label, str(names[i]), len(rounds))  # type: ignore[attr-defined]
+                if counts is not None:
+                    counts.add(f, rounds, np.flatnonzero(seat_codes == i))
+
+
+@pytest.mark.parametrize("combinations", [64, 1])
+def test_a_batch_counted_by_group_at_once_is_each_groups_rounds_counted_alone(
+    monkeypatch: pytest.MonkeyPatch, combinations: int
+) -> None:
+    """Every group's cells counted at once, chunk by chunk (:func:`~trey.audit.integrity.battery.stacked_counts`:
+    each combination of labels, summed by value; or, past ``MAX_COMBINATIONS``, each label's values): the same
+    state as each group's rounds counted alone, with or without decks and inputs, labels one value or many, some
+    not given, more than are followed."""
+    import dataclasses
+    import json
+
+    from trey.audit.integrity import battery
+    from trey.audit.integrity.battery import BatteryState, state_to_plain
+
+    monkeypatch.setattr(battery, "MAX_TRACKED", 4)
+    monkeypatch.setattr(battery, "CHUNK", 7)
+    monkeypatch.setattr(battery, "MAX_COMBINATIONS", combinations)
+    batches = []
+    for seed, decks in ((41, 30), (42, 23), (43, 1)):
+        records = _labelled_records(decks, seed)
+        n = records.rounds  # type: ignore[attr-defined]
+        labels = {
+            "table": np.array(["T1"] * n, dtype=object),
+            "dealer": np.array([f"D{(seed + i * i) % 7}" if i % 5 else "" for i in range(n)], dtype=object),
+            "shuffler": np.array(["" if i % 3 else "S9" for i in range(n)], dtype=object),
+            "shift": np.array([""] * n, dtype=object),
+        }
+        batches.append(dataclasses.replace(records, labels=labels))  # type: ignore[type-var]
+    for kept in ({}, {"inputs": None}, {"decks": None, "inputs": None}):
+        at_once, alone = BatteryState(), BatteryState()
+        for records in batches:
+            at_once.add(dataclasses.replace(records, **kept))  # type: ignore[type-var]
+            _counted_group_by_group(alone, dataclasses.replace(records, **kept))  # type: ignore[type-var]
+        assert json.dumps(state_to_plain(at_once)) == json.dumps(state_to_plain(alone))
+        assert at_once.untracked == {"dealer": alone.untracked["dealer"]} and alone.untracked["dealer"] > 0

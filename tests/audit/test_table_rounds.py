@@ -164,6 +164,23 @@ def test_csv_parquet_and_sqlite_give_the_same_audit_to_the_byte(
         assert as_text(audited([source])) == reference[0], source
 
 
+def test_a_source_read_first_in_a_smaller_block_gives_the_same_audit_to_the_byte(
+    reference: tuple[str, Audit], tabular: tuple[Path, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first block of JSON Lines and the first batch of Parquet are read smaller (the audit starts on them while
+    the next is read), cut within a line or a round: the same audit."""
+    from trey.audit import sources
+
+    folder, rows = tabular
+    pq.write_table(pa.Table.from_pylist(rows), folder / "one-group.parquet")
+    path = write_jsonl(folder / "rounds-first.jsonl", logged())
+    for first_rows, first_bytes in ((5, 3_001), (101, 20_000)):
+        monkeypatch.setattr(sources, "FIRST_ROWS", first_rows)  # within a round of two rows
+        monkeypatch.setattr(sources, "FIRST_BLOCK_BYTES", first_bytes)  # within a line
+        for source in (folder / "one-group.parquet", path):
+            assert as_text(audited([source])) == reference[0], (source, first_rows)
+
+
 def test_postgresql_gives_the_same_audit_to_the_byte(
     postgres_url: str, reference: tuple[str, Audit], tabular: tuple[Path, list[dict[str, Any]]]
 ) -> None:
@@ -379,6 +396,7 @@ HOSTILE = [
     lambda r: r[1]["seats"][0]["player"].__setitem__(0, "1h"),
     lambda r: r[1]["seats"][0]["player"].__setitem__(0, " " + r[1]["seats"][0]["player"][0]),
     lambda r: r[1].update(table_seats=2.0),
+    lambda r: r[1].update(table_seats=8),
     lambda r: r[1].update(seats=None),
     lambda r: r[1].update(extra=1),
     lambda r: r[0]["seats"][0]["player"].__setitem__(0, r[0]["seats"][0]["player"][0].replace("T", "10")),
@@ -620,6 +638,51 @@ def test_decks_read_as_bytes_are_read_as_the_strict_reader_reads_them(tmp_path: 
     assert [(p.line, p.code) for p in fast.problems] == [(2, "log.not-json")] and fast.rounds == 3 * SEATS
 
 
+def test_a_round_id_logged_twice_is_a_problem_naming_where_it_was_first(
+    tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
+) -> None:
+    """A table round's id met again (its seats audited all the same), from JSON Lines and from Parquet, read fast
+    and strictly alike."""
+    rounds = [dict(r) for r in logged()[:6]]
+    rounds[4]["round"] = rounds[1]["round"]
+    path = write_jsonl(tmp_path / "twice.jsonl", rounds)
+    _, rows = tabular
+    parquet = tmp_path / "twice.parquet"
+    twice = [dict(r, round=rows[2]["round"]) if r["round"] == rows[8]["round"] else r for r in rows[:12]]
+    pq.write_table(pa.Table.from_pylist(twice), parquet)
+    for source, twice_id in ((path, rounds[1]["round"]), (parquet, rows[2]["round"])):
+        fast, strict = audited([source]), audit(spec(), [source], columnar=False)
+        assert as_text(fast) == as_text(strict) and fast.rounds == 6 * SEATS
+        found = [(p.line, p.round, p.message) for p in fast.problems if p.code == "log.duplicate-round"]
+        assert found == [(5, twice_id, "the round id is logged twice: first at line 2")]
+
+
+def test_a_block_the_fast_reader_does_not_take_as_it_is_gives_the_same_audit(tmp_path: Path) -> None:
+    """What sends a block of JSON Lines to the reader line by line (a carriage return, a tab, a byte not printable
+    ASCII, a blank line, a null), looked for on arrays of its bytes: the same audit either way."""
+    import numpy as np
+
+    from trey.audit.sources import _holds_null
+
+    lines = [json.dumps(r) for r in logged()[:6]]
+    changes = [
+        lambda t: t.replace("\n", "\r\n", 1),
+        lambda t: t.replace(', "table"', ',\t"table"', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\x7fD', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\u00e9D', 1),
+        lambda t: t.replace('"dealer": "D', '"dealer": "\x01D', 1),
+        lambda t: t.replace("\n", "\n\n", 2),
+        lambda t: t.replace('"shift": "day"', '"shift": null', 1),
+        lambda t: t.replace('"shift": "day"', '"shift": "nullx"', 1),
+    ]
+    for number, change in enumerate(changes):
+        path = tmp_path / f"block-{number}.jsonl"
+        path.write_bytes(change("".join(line + "\n" for line in lines)).encode())
+        assert as_text(audited([path])) == as_text(audit(spec(), [path], columnar=False)), number
+    for text in (b"", b"n", b"nul", b"null", b"xnull", b"nullx", b"nnull", b"nulnull", b"nu ll", b"ull", b'"null"'):
+        assert _holds_null(np.frombuffer(text, dtype=np.uint8)) == (b"null" in text), text
+
+
 def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> None:
     from trey.audit.mapping import Mapping
     from trey.audit.sources import _card_lists, _pairs_split
@@ -639,6 +702,40 @@ def test_cards_split_as_bytes_are_split_as_the_general_split_splits_them() -> No
     assert _pairs_split(values, " ").to_pylist() == [["Qd", "3s", "2d"], ["Ah"]]  # type: ignore[union-attr]
 
 
+def test_cards_read_at_once_are_the_cards_split_then_read() -> None:
+    """A column of hands or decks read as card numbers on the matrix of its bytes (:func:`_pair_codes`, a column
+    of dictionary texts by its dictionary): the numbers of the cards split by the general split, then read."""
+    from trey.audit.mapping import Mapping
+    from trey.audit.sources import _card_lists, _pair_codes, _readers
+    from trey.audit.table_columns import _cards
+
+    columns = [
+        ["Qd 3s 2d", "Ah Kh Xx", "2c 3c 4c", "Qd 3s 2d"],
+        ["Qd 3s", "Ah 2d"],
+        ["Qd  3s 2d"],
+        ["10h 2d 3d"],
+        ["Q\u00e9 2d 3d"],
+        ["Qd 3s 2d", None],
+        ["Qd,3s,2d", "Ah,Kh,2c"],
+        ["Qd 3s 2d", "Ah"],
+    ]
+    fast_ones = 0
+    for sep in (" ", ","):
+        mapping = Mapping(separator=sep)
+        card_of = _readers(mapping)["card_of"]
+        for texts in columns:
+            for width in (2, 3):
+                values = pa.array(texts, type=pa.string())
+                for column in (values, values.dictionary_encode(), pa.array(["Jc 9d 8h", *texts]).slice(1)):
+                    fast = _pair_codes(column, sep, width, card_of)
+                    lists = _card_lists(column, mapping, optional=False)
+                    codes, given, _ = _cards(lists, width, card_of, len(texts))
+                    if fast is not None:
+                        fast_ones += 1
+                        assert given.all() and fast.tolist() == codes.tolist(), (texts, sep, width)
+    assert fast_ones == 3 * 3  # three columns of hands of one width, the one separator throughout, in 3 forms
+
+
 def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
     tmp_path: Path, tabular: tuple[Path, list[dict[str, Any]]]
 ) -> None:
@@ -653,14 +750,19 @@ def test_rows_of_one_round_that_disagree_on_its_cards_are_refused(
     ]
 
 
-def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them() -> None:
+@pytest.mark.parametrize("source", ["json", "rows"])
+def test_whole_amounts_read_on_arrays_are_read_as_the_strict_reader_reads_them(source: str) -> None:
+    """JSON Lines' amounts, and a row-per-seat source's through a mapping of money in units (Parquet's whole numbers,
+    a SQL table's integers)."""
     import numpy as np
 
-    from trey.audit.sources import _json_readers
+    from trey.audit.mapping import Mapping
+    from trey.audit.sources import _json_readers, _readers
     from trey.audit.table_columns import Long, prove_rounds
 
     amounts = [0, 5, -5, 10**13 - 1, 10**13, -(10**13) + 1, -(10**13), 2**62]
-    readers = _json_readers()
+    readers = _json_readers() if source == "json" else _readers(Mapping())
+    assert readers["whole_cents"] and not _readers(Mapping(money="cents"))["whole_cents"]
     bets = [5] * len(amounts) + [-5, 0, 10**13]  # the nets' bounds, then the bets'
     amounts += [5, 5, 5]
     n = len(amounts)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -349,23 +350,38 @@ def _line(raw: bytes, spec: GameSpec, metered: dict[str, Fraction], header: list
         return _Refusal(shown, exc.code, str(exc))
 
 
-def _blocks(stream: BinaryIO) -> Iterator[tuple[int, bytes, int] | int]:
-    """The file as blocks of whole lines, each ``(number of its first line, bytes, lines)`` ending in a newline; a line
-    longer than :data:`MAX_LINE_BYTES` that does not fit a block is skipped a bounded piece at a time and given as
-    its line number alone."""
+def _blocks(stream: BinaryIO, times: int = 1, first: int | None = None) -> Iterator[tuple[int, bytes, int] | int]:
+    """The file as blocks of whole lines, each ``(number of its first line, bytes, lines)`` ending in a newline (read
+    ``times`` :data:`BLOCK_BYTES` at a time); a line longer than :data:`MAX_LINE_BYTES` that does not fit a block is
+    skipped a bounded piece at a time and given as its line number alone.
+
+    ``first``: for a reader a step ahead of the audit, the first block is ``first`` bytes (the audit starts on it
+    sooner), and a file's last blocks taper (each at most half of what is left, at least ``first``: the audit's
+    work on the last block, which nothing runs beside, is short). The blocks cut a file anywhere: the lines are the
+    same."""
     number = 1
     carry = b""
+    size = first or times * BLOCK_BYTES
     while True:
-        piece = stream.read(BLOCK_BYTES)
+        piece = stream.read(size)
+        size = times * BLOCK_BYTES
+        left = _left(stream) if first else None
+        if first and left is not None:
+            size = max(first, min(size, left // 2))
         if not piece:
-            if carry:
-                yield number, carry + b"\n", 1
+            if carry:  # the last line (and, after a line too long was skipped, the lines after it)
+                yield number, carry + b"\n", carry.count(b"\n") + 1
             return
-        data = carry + piece
-        cut = data.rfind(b"\n") + 1
-        block, carry = data[:cut], data[cut:]
+        cut = piece.rfind(b"\n") + 1
+        if cut:  # the carry and the piece up to its last newline joined (one copy), the rest carried on
+            block, carry = b"".join((carry, memoryview(piece)[:cut])), piece[cut:]
+        else:  # the carry may hold lines (the rest of a piece a line too long was skipped in)
+            data = carry + piece
+            cut = data.rfind(b"\n") + 1
+            block, carry = data[:cut], data[cut:]
         if block:
-            lines = block.count(b"\n")
+            # counted on the array of its bytes (bytes.count looks at them one at a time)
+            lines = int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n")))
             yield number, block, lines
             number += lines
         if len(carry) > MAX_LINE_BYTES:  # a line too long to keep: skip to its end
@@ -377,6 +393,14 @@ def _blocks(stream: BinaryIO) -> Iterator[tuple[int, bytes, int] | int]:
                 if not piece or end >= 0:
                     carry = piece[end + 1 :] if end >= 0 else b""
                     break
+
+
+def _left(stream: BinaryIO) -> int | None:
+    """The bytes of a file left to read (None: not a file of known size)."""
+    try:
+        return max(0, os.fstat(stream.fileno()).st_size - stream.tell())
+    except (OSError, AttributeError, ValueError):  # io.UnsupportedOperation is both an OSError and a ValueError
+        return None
 
 
 def rounds_of(rows: list[LoggedRound], spec: GameSpec) -> Rounds:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,6 +41,14 @@ from trey.core.jsonread import JsonInputError, loads_strict
 from trey.paytable.model import GameSpec
 
 ROWS_AT_ONCE = 16_384  # rows read at a time (a round of 7 seats with its deck and input: about 3 KB of text)
+# Parquet's rows read at a time: its decks are read as dictionaries (each text once a batch), so a batch holds a
+# round's 52-card texts once, not on each of its rows
+PARQUET_ROWS = 2 * ROWS_AT_ONCE
+FIRST_ROWS = 4_096  # the first batch, smaller: the audit starts on it while the next is read
+# JSON Lines of table rounds read BLOCK_BYTES times this at a time (8 MB: about 3,800 rounds of 5 seats with their
+# decks): what is done once a block (the proof on arrays, the battery's counts) is done on more rounds at once
+JSON_BLOCKS = 2
+FIRST_BLOCK_BYTES = 1 << 20  # the first block read, smaller: the audit starts on it while the next is read
 MAX_VALUE_CHARACTERS = 1_024  # a deck of 52 cards is about 200
 FORMAT_LINES = 64  # lines of a JSON Lines log read to know its format (the first that reads as an object says it)
 CONNECT_SECONDS = 10
@@ -300,13 +309,21 @@ def _parquet_rows(
     chosen = range(len(fragments)) if fragment is None else [fragment]
 
     def batches() -> Iterator[pa.Table | list[dict[str, Any]] | FragmentStart]:
+        first = True
         try:
             for index in chosen:
                 yield FragmentStart(index)
                 for batch in fragments[index].to_batches(
-                    schema=dataset.schema, columns=columns, batch_size=ROWS_AT_ONCE
+                    schema=dataset.schema, columns=columns, batch_size=PARQUET_ROWS
                 ):
-                    yield pa.Table.from_batches([batch])
+                    table = pa.Table.from_batches([batch])
+                    # The audit starts on a few rows while the rest is proven: the dataset's first batch, cut the
+                    # same whether the dataset is read whole or its first fragment alone (an audit in parts).
+                    if index == 0 and first and len(table) > FIRST_ROWS:
+                        yield table.slice(0, FIRST_ROWS)
+                        table = table.slice(FIRST_ROWS)
+                    first = False
+                    yield table
         except (OSError, ValueError) as exc:
             raise SourceError("source.unreadable", f"{name}: cannot be read on ({str(exc)[:200]})") from None
 
@@ -315,13 +332,15 @@ def _parquet_rows(
 
 
 RECORDS_AHEAD = 1_024  # records (read strictly) a reading thread hands over at a time
+STEPS_AHEAD = 2  # chunks (or lots of records) the reading thread may have ready before the audit takes them
 
 
 def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = True) -> Iterator[Record | Chunk]:
     """``items`` read, and each chunk proven (``prove``), on a second thread while the one before is audited
-    (pyarrow's readers and numpy leave the interpreter while they work): one step ahead, so at most two chunks in
-    memory. For files only: a database's connection stays on the thread that opened it. JSON Lines leave the
-    proof to the caller's thread: parsing them is as much work as the rest."""
+    (pyarrow's readers and numpy leave the interpreter while they work): :data:`STEPS_AHEAD` steps ahead, so at
+    most that many chunks and the one audited in memory. For files only: a database's connection stays on the
+    thread that opened it. JSON Lines leave the proof to the caller's thread: parsing them (on the reading thread
+    alone, :func:`_json_rounds`) is as much work as the rest."""
 
     def step() -> list[Record | Chunk]:
         taken: list[Record | Chunk] = []
@@ -337,12 +356,14 @@ def _ahead(items: Iterator[Record | Chunk], spec: GameSpec, *, prove: bool = Tru
 
     pool = ThreadPoolExecutor(max_workers=1)
     try:
-        pending = pool.submit(step)
+        # Steps queued on the one reading thread run in turn: STEPS_AHEAD of them ahead, so that a step longer than
+        # the audit of the one before (a block pyarrow parses slowly) does not keep the audit waiting.
+        pending = deque(pool.submit(step) for _ in range(STEPS_AHEAD))
         while True:
-            taken = pending.result()
+            taken = pending.popleft().result()
             if not taken:
                 return
-            pending = pool.submit(step)
+            pending.append(pool.submit(step))
             yield from taken
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -645,6 +666,39 @@ def _pairs_split(values: pa.Array, sep: str) -> pa.Array | None:
     return pa.ListArray.from_arrays(pa.array(starts, type=pa.int32()), texts)
 
 
+def _pair_codes(values: pa.Array, sep: str, width: int, card_of: Any) -> np.ndarray | None:
+    """The card numbers (rows, ``width``) of texts of ``width`` two-character cards the one separator apart
+    ("Qd 3s 2d"), read on the matrix of their bytes: what :func:`_card_lists` splits them into (as
+    :func:`_pairs_split` does) read by ``card_of`` (:func:`~trey.audit.table_columns.pair_cards`), without the
+    lists made. A column of dictionary texts (Parquet's decks): its dictionary's, each entry once. None when a text
+    is null or laid out otherwise (:func:`_card_lists` and the general reading take it)."""
+    if pa.types.is_dictionary(values.type):
+        if values.null_count or not pa.types.is_string(values.type.value_type):
+            return None
+        entries = _pair_codes(values.dictionary, sep, width, card_of)
+        if entries is None:
+            return None
+        found: np.ndarray = entries[values.indices.to_numpy(zero_copy_only=False)]
+        return found
+    if len(sep) != 1 or not " " <= sep <= "~" or not pa.types.is_string(values.type) or values.null_count:
+        return None
+    _, offset_buffer, data_buffer = values.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32)[values.offset : values.offset + len(values) + 1]
+    length = 3 * width - 1
+    if data_buffer is None or not bool((np.diff(offsets) == length).all()):
+        return None
+    data = np.frombuffer(data_buffer, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+    rows = data.reshape(len(values), length)
+    first, second, byte = rows[:, 0::3], rows[:, 1::3], ord(sep)
+    if not bool((rows[:, 2::3] == byte).all()):
+        return None
+    for half in (first, second):
+        if not bool(((half > 0x20) & (half < 0x7F) & (half != byte)).all()):
+            return None
+    pairs = (first.astype(np.intp) << 8) | second
+    return pair_cards(pairs.ravel(), card_of).reshape(len(values), width)
+
+
 def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Array | None:
     """A column of hands or decks as lists of card texts, as the strict reader splits them (None: a type it does
     not take, for the strict reader). A text it might split otherwise becomes an empty list (so its round is the
@@ -682,7 +736,7 @@ def _card_lists(values: pa.Array, mapping: Mapping, *, optional: bool) -> pa.Arr
     return pc.if_else(pc.or_(clean, values.is_null()), split, empty)
 
 
-def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarray) -> Long | None:
+def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarray, card_of: Any) -> Long | None:
     found: dict[str, pa.Array | None] = {}
     for name in fields:
         column = mapping.column(name)
@@ -700,7 +754,12 @@ def _long(table: pa.Table, fields: list[str], mapping: Mapping, group: np.ndarra
             found[name] = _blank_to_null(values)
     wagers = sorted({f[4:] for f in fields if f.startswith(AMOUNT_PREFIXES)})
     return Long(
-        group, len(table), found, wagers, lambda values, optional: _card_lists(values, mapping, optional=optional)
+        group,
+        len(table),
+        found,
+        wagers,
+        lambda values, optional: _card_lists(values, mapping, optional=optional),
+        codes=lambda values, width: _pair_codes(values, mapping.separator, width, card_of),
     )
 
 
@@ -730,6 +789,9 @@ def _readers(mapping: Mapping) -> dict[str, Any]:
         "label_of": lambda v: _label({"x": _text(v, "label")}, "x"),
         "seat_of": seat_of,
         "count_of": seat_of,
+        # amount_of reads a whole number as the JSON reader does when the mapping reads money in units (a whole
+        # number as it is): a column of whole numbers read on arrays
+        "whole_cents": mapping.money == "units",
     }
 
 
@@ -815,7 +877,7 @@ def _chunk(
                 row["\0fields"] = fields
             yield from _rounds(iter((0, r) for r in rows), mapping, done + g)
 
-    long = _long(table, fields, mapping, group.astype(np.int64))
+    long = _long(table, fields, mapping, group.astype(np.int64), readers["card_of"])
     if long is None:
         yield from strict(np.zeros(groups, dtype=bool))
         return
@@ -876,7 +938,11 @@ def _strict_rows(
     yield from _rounds(rows(), mapping, done)
 
 
-PRINTABLE = bytes(range(0x20, 0x7F)) + b"\n"
+def _holds_null(text: np.ndarray) -> bool:
+    """Whether the bytes ``text`` hold ``null`` anywhere (as ``b"null" in`` them, on the array of bytes: each
+    ``u`` met, its neighbours looked at)."""
+    u = np.flatnonzero(text[1:-2] == ord("u")) + 1
+    return bool(((text[u - 1] == ord("n")) & (text[u + 1] == ord("l")) & (text[u + 2] == ord("l"))).any())
 
 
 def _json_schema(spec: GameSpec, amount: pa.DataType) -> pa.Schema:
@@ -945,31 +1011,32 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
     readers = _json_readers()
     schemas = [_json_schema(spec, pa.int64()), _json_schema(spec, pa.string())]
     with open_regular(path, what="a hand history (JSON Lines or CSV)") as stream:
-        for item in _blocks(stream):
+        for item in _blocks(stream, JSON_BLOCKS, FIRST_BLOCK_BYTES):
             if isinstance(item, int):
                 yield item, refusal(None, "log.line-too-long", f"a line of more than {MAX_LINE_BYTES:,} bytes")
                 continue
             first, block, count = item
             table = None
             cards: dict[str, np.ndarray] = {}
-            if (
-                b"\r" not in block
-                and b"\\" not in block
-                and b"null" not in block
-                and not block.translate(None, PRINTABLE)
-                and block.startswith(b"{")
-                and b"\n\n" not in block
-                and b"\n{" * 0 == b""
-            ):
+            if b"\r" not in block and b"\\" not in block and b"\x7f" not in block and block.isascii():
                 text = np.frombuffer(block, dtype=np.uint8)
                 ends = np.flatnonzero(text == ord("\n"))
                 starts = np.concatenate([[0], ends[:-1] + 1])
-                if (text[starts] == ord("{")).all() and int((ends - starts).max()) <= MAX_LINE_BYTES:
+                if (
+                    np.count_nonzero(text < 0x20) == len(ends)  # printable ASCII, newlines apart
+                    and bool((text[starts] == ord("{")).all())  # every line an object: none blank
+                    and int((ends - starts).max()) <= MAX_LINE_BYTES
+                    and not _holds_null(text)
+                ):
                     parsed, cards = _decks_read(block, text, ends, readers["card_of"])
+                    # The block parsed as one (its lines whole, each at most MAX_LINE_BYTES), on this thread alone
+                    # (the audit of the block before runs on the other core; pyarrow's threads would share it with
+                    # the audit, at more work for the same parse).
+                    one_thread = pj.ReadOptions(use_threads=False, block_size=max(len(parsed), 1 << 20))
                     for schema in schemas:
                         options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
                         try:
-                            table = pj.read_json(io.BytesIO(parsed), parse_options=options)
+                            table = pj.read_json(io.BytesIO(parsed), read_options=one_thread, parse_options=options)
                             break
                         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                             continue
@@ -980,9 +1047,6 @@ def _json_rounds(path: Path, spec: GameSpec) -> Iterator[Record | Chunk]:
 
 
 # A deck as json.dumps writes it, each card two characters: ["Qd", "3s", ...], each card 6 bytes ('"Qd", ').
-_CARD_SLOTS = np.arange(DECK_SIZE) * 6  # where each card's opening quote is in a deck's text
-
-
 def _deck_template(keys: tuple[str, ...]) -> tuple[bytes, list[int]]:
     """The end of a line that writes ``keys`` last, as json.dumps does: the text, with a place holder for each
     deck's cards, and where each deck's cards start in it."""
@@ -1011,15 +1075,23 @@ def _decks_read(block: bytes, text: np.ndarray, ends: np.ndarray, card_of: Any) 
         size = len(template)
         if not len(ends) or int((ends - np.concatenate([[-1], ends[:-1]])).min()) <= size + 1:
             continue
-        window = text[(ends - size)[:, None] + np.arange(size)]
-        fixed = np.frombuffer(template, dtype=np.uint8) != ord(".")
-        cards_at = np.concatenate([start + 1 + _CARD_SLOTS for start in starts])
-        if not bool((window[:, fixed] == np.frombuffer(template, dtype=np.uint8)[fixed]).all()):
+        # Each line's last ``size`` bytes, a row each (rows of a view of the block: copied once, no index made of
+        # each byte).
+        window = np.lib.stride_tricks.sliding_window_view(text, size)[ends - size]
+        pattern = np.frombuffer(template, dtype=np.uint8)
+        if not bool(((window == pattern) | (pattern == ord("."))).all()):
             continue
-        first, second = window[:, cards_at], window[:, cards_at + 1]
-        if bool(((first == ord('"')) | (second == ord('"'))).any()):
+        # Each card's two bytes as one big-endian number (first byte x 256 + second), read in place.
+        pairs = np.concatenate(
+            [
+                np.ndarray((len(ends), DECK_SIZE), dtype=">u2", buffer=window, offset=start + 1, strides=(size, 6))
+                for start in starts
+            ],
+            axis=1,
+        ).astype(np.intp)
+        if bool(((pairs >> 8 == ord('"')) | (pairs & 0xFF == ord('"'))).any()):
             continue
-        numbers = pair_cards(((first.astype(np.int64) << 8) | second).ravel(), card_of).reshape(len(ends), -1)
+        numbers = pair_cards(pairs.ravel(), card_of).astype(np.int8).reshape(len(ends), -1)  # 0-51, BAD -1
         cards = {key: numbers[:, k * DECK_SIZE : (k + 1) * DECK_SIZE] for k, key in enumerate(keys)}
         emptied = b"".join(b', "' + k.encode() + b'": []' for k in keys) + b"}\n"
         view = memoryview(block)
@@ -1061,12 +1133,10 @@ def _json_chunk(
     compact = np.cumsum(has) - 1
     group = compact[parent]
     with_seats = np.flatnonzero(has)
+    every = len(with_seats) == rounds  # every round with seats (as a log has them): its columns as they are
     flat = pc.list_flatten(seats)
     own = dict(zip([f.name for f in flat.type], flat.flatten(), strict=True))
-    taken = pa.array(parent, type=pa.int64())
     fields: dict[str, pa.Array | None] = {}
-    for name in ("round", "table", "time", "dealer", "shuffler", "shift", "table_seats"):
-        fields[name] = table.column(name).combine_chunks().take(taken)
     fields["seat"], fields["player"], fields["decision"] = own["seat"], own["player"], own["decision"]
     bad = np.zeros(len(parent), dtype=bool)
     for key, prefix in (("bets", "bet_"), ("net", "net_")):
@@ -1081,12 +1151,14 @@ def _json_chunk(
     for values in part_values:
         empty &= values.is_null().to_numpy(zero_copy_only=False)
     bad |= present & empty  # "parts": {} — refused by the strict reader
-    per_round = {
-        name: table.column(name).combine_chunks().take(pa.array(with_seats, type=pa.int64()))
-        for name in ("dealer_cards", "deck", "input")
-        if name not in cards
-    }
-    read_cards = {name: codes[with_seats] for name, codes in cards.items()}
+    # The round's own fields once a round (of the rounds with seats), not repeated on each seat's row.
+    taken = pa.array(with_seats, type=pa.int64())
+    per_round = {}
+    for name in ROUND_FIELDS:
+        if name not in cards:
+            column = table.column(name).combine_chunks()
+            per_round[name] = column if every else column.take(taken)
+    read_cards = {name: codes if every else codes[with_seats] for name, codes in cards.items()}
     wagers = sorted({k[4:] for k in fields if k.startswith(AMOUNT_PREFIXES)})
     long = Long(
         group, len(parent), fields, wagers, grouped=True, per_round=per_round, bad_rows=bad, read_cards=read_cards

@@ -50,10 +50,14 @@ class Long:
     # None: a column of a type the fast reader does not take.
     lists: Callable[[pa.Array, bool], pa.Array | None] = lambda values, _: values
     grouped: bool = False  # the round's fields are given once a round (JSON Lines): the same on its rows
-    per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's cards given once a round
+    per_round: dict[str, pa.Array] = field(default_factory=dict)  # a round's own fields given once a round, by round
     bad_rows: BoolArray | None = None  # rows the source already knows the strict reader must read
-    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round.
+    # A round's cards the source has read already (deck, input), as card numbers (BAD: refused), by round (any
+    # integer type)
     read_cards: dict[str, IntArray] = field(default_factory=dict)
+    # A card column's numbers (rows, width), as ``lists`` and the card reader read them, when the source can read
+    # them at once (None: as lists).
+    codes: Callable[[pa.Array, int], IntArray | None] | None = None
 
 
 @dataclass
@@ -71,7 +75,7 @@ class Proven:
     has_deck: BoolArray
     has_input: BoolArray
     labels: dict[str, npt.NDArray[np.object_]]
-    ids: list[str]
+    ids: pa.Array  # the proven rounds' ids, as text
 
 
 def _each(values: pa.Array, read: Callable[[Any], Any]) -> tuple[list[Any], IntArray]:
@@ -112,6 +116,9 @@ def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
     if found is None:  # two threads may both make one: the one kept is read again, nothing wrong is looked up
         found = _PAIRS[card_of] = (np.full(1 << 16, BAD, dtype=np.int64), np.zeros(1 << 16, dtype=bool))
     table, known = found
+    if bool(known[pairs].all()):  # every pair read before (a source's cards after its first batch)
+        looked_up: IntArray = table[pairs]
+        return looked_up
     met = np.zeros(1 << 16, dtype=bool)
     met[pairs] = True
     for pair in np.flatnonzero(met & ~known).tolist():
@@ -125,30 +132,42 @@ def pair_cards(pairs: IntArray, card_of: Callable[[str], int]) -> IntArray:
 _PAIRS: weakref.WeakKeyDictionary[Callable[[str], int], tuple[IntArray, BoolArray]] = weakref.WeakKeyDictionary()
 
 
-def _ids(values: pa.Array | None, round_of: Callable[[Any], str], n: int) -> npt.NDArray[Any]:
-    """Each row's round id (None where refused or not given). An id of printable ASCII, 1 to
+def _ids(values: pa.Array | None, round_of: Callable[[Any], str], n: int) -> pa.Array:
+    """Each value's round id, as text (null where refused or not given). An id of printable ASCII, 1 to
     :data:`~trey.audit.rounds.MAX_ID_CHARACTERS` characters with no space at either end, is what ``round_of``
-    takes as it is (:func:`trey.audit.log._round_id`): found by one pattern over the column; ``round_of`` reads the
-    others, each distinct value once."""
+    takes as it is (:func:`trey.audit.log._round_id`): found by one pattern over the column, and kept as it is;
+    ``round_of`` reads the others, each distinct value once."""
     if values is None:
-        return np.full(n, None, dtype=object)
+        return pa.nulls(n, pa.string())
     if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
         pattern = rf"^[!-~]([ -~]{{0,{MAX_ID_CHARACTERS - 2}}}[!-~])?$"
         plain = pc.match_substring_regex(values, pattern).fill_null(False).to_numpy(zero_copy_only=False)
-        ids: npt.NDArray[Any] = values.to_numpy(zero_copy_only=False).astype(object)
         if plain.all():
-            return ids
+            return values.cast(pa.string())
+        ids: npt.NDArray[Any] = values.to_numpy(zero_copy_only=False).astype(object)
         others = np.flatnonzero(~plain)
         found, index = _each(values.take(pa.array(others, type=pa.int64())), round_of)
         table = np.empty(len(found), dtype=object)
         table[:] = found
         ids[others] = table[index]
-        return ids
+        return pa.array(ids, type=pa.string())
     found, index = _each(values, round_of)
     table = np.empty(len(found), dtype=object)
     table[:] = found
-    read: npt.NDArray[Any] = table[index]
-    return read
+    return pa.array(table[index], type=pa.string())
+
+
+# 2^card for each card number, and 0 for BAD (index -1): a hand's or a deck's cards as one mask
+_BITS = np.append(np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64)), np.uint64(0))
+_FULL = np.uint64((1 << DECK_SIZE) - 1)
+
+
+def _permutations(codes: IntArray) -> BoolArray:
+    """Whether each row of 52 card numbers holds every card once: the sum of 2^card over the row is 2^52 - 1 (52
+    powers of two have as many bits set as terms only when they are distinct, and a BAD card counts 0: fewer terms
+    than bits)."""
+    found: BoolArray = _BITS[codes].sum(axis=1, dtype=np.uint64) == _FULL
+    return found
 
 
 def _cards(
@@ -177,6 +196,14 @@ def _cards(
         codes[parents[keep], position[keep]] = numbers[keep]
     ok &= (codes >= 0).all(axis=1)
     return codes, given, ok
+
+
+def _kept_cards(codes: npt.NDArray[np.integer], given: BoolArray, kept: IntArray) -> npt.NDArray[np.int8]:
+    """The kept rounds' cards (a deck, an input) as int8, zeros where a round gives none."""
+    if bool(given.all()):
+        found: npt.NDArray[np.int8] = (codes if len(kept) == len(codes) else codes[kept]).astype(np.int8)
+        return found
+    return np.where(given[kept][:, None], codes[kept], 0).astype(np.int8)
 
 
 def prove_rounds(
@@ -227,25 +254,12 @@ def prove_rounds(
         result: BoolArray = pc.or_(same.fill_null(False), both_null).to_numpy(zero_copy_only=False)
         return result
 
-    def read_each(
-        values: pa.Array | None, read: Callable[[Any], Any], default: Any, null: Any = None
-    ) -> npt.NDArray[Any]:
-        """Each row's value read, as an object array (``default`` without the column, ``null`` for a null, None
-        where refused)."""
-        if values is None:
-            return np.full(n, default, dtype=object)
-        found, index = _each(values, read)
-        found[-1] = null
-        table = np.empty(len(found), dtype=object)
-        table[:] = found
-        return table[index]
-
     def read_ints(
-        values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None
+        values: pa.Array | None, read: Callable[[Any], Any], default: int, null: int | None = None, size: int = n
     ) -> tuple[IntArray, BoolArray]:
-        """Each row's whole number read, and whether it read (a refused value: False)."""
+        """Each value's whole number read, and whether it read (a refused value: False)."""
         if values is None:
-            return np.full(n, default, dtype=np.int64), np.ones(n, dtype=bool)
+            return np.full(size, default, dtype=np.int64), np.ones(size, dtype=bool)
         found, index = _each(values, read)
         found[-1] = null
         ok = np.array([isinstance(v, int) for v in found], dtype=bool)
@@ -280,26 +294,45 @@ def prove_rounds(
             row_ok[:] = False  # lists compared row by row: the strict reader's
         else:
             row_ok &= constant(values)
-    ids = _ids(f.get("round"), round_of, n)
-    row_ok &= ids != None  # noqa: E711 - elementwise
-    tables = read_each(f.get("table"), text_of, None)
-    table_values = f.get("table")
-    if table_values is not None:
-        raw_tables = table_values.is_null().to_numpy(zero_copy_only=False)
-        row_ok &= (tables != None) | raw_tables  # noqa: E711
-    labels: dict[str, npt.NDArray[Any]] = {}
-    for name in ("time", "dealer", "shuffler", "shift"):
-        values = f.get(name)
-        if values is None:
-            labels[name] = np.full(n, "", dtype=object)
-            continue
-        read = read_each(values, label_of, None, "")
-        row_ok &= read != None  # noqa: E711 - elementwise
-        labels[name] = read
-    counts, counts_ok = read_ints(f.get("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS)
-    row_ok &= counts_ok & (counts >= 1)
     first = np.flatnonzero(first_row)
     taken = pa.array(first, type=pa.int64())
+
+    def of_round(name: str) -> pa.Array | None:
+        """A round's own field by round: read on its first row (the others hold the same, or the round is not
+        proven)."""
+        values = long.per_round.get(name)
+        if values is None:
+            values = f.get(name)
+            values = values.take(taken) if values is not None else None
+        return values
+
+    round_ok = np.ones(groups, dtype=bool)
+    ids = _ids(of_round("round"), round_of, groups)
+    if ids.null_count:
+        round_ok &= ~ids.is_null().to_numpy(zero_copy_only=False)
+    table_values = of_round("table")
+    tables = pa.nulls(groups, pa.string())
+    if table_values is not None:
+        found, index = _each(table_values, text_of)
+        read_ok = np.array([v is not None for v in found[:-1]] + [True], dtype=bool)  # a null: no table
+        round_ok &= read_ok[index]
+        tables = pa.array(found, type=pa.string()).take(pa.array(index, type=pa.int64()))
+    labels: dict[str, npt.NDArray[Any]] = {}
+    for name in ("time", "dealer", "shuffler", "shift"):
+        values = of_round(name)
+        if values is None:
+            labels[name] = np.full(groups, "", dtype=object)
+            continue
+        found, index = _each(values, label_of)
+        found[-1] = ""
+        read_ok = np.array([v is not None for v in found], dtype=bool)
+        round_ok &= read_ok[index]
+        texts = np.empty(len(found), dtype=object)
+        texts[:] = found
+        labels[name] = texts[index]
+    counts, counts_ok = read_ints(of_round("table_seats"), count_of, TABLE_SEATS, TABLE_SEATS, size=groups)
+    round_ok &= counts_ok & (counts >= 1) & (counts <= TABLE_SEATS)
+    row_ok &= round_ok[group]
 
     def round_cards(name: str, width: int) -> tuple[IntArray, BoolArray, BoolArray]:
         """A round's cards, read on its first row (the others are the same): by row."""
@@ -307,14 +340,21 @@ def prove_rounds(
             codes = long.read_cards[name]
             given = np.ones(groups, dtype=bool)
             return codes, given, given & (codes >= 0).all(axis=1)
-        values = long.per_round.get(name)
-        if values is None:
-            values = f.get(name)
-            values = values.take(taken) if values is not None else None
-        lists = long.lists(values, name != "dealer_cards") if values is not None else None
+        return card_column(of_round(name), name != "dealer_cards", width, groups)
+
+    def card_column(
+        values: pa.Array | None, optional: bool, width: int, rows: int
+    ) -> tuple[IntArray, BoolArray, BoolArray]:
+        """A column of cards as numbers (rows, width), whether each row gives them and whether they read."""
+        if values is not None and long.codes is not None:
+            codes = long.codes(values, width)
+            if codes is not None:  # every row's cards given, ``width`` of them
+                read: BoolArray = np.all(codes >= 0, axis=1)
+                return codes, np.ones(rows, dtype=bool), read
+        lists = long.lists(values, optional) if values is not None else None
         if values is not None and lists is None:
             row_ok[:] = False
-        return _cards(lists, width, card_of, groups)
+        return _cards(lists, width, card_of, rows)
 
     dealer_g, _, dealer_ok = round_cards("dealer_cards", HAND)  # by round
     dealer = dealer_g[group]  # by row
@@ -323,12 +363,8 @@ def prove_rounds(
     row_ok &= (dealer_ok & (~with_deck | deck_ok) & (~with_input | (fed_ok & with_deck)))[group]
     # The seat's own fields.
     seat, seat_ok = read_ints(f.get("seat"), seat_of, 0)
-    row_ok &= seat_ok & (seat >= 1) & (seat <= counts)
-    hands = f.get("player")
-    player_lists = long.lists(hands, False) if hands is not None else None
-    if hands is not None and player_lists is None:
-        row_ok[:] = False
-    player, _, player_ok = _cards(player_lists, HAND, card_of, n)
+    row_ok &= seat_ok & (seat >= 1) & (seat <= counts[group])
+    player, _, player_ok = card_column(f.get("player"), False, HAND, n)
     row_ok &= player_ok
     wagers = spec.wagers.ids
     bet_on, bets, net = {}, {}, {}
@@ -389,38 +425,41 @@ def prove_rounds(
     # The round as a whole: at most its table's seats, seats rising, every card once, the deck's order.
     good = group_all(row_ok) if n else np.zeros(0, dtype=bool)
     sizes = np.bincount(group, minlength=groups)
-    good &= sizes <= counts[first]
+    good &= sizes <= counts
     rising = np.ones(n, dtype=bool)
     rising[1:] = first_row[1:] | (seat[1:] > seat[:-1])
     good &= group_all(rising)
     rank = np.arange(n) - first[group]
-    # Player cards: each once in the round; the dealer's (repeated on each row) distinct from every player's.
-    everyone = np.concatenate(
-        [group[:, None] * DECK_SIZE + player, (np.arange(groups) * DECK_SIZE)[:, None] + dealer_g], axis=None
-    )
-    everyone.sort()
-    twice = everyone[1:][everyone[1:] == everyone[:-1]] // DECK_SIZE
-    good[twice] = False
-    good &= ~with_deck | (np.sort(deck, axis=1) == np.arange(DECK_SIZE)).all(axis=1)
-    good &= ~with_input | (np.sort(fed, axis=1) == np.arange(DECK_SIZE)).all(axis=1)
-    at = HAND * rank
-    player_from = np.stack([deck[group, np.minimum(at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1)
-    good &= group_all(~with_deck[group] | (player_from == player).all(axis=1))
-    dealer_at = HAND * sizes
-    dealer_from = np.stack(
-        [deck[np.arange(groups), np.minimum(dealer_at + i, DECK_SIZE - 1)] for i in range(HAND)], axis=1
-    )
+    # Every card dealt once in the round (the players' and the dealer's): the sum of 2^card over them is their OR
+    # (at most 24 cards a round of at most 7 rows: no carry past 64 bits).
+    if n:
+        player_bits, dealer_bits = _BITS[player], _BITS[dealer_g]
+        sums = np.add.reduceat(player_bits.sum(axis=1, dtype=np.uint64), first)
+        sums += dealer_bits.sum(axis=1, dtype=np.uint64)
+        ors = np.bitwise_or.reduceat(np.bitwise_or.reduce(player_bits, axis=1), first)
+        good &= sums == (ors | np.bitwise_or.reduce(dealer_bits, axis=1))
+    good &= ~with_deck | _permutations(deck)
+    good &= ~with_input | _permutations(fed)
+    # The hands are the deck's packets of three: a seat's the (rank + 1)-th, the dealer's the one after the seats.
+    from_deck = deck.ravel()[
+        (group * DECK_SIZE)[:, None] + np.minimum(HAND * rank[:, None] + np.arange(HAND), DECK_SIZE - 1)
+    ]
+    good &= group_all(~with_deck[group] | (from_deck == player).all(axis=1))
+    dealer_from = deck.ravel()[
+        (np.arange(groups) * DECK_SIZE)[:, None] + np.minimum(HAND * sizes[:, None] + np.arange(HAND), DECK_SIZE - 1)
+    ]
     good &= ~with_deck | (dealer_from == dealer_g).all(axis=1)
     # The proven rounds' seats as columns and their dealt cards.
     picked = np.flatnonzero(good[group])
-    id_rows = pa.array(ids[picked], type=pa.string())
+    picked_rounds = pa.array(group[picked], type=pa.int64())
+    id_rows = ids.take(picked_rounds)
     seat_text = pa.array(seat[picked]).cast(pa.string())
     metered = meters(spec)
     proven_round = np.cumsum(good) - 1
     seats = Rounds(
         numbers[group[picked]],
         pc.binary_join_element_wise(id_rows, seat_text, "/"),
-        pa.array(tables[picked], type=pa.string()),
+        tables.take(picked_rounds),
         pa.array(seat[picked], type=pa.int64()),
         player[picked],
         dealer[picked],
@@ -433,8 +472,8 @@ def prove_rounds(
         {w: np.zeros(len(picked), dtype=bool) for w in metered},
         {w: np.zeros(len(picked), dtype=np.int64) for w in metered},
     )
-    rounds_kept = first[good]  # their first rows
     kept = np.flatnonzero(good)
+    kept_rounds = pa.array(kept, type=pa.int64())
     return Proven(
         good,
         seats,
@@ -442,13 +481,13 @@ def prove_rounds(
         proven_round[group[picked]].astype(np.int64),
         seat[picked].astype(np.int16),
         player[picked].astype(np.int8),
-        np.where(with_deck[kept][:, None], deck[kept], 0).astype(np.int8),
-        np.where(with_input[kept][:, None], fed[kept], 0).astype(np.int8),
+        _kept_cards(deck, with_deck, kept),
+        _kept_cards(fed, with_input, kept),
         with_deck[kept],
         with_input[kept],
         {
-            "table": np.where(tables[rounds_kept] == None, "", tables[rounds_kept]).astype(object),  # noqa: E711
-            **{g: labels[g][rounds_kept] for g in GROUPS if g != "table"},
+            "table": tables.take(kept_rounds).fill_null("").to_numpy(zero_copy_only=False).astype(object),
+            **{g: labels[g][kept] for g in GROUPS if g != "table"},
         },
-        ids[rounds_kept].tolist(),
+        ids.take(kept_rounds),
     )

@@ -207,7 +207,7 @@ class _Piece:
     """Rounds accepted (proven or read strictly), with their seats and dealt cards, before they are ordered."""
 
     numbers: npt.NDArray[np.int64]
-    ids: list[str]
+    ids: pa.Array  # the rounds' ids, as text
     has_deck: npt.NDArray[np.bool_]
     has_input: npt.NDArray[np.bool_]
     dealer: npt.NDArray[np.int8]
@@ -226,7 +226,7 @@ def _strict_piece(rounds: list[TableRound], spec: GameSpec) -> _Piece:
     zeros = np.zeros((n, DECK_SIZE), dtype=np.int8)
     return _Piece(
         np.array([r.line for r in rounds], dtype=np.int64),
-        [r.round for r in rounds],
+        pa.array([r.round for r in rounds], type=pa.string()),
         np.array([r.deck is not None for r in rounds], dtype=bool),
         np.array([r.input is not None for r in rounds], dtype=bool),
         deals.dealer,
@@ -351,13 +351,13 @@ class _State:
         has_deck = np.concatenate([p.has_deck for p in pieces])[order]
         if self.with_deck is None and len(order):
             self.with_deck = bool(has_deck[0])
-        ids = [i for p in pieces for i in p.ids]
+        ids = pa.concat_arrays([p.ids for p in pieces]) if len(pieces) > 1 else pieces[0].ids
         keep = has_deck == self.with_deck if len(order) else np.zeros(0, dtype=bool)
         had = "a deck" if self.with_deck else "no deck"
         for row in np.flatnonzero(~keep).tolist():
             self.add(
                 int(numbers[order[row]]),
-                ids[order[row]],
+                ids[int(order[row])].as_py(),
                 "round.deck-mixed",
                 f"the log's first round has {had}: every round of it has {had}",
             )
@@ -375,8 +375,8 @@ class _State:
             kept_seats = (seat_rank >= 0)[seat_lines_order]
         else:
             kept_seats = seat_rank >= 0
-        seats = seats.take(kept_seats)
-        kept_ids = [ids[i] for i in order.tolist()]
+        seats = seats if kept_seats.all() else seats.take(kept_seats)
+        kept_ids = ids.take(pa.array(order, type=pa.int64()))
         duplicates = self._duplicates(kept_ids, numbers[order])
 
         def cat(name: str) -> npt.NDArray[Any]:
@@ -405,11 +405,11 @@ class _State:
         self.pieces, self.problems, self.count, self.read_before = [], [], 0, self.read
         return batch
 
-    def _duplicates(self, ids: list[str], numbers: npt.NDArray[np.int64]) -> int:
-        if not ids:
+    def _duplicates(self, ids: pa.Array, numbers: npt.NDArray[np.int64]) -> int:
+        if not len(ids):
             return 0
         wheres = (np.uint64(self.log_number) << np.uint64(32)) | numbers.astype(np.uint64)
-        earlier = self.seen.earlier(self.seen.digests(pa.array(ids, type=pa.string())), wheres)
+        earlier = self.seen.earlier(self.seen.digests(ids), wheres)
         again = np.flatnonzero(earlier != NEW)
         for row in again.tolist():
             log, first = self.seen.where(int(earlier[row]))
@@ -419,7 +419,7 @@ class _State:
                     LogProblem(
                         self.name,
                         int(numbers[row]),
-                        ids[row],
+                        ids[row].as_py(),
                         "log.duplicate-round",
                         f"the round id is logged twice: first at {at}",
                     )

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from trey.audit.deals import GROUPS, DealRecords
 from trey.audit.integrity import nulls
@@ -53,6 +55,9 @@ MAX_GROUPS = 100  # values of one label (dealers, shufflers…) the battery runs
 # (three 52 × 52 matrices), so the four labels hold at most about 66 MB however many dealers or shifts a log names.
 # The most frequent MAX_GROUPS of them are tested; the rounds of values met after these are counted and said.
 MAX_TRACKED = 250
+# Combinations of labels (table, dealer, shuffler, shift) of a batch counted at once, each its cells (about 86 kB with
+# decks and inputs); a batch of more is counted label by label.
+MAX_COMBINATIONS = 64
 MAX_SEATS = 7  # seats a table round deals at most
 HANDS_MOST = MAX_SEATS + 1  # hands a round deals: its seats and the dealer
 SEAT_ROWS = MAX_SEATS + 1  # counts by seat number (1-7; row 0 holds none)
@@ -409,6 +414,97 @@ class Counts:
         equal("seat_category", (categories.sum(), categories[0].sum()), (seats, 0))
         equal("six_category", six.sum(axis=1), categories.sum(axis=1))
         equal("seat_lowest", self.total("seat_lowest"), seats)
+
+
+def grouped_counts(f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int) -> list[Counts]:
+    """The :class:`Counts` of each of ``groups`` groups of the rounds of ``f``, round r in group ``codes[r]``: what
+    :meth:`Counts.add` counts of each group's rounds (the same cells, made in the same order), every group's at once
+    (:func:`stacked_counts`)."""
+    rounds, seats, cells = stacked_counts(f, codes, groups)
+    return [
+        Counts(int(rounds[g]), int(seats[g]), {name: values[g, ...] for name, values in cells.items()})
+        for g in range(groups)
+    ]
+
+
+def stacked_counts(
+    f: RoundFeatures, codes: npt.NDArray[np.intp], groups: int
+) -> tuple[IntArray, IntArray, dict[str, IntArray]]:
+    """Each group's rounds, seats and cells (by name, each of shape ``(groups, *its shape)``), round r in group
+    ``codes[r]``: a cell by one count of the cell's index and the group's combined (not one pass over the rounds a
+    group), a chunk of :data:`CHUNK` rounds at a time: bounded memory."""
+    records = f.records
+    cells: dict[str, IntArray] = {}
+
+    def count(name: str, index: npt.NDArray[Any], group: npt.NDArray[np.intp]) -> None:
+        shape = CELLS[name][0]
+        size = math.prod(shape)
+        combined = (group.reshape(-1, *([1] * (index.ndim - 1))) * size + index).ravel()
+        found = np.bincount(combined, minlength=groups * size).reshape(groups, *shape)
+        cells[name] = cells[name] + found if name in cells else found
+
+    def total(name: str, values: npt.NDArray[Any], group: npt.NDArray[np.intp]) -> None:
+        # Each chunk's sums below 2^53 (at most 52 a round): exact in the float weights bincount sums in.
+        found = np.bincount(group, weights=values, minlength=groups).astype(np.int64)
+        cells[name] = cells[name] + found if name in cells else found
+
+    offsets = np.arange(DECK_SIZE, dtype=np.intp) * DECK_SIZE
+    kinds, six = len(ThreeCardCategory), len(SixCardCategory)
+    for start in range(0, max(records.rounds, 1), CHUNK):
+        stop = min(start + CHUNK, records.rounds)
+        first, last = np.searchsorted(records.seat_round, [start, stop])
+        group = codes[start:stop].astype(np.intp)
+        seat_group = codes[records.seat_round[first:last]].astype(np.intp)
+        seat_number = records.seat_number[first:last].astype(np.intp)
+        if records.decks is not None:
+            decks = records.decks[start:stop].astype(np.intp)
+            count("positions", offsets + decks, group)
+            count("serial", decks[:, :-1] * DECK_SIZE + decks[:, 1:], group)
+            assert f.turning is not None
+            total("turning", f.turning[start:stop], group)
+        if f.position is not None:
+            assert f.rising is not None and f.adjacent is not None
+            assert f.guess_riffle is not None and f.guess_shelf is not None
+            count("moves", offsets + f.position[start:stop].astype(np.intp), group)
+            count("rising", f.rising[start:stop] - 1, group)
+            for name, values in (
+                ("adjacent", f.adjacent),
+                ("guess_riffle", f.guess_riffle),
+                ("guess_shelf", f.guess_shelf),
+            ):
+                total(name, values[start:stop], group)
+        if f.packet_pairs is not None:
+            total("packet_pairs", f.packet_pairs[start:stop], group)
+        count("hands", f.hands[start:stop], group)
+        count("dealer_category", f.dealer_category[start:stop], group)
+        count("seat_category", seat_number * kinds + f.seat_category[first:last], seat_group)
+        count("six_category", seat_number * six + f.six_category[first:last], seat_group)
+        count("seat_lowest", f.seat_lowest[first:last], seat_group)
+        count("dealer_lowest", f.dealer_lowest[start:stop], group)
+    rounds = np.bincount(codes, minlength=groups)
+    seats = np.bincount(codes[records.seat_round], minlength=groups)
+    return rounds, seats, cells
+
+
+def _label_codes(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], IntArray, IntArray]:
+    """A label's values, each round's among them, and where each is first met (their order): by pyarrow's
+    dictionary of the texts, made in the order they are met; by np.unique's sort when they are not all text."""
+    try:
+        encoded = pc.dictionary_encode(pa.array(values, type=pa.string()))
+    except (pa.ArrowException, TypeError, ValueError):
+        encoded = None
+    if encoded is None or encoded.null_count:
+        names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
+        return names, codes.ravel(), first
+    names = np.array(encoded.dictionary.to_pylist(), dtype=object)
+    return names, encoded.indices.to_numpy(zero_copy_only=False).astype(np.intp), np.arange(len(names))
+
+
+def _summed(rounds: IntArray, seats: IntArray, cells: dict[str, IntArray], which: npt.NDArray[np.bool_]) -> Counts:
+    """The counts of the groups ``which`` of :func:`stacked_counts`' together."""
+    return Counts(
+        int(rounds[which].sum()), int(seats[which].sum()), {name: v[which].sum(axis=0) for name, v in cells.items()}
+    )
 
 
 CARD_NAMES = tuple(str(Card(c)) for c in range(DECK_SIZE))
@@ -864,25 +960,60 @@ class BatteryState:
         if not self.inputs:
             records = dataclasses.replace(records, inputs=None)
         f = features(records)
-        self.overall.add(f)
+        labels = []  # (label, its values, each round's value among them, where each value is met first)
         for label in GROUPS:
             values = records.labels.get(label)
-            if values is None:
-                continue
-            names, first, codes = np.unique(values.astype(str), return_index=True, return_inverse=True)
-            codes = codes.ravel()
-            round_order = np.argsort(codes, kind="stable")
-            round_bounds = np.cumsum([0, *np.bincount(codes, minlength=len(names)).tolist()])
-            seat_codes = codes[records.seat_round]
-            seat_order = np.argsort(seat_codes, kind="stable")
-            seat_bounds = np.cumsum([0, *np.bincount(seat_codes, minlength=len(names)).tolist()])
+            if values is not None:
+                labels.append((label, *_label_codes(values)))
+        # Each round's combination of labels, numbered (in the order of their numbers, kept below the rounds').
+        combined = np.zeros(records.rounds, dtype=np.intp)
+        for _, names, codes, _ in labels:
+            _, combined = np.unique(combined * len(names) + codes, return_inverse=True)
+            combined = combined.ravel()
+        combinations = int(combined.max()) + 1
+        if combinations > MAX_COMBINATIONS:  # counted label by label
+            self._add_by_label(f, labels)
+            return
+        # Every combination's counts in one count of each cell; all the rounds' and each value's, their sums.
+        rounds, seats, cells = stacked_counts(f, combined, combinations)
+        self.overall.merge(_summed(rounds, seats, cells, np.ones(combinations, dtype=bool)))
+        at = np.zeros(combinations, dtype=np.intp)
+        at[combined] = np.arange(records.rounds)  # a round of each combination
+        for label, names, codes, first in labels:
+            of_combination = codes[at]
+            sizes = np.bincount(codes, minlength=len(names))
             for i in np.argsort(first, kind="stable").tolist():  # the values in the order the log meets them
                 if names[i] == "":
                     continue
-                rounds = round_order[round_bounds[i] : round_bounds[i + 1]]
-                counts = self._group(label, str(names[i]), len(rounds))
+                counts = self._group(label, str(names[i]), int(sizes[i]))
                 if counts is not None:
-                    counts.add(f, rounds, seat_order[seat_bounds[i] : seat_bounds[i + 1]])
+                    counts.merge(_summed(rounds, seats, cells, of_combination == i))
+
+    def _add_by_label(self, f: RoundFeatures, labels: list[tuple[str, Any, IntArray, IntArray]]) -> None:
+        """A batch of rounds of many combinations of labels counted in: all of them, then each label's values."""
+        overall = grouped_counts(f, np.zeros(f.records.rounds, dtype=np.intp), 1)[0]
+        self.overall.merge(overall)
+        for label, names, codes, first in labels:
+            sizes = np.bincount(codes, minlength=len(names))
+            # The values in the order the log meets them, each its counts (None: not followed, its rounds said).
+            targets: list[tuple[int, Counts]] = []
+            for i in np.argsort(first, kind="stable").tolist():
+                if names[i] == "":
+                    continue
+                counts = self._group(label, str(names[i]), int(sizes[i]))
+                if counts is not None:
+                    targets.append((i, counts))
+            if len(names) == 1 and targets:  # one value, every round's: the counts of all the rounds
+                targets[0][1].merge(overall)
+                continue
+            if not targets:
+                continue
+            # The values followed numbered 0, 1, ...; the others all one more, counted and not kept.
+            compact = np.full(len(names), len(targets), dtype=np.intp)
+            compact[[i for i, _ in targets]] = np.arange(len(targets))
+            per_group = grouped_counts(f, compact[codes], len(targets) + 1)
+            for k, (_, counts) in enumerate(targets):
+                counts.merge(per_group[k])
 
     def merge(self, other: BatteryState) -> None:
         """``other``'s rounds (read after these) counted in, once it is checked (:meth:`check`): the same counts as

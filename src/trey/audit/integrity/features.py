@@ -87,35 +87,49 @@ def guessing_scores(relative: Order, strategy: str) -> IntArray:
 
 
 def guessing_both(relative: Order) -> tuple[IntArray, IntArray]:
-    """:func:`guessing_scores` of both strategies, in one pass over the decks."""
+    """:func:`guessing_scores` of both strategies, in one pass over the decks.
+
+    On bit masks of the cards not yet shown (card c: bit c): a guess is one bit of them, found with as few steps a
+    card as can be, since every step is one pass over the decks. The lowest bit of a mask x is ``x & -x``; the
+    highest is read from x as a float (exact: below 2^53), its exponent kept and its mantissa cleared: 2^(highest
+    bit) as a float. A guess is right when its bit is the card's (no bit: no guess, never right)."""
     n, size = relative.shape
     if size > 52:
         raise ValueError("a deck of at most 52 cards")
     one = np.uint64(1)
     full = np.uint64((1 << size) - 1)
     bit = one << np.arange(size + 1, dtype=np.uint64)
-    below_mask = bit[:size] - one  # the cards below c
+    bit_float = bit[:size].astype(np.float64)
     above_mask = full & ~(bit[1:] - one)  # the cards above c
-    columns = np.ascontiguousarray(relative.T)
+    exponent = np.int64(0x7FF << 52)
+    columns = np.ascontiguousarray(relative.T).astype(np.intp)
     unseen = np.full(n, full, dtype=np.uint64)
     riffle = np.zeros(n, dtype=np.int64)
     shelf = np.zeros(n, dtype=np.int64)
     last = columns[0]
     riffle += last == 0
     shelf += last == size - 1
-    unseen &= ~bit[last]
+    unseen ^= bit[last]
     down = np.ones(n, dtype=bool)
     for t in range(1, size):
         card = columns[t]
-        above = _lowest(unseen & above_mask[last])
-        lowest = _lowest(unseen)
-        riffle += np.where(above >= 0, above, lowest) == card
-        below = _highest(unseen & below_mask[last])
-        going_down = np.where(below >= 0, below, above)
-        going_up = np.where(above >= 0, above, _highest(unseen))
-        shelf += np.where(down, going_down, going_up) == card
+        shown = bit[card]
+        above = unseen & above_mask[last]  # not yet shown, above the last card shown
+        below = unseen ^ above  # and below it (the last card is shown)
+        any_above = above != 0
+        # riffle: the lowest card above the last, else the lowest of all
+        pick = np.where(any_above, above, unseen)
+        riffle += (pick & -pick) == shown
+        # shelf: going down, the highest card below the last, else the lowest above; going up, the lowest card
+        # above, else the highest of all
+        lowest_above = (above & -above).astype(np.float64)
+        highest_below = (below.astype(np.float64).view(np.int64) & exponent).view(np.float64)
+        highest = (unseen.astype(np.float64).view(np.int64) & exponent).view(np.float64)
+        going_down = np.where(below != 0, highest_below, lowest_above)
+        going_up = np.where(any_above, lowest_above, highest)
+        shelf += np.where(down, going_down, going_up) == bit_float[card]
         down = card < last
-        unseen &= ~bit[card]
+        unseen ^= shown
         last = card
     return riffle, shelf
 
