@@ -434,3 +434,59 @@ def test_a_chunk_that_never_comes_back_is_one_error_within_the_deadline(monkeypa
         f"no chunk came back from the Dask cluster at {address} within 1 s (its workers are gone, stalled or busy: "
         "check them, or run here without --scheduler)"
     )
+
+
+class _Cancelled(Exception):
+    pass
+
+
+_Cancelled.__name__ = "FutureCancelledError"  # as distributed names the future a scheduler forgot
+
+
+class _FakeFuture:
+    def __init__(self, key: str, outcome: object) -> None:
+        self.key, self.outcome = key, outcome
+
+    def add_done_callback(self, callback: object) -> None:
+        callback(self)  # type: ignore[operator]
+
+    def result(self, timeout: float) -> object:  # noqa: ARG002
+        if isinstance(self.outcome, Exception):
+            raise self.outcome
+        return self.outcome
+
+
+class _ForgetfulClient:
+    """A cluster whose scheduler forgets the first ``forgotten`` chunks it is given (a worker lost with the shared
+    work): each such future is cancelled; a chunk submitted again comes back."""
+
+    def __init__(self, forgotten: int) -> None:
+        self.forgotten, self.scattered, self.keys = forgotten, 0, []
+
+    def scatter(self, data: list[object], **_: object) -> list[object]:
+        self.scattered += 1
+        return data
+
+    def submit(self, _function: object, _encode: object, _handle: object, *args: object, key: str, **_: object):  # type: ignore[no-untyped-def]
+        self.keys.append(key)
+        if self.forgotten:
+            self.forgotten -= 1
+            return _FakeFuture(key, _Cancelled("cancelled for reason: already forgotten."))
+        return _FakeFuture(key, args[-1])  # the chunk's own argument, handed back as its result
+
+
+def test_a_chunk_the_scheduler_forgot_is_submitted_again_a_bounded_number_of_times() -> None:
+    """Seen once on a busy machine: a worker killed with the shared work left a chunk "cancelled: already
+    forgotten", and the run failed. The shared work is scattered again and the chunk submitted again, at most
+    MAX_RESUBMITTED times a run; past that, one error."""
+    from trey.core.errors import TreyError
+    from trey.core.runner import MAX_RESUBMITTED, Plain, dask_chunks
+
+    plain = Plain(lambda r: r, lambda _shared, _args, data: data)
+    client = _ForgetfulClient(forgotten=2)
+    got = sorted(dask_chunks(client, print, None, [(10,), (20,), (30,)], plain, "tcp://here:1"))
+    assert got == [(0, 10), (1, 20), (2, 30)]
+    assert client.scattered == 3 and len(client.keys) == 5 and client.keys[-1].endswith("-again-2")
+    stubborn = _ForgetfulClient(forgotten=MAX_RESUBMITTED + 1)
+    with pytest.raises(TreyError, match=r"^chunk 0 failed on the Dask cluster at tcp://here:1 \(FutureCancelledError"):
+        list(dask_chunks(stubborn, print, None, [(10,)], plain, "tcp://here:1"))

@@ -22,6 +22,7 @@ import io
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -422,7 +423,10 @@ def _rows_of(result: Any, source: SqlSource) -> list[str]:
     return list(result.keys())
 
 
-def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
+@contextmanager
+def _connected(source: SqlSource) -> Iterator[Any]:
+    """A read-only connection to ``source``'s database (a query or a table, one of the two), closed and its engine
+    disposed however the reading ends; one located error when the database does not answer in the bounded wait."""
     import sqlalchemy as sa
 
     if (source.query is None) == (source.table is None):
@@ -438,46 +442,53 @@ def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: 
                 hint=f"trey waits {CONNECT_SECONDS} s for it",
             ) from None
         with connection:
-            connection = connection.execution_options(stream_results=True, max_row_buffer=ROWS_AT_ONCE)
-            try:
-                if source.table is not None:
-                    table = sa.table(source.table)
-                    probe = connection.execute(sa.select(sa.text("*")).select_from(table).limit(0))
-                    names = list(probe.keys())
-                    probe.close()
-                    order = list(mapping.order_by) or [_one(mapping.column("round")), _one(mapping.column("seat"))]
-                    statement: Any = (
-                        sa.select(*[sa.column(n) for n in names])
-                        .select_from(table)
-                        .order_by(*[sa.column(c) for c in order])
-                    )
-                else:
-                    statement = sa.text(source.query or "")
-                result = connection.execute(statement)
-            except sa.exc.SQLAlchemyError as exc:
-                raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
-            names = _rows_of(result, source)
-            twice = sorted({n for n in names if names.count(n) > 1})
-            if twice:
-                raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")
-            fields = _wanted(names, spec, mapping)
-            wanted = set(mapping.source_columns(fields))
-            keep = [i for i, n in enumerate(names) if n in wanted]
-
-            def partitions() -> Iterator[pa.Table | list[dict[str, Any]]]:
-                try:
-                    for rows in result.partitions(ROWS_AT_ONCE):
-                        dicts = [{names[i]: row[i] for i in keep} for row in rows]
-                        try:
-                            yield pa.Table.from_pylist(dicts)
-                        except (pa.ArrowException, TypeError, ValueError, OverflowError):
-                            yield dicts  # values a column cannot hold as one type: read strictly
-                except sa.exc.SQLAlchemyError as exc:
-                    raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
-
-            yield from _chunks(partitions(), fields, mapping, columnar=columnar)
+            yield connection
     finally:
         engine.dispose()
+
+
+def _sql_rows(source: SqlSource, spec: GameSpec, mapping: Mapping, *, columnar: bool) -> Iterator[Record | Chunk]:
+    import sqlalchemy as sa
+
+    with _connected(source) as connection:
+        connection = connection.execution_options(stream_results=True, max_row_buffer=ROWS_AT_ONCE)
+        try:
+            if source.table is not None:
+                table = sa.table(source.table)
+                probe = connection.execute(sa.select(sa.text("*")).select_from(table).limit(0))
+                names = list(probe.keys())
+                probe.close()
+                order = list(mapping.order_by) or [_one(mapping.column("round")), _one(mapping.column("seat"))]
+                statement: Any = (
+                    sa.select(*[sa.column(n) for n in names])
+                    .select_from(table)
+                    .order_by(*[sa.column(c) for c in order])
+                )
+            else:
+                statement = sa.text(source.query or "")
+            result = connection.execute(statement)
+        except sa.exc.SQLAlchemyError as exc:
+            raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
+        names = _rows_of(result, source)
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")
+        fields = _wanted(names, spec, mapping)
+        wanted = set(mapping.source_columns(fields))
+        keep = [i for i, n in enumerate(names) if n in wanted]
+
+        def partitions() -> Iterator[pa.Table | list[dict[str, Any]]]:
+            try:
+                for rows in result.partitions(ROWS_AT_ONCE):
+                    dicts = [{names[i]: row[i] for i in keep} for row in rows]
+                    try:
+                        yield pa.Table.from_pylist(dicts)
+                    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+                        yield dicts  # values a column cannot hold as one type: read strictly
+            except sa.exc.SQLAlchemyError as exc:
+                raise SourceError("source.query", f"{source.name}: reading stopped ({_first_line(exc)})") from None
+
+        yield from _chunks(partitions(), fields, mapping, columnar=columnar)
 
 
 def _one(column: str | tuple[str, ...]) -> str:
@@ -1188,32 +1199,18 @@ def sql_rows(source: SqlSource, limit: int) -> tuple[list[str], list[tuple[int, 
     waits and the errors of the table rounds' reader."""
     import sqlalchemy as sa
 
-    if (source.query is None) == (source.table is None):
-        raise SourceError("source.query", "a database is read with a query or a table, one of the two")
-    engine = _engine(source)
-    try:
+    with _connected(source) as connection:
+        statement: Any = (
+            sa.select(sa.text("*")).select_from(sa.table(source.table))
+            if source.table is not None
+            else sa.text(source.query or "")
+        )
         try:
-            connection = engine.connect()
+            result = connection.execute(statement)
+            names = _rows_of(result, source)
+            rows = result.fetchmany(limit + 1)
         except sa.exc.SQLAlchemyError as exc:
-            raise SourceError(
-                "source.unreachable",
-                f"{source.name}: the database does not answer ({_first_line(exc)})",
-                hint=f"trey waits {CONNECT_SECONDS} s for it",
-            ) from None
-        with connection:
-            statement: Any = (
-                sa.select(sa.text("*")).select_from(sa.table(source.table))
-                if source.table is not None
-                else sa.text(source.query or "")
-            )
-            try:
-                result = connection.execute(statement)
-                names = _rows_of(result, source)
-                rows = result.fetchmany(limit + 1)
-            except sa.exc.SQLAlchemyError as exc:
-                raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
-    finally:
-        engine.dispose()
+            raise SourceError("source.query", f"{source.name}: the query is refused ({_first_line(exc)})") from None
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise SourceError("source.column", f"{source.name}: the query names the column {twice[0][:40]!r} twice")

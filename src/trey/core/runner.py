@@ -400,6 +400,10 @@ def _security(scheduler: Scheduler) -> Any:
     return security
 
 
+CANCELLED = ("CancelledError", "FutureCancelledError")  # a chunk's future cancelled by the scheduler
+MAX_RESUBMITTED = 4  # chunks submitted again in one run, at most (a cluster cannot keep a run going for ever)
+
+
 def dask_chunks(
     client: Any,
     function: Callable[..., Any],
@@ -422,13 +426,17 @@ def dask_chunks(
     run = uuid.uuid4().hex  # keys of this run's chunks, apart from any other run on the cluster
     done: queue.SimpleQueue[Any] = queue.SimpleQueue()
     futures = {}
-    for i, args in enumerate(chunks):
-        future = client.submit(
-            _on_worker, function, plain.encode, handle, *args, pure=False, key=f"trey-{run}-chunk-{i}"
-        )
+
+    def submit(i: int, key: str) -> None:
+        future = client.submit(_on_worker, function, plain.encode, handle, *chunks[i], pure=False, key=key)
         futures[future.key] = i
         future.add_done_callback(done.put)
-    for _ in range(len(chunks)):
+
+    for i in range(len(chunks)):
+        submit(i, f"trey-{run}-chunk-{i}")
+    resubmitted = 0
+    waiting = len(chunks)
+    while waiting:
         try:
             future = done.get(timeout=RESULT_SECONDS)
         except queue.Empty:
@@ -443,12 +451,23 @@ def dask_chunks(
         except TypeError:  # Dask's refusal of a result serialized otherwise than as plain data
             raise _refused_result(index, address) from None
         except Exception as exc:  # what a worker raised (KilledWorker, a bug), or a hostile cluster chose
+            # A worker lost with the shared work can leave a chunk cancelled ("already forgotten"): the shared work
+            # is sent again and the chunk submitted again, a bounded number of times a run.
+            if type(exc).__name__ in CANCELLED and resubmitted < MAX_RESUBMITTED:
+                resubmitted += 1
+                try:
+                    [handle] = client.scatter([shared], broadcast=True, hash=False, timeout=RESULT_SECONDS)
+                except (OSError, TimeoutError):
+                    raise TreyError(f"the Dask cluster at {address} lost the shared work", hint=hint) from None
+                submit(index, f"trey-{run}-chunk-{index}-again-{resubmitted}")
+                continue
             said = f"{type(exc).__name__}: {exc}"[:120]
             raise TreyError(f"chunk {index} failed on the Dask cluster at {address} ({said})", hint=hint) from None
         try:
             result = plain.decode(shared, tuple(chunks[index]), data)
         except (ValueError, TypeError, KeyError, IndexError):
             raise _refused_result(index, address) from None
+        waiting -= 1
         yield index, result
 
 
