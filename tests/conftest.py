@@ -11,6 +11,7 @@ import ctypes
 import functools
 import gc
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -183,6 +184,22 @@ def signed_standard(tmp_path_factory: pytest.TempPathFactory, lab_keys: Path) ->
     result = run_cli(*args)
     assert result.exit_code == 0, result.stderr
     return out
+
+
+def two_dask_workers() -> Iterator[tuple[str, Any]]:
+    """A LocalCluster of two worker processes and a client of it, for a module's ``cluster`` fixture (the runner's
+    tests in tests/play/test_dask.py, the audit's in tests/audit/test_dask_audit.py): (its address, the client)."""
+    import logging
+
+    from dask import distributed
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+        ) as local,
+        distributed.Client(local) as client,
+    ):
+        yield local.scheduler_address, client
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 from test_table_rounds import PAYTABLE, flat, logged, spec, write_jsonl
 
-from conftest import run_cli
+from conftest import run_cli, two_dask_workers
 from trey.audit.audit import Audit, audit, audit_json
 from trey.audit.log import KEPT
 from trey.audit.simulated import simulated_log
@@ -31,15 +31,7 @@ PROGRESSIVE = PAYTABLE.parent / "progressive" / "three-card-progressive.yaml"
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[tuple[str, Any]]:
-    import logging
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-        ) as local,
-        distributed.Client(local) as client,
-    ):
-        yield local.scheduler_address, client
+    yield from two_dask_workers()
 
 
 def as_json(found: Audit) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import trey.play.simulate as simulate_module
-from conftest import STANDARD, run_cli
+from conftest import STANDARD, run_cli, two_dask_workers
 from trey.paytable.load import load_spec
 from trey.play.simulate import simulate, simulation_json
 
@@ -26,15 +26,7 @@ SPEC = load_spec(STANDARD)
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[tuple[str, object]]:
-    import logging
-
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
-        ) as local,
-        distributed.Client(local) as client,
-    ):
-        yield local.scheduler_address, client
+    yield from two_dask_workers()
 
 
 def test_two_dask_workers_give_the_single_process_result(

@@ -185,6 +185,19 @@ class WagerReturn:
         return float(self.net - self.expected_net) / math.sqrt(self.variance)
 
 
+# A wager's totals that parts audited apart add up (trey.audit.distributed): every count and sum of WagerReturn.
+RETURN_TOTALS = (
+    "rounds",
+    "bet_cents",
+    "wagered_cents",
+    "net_cents",
+    "logged_net_cents",
+    "expected_sum",
+    "square_sum",
+    "mean_square_sum",
+)
+
+
 @dataclass
 class SeatDecisions:
     """One seat's Ante & Play decisions against the normal strategy, and what its deviations won.

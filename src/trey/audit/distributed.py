@@ -41,6 +41,7 @@ import numpy as np
 from trey.audit.audit import (
     LINES_NAMED,
     MAX_SEATS,
+    RETURN_TOTALS,
     Audit,
     MisPaid,
     NotChecked,
@@ -259,19 +260,7 @@ def part_to_plain(state: PartState) -> dict[str, Any]:
         "returns": [
             [
                 r.wager,
-                *(
-                    _q(getattr(r, name))
-                    for name in (
-                        "rounds",
-                        "bet_cents",
-                        "wagered_cents",
-                        "net_cents",
-                        "logged_net_cents",
-                        "expected_sum",
-                        "square_sum",
-                        "mean_square_sum",
-                    )
-                ),
+                *(_q(getattr(r, name)) for name in RETURN_TOTALS),
             ]
             for r in found.returns.values()
         ],
@@ -458,15 +447,15 @@ def part_of_plain(shared: Shared, raw: object) -> PartState:
         )
     returns = _list(data["returns"], "returns", len(wagers))
     for row in returns:
-        wager, *figures = _row(row, "a wager's return", 9)
+        wager, *figures = _row(row, "a wager's return", 1 + len(RETURN_TOTALS))
         if wager not in wagers or wager in found.returns:
             raise ValueError("each wager of the paytable once")
         values = [_exact(f, "a total") for f in figures]
         if any(v.denominator != 1 for v in values):
             raise ValueError("a wager's totals are whole")
-        found.returns[wager] = WagerReturn(wager, wager, *(int(v) for v in values[:5]))  # type: ignore[arg-type]
-        totals = found.returns[wager]
-        totals.expected_sum, totals.square_sum, totals.mean_square_sum = (int(v) for v in values[5:])
+        totals = found.returns[wager] = WagerReturn(wager, wager)
+        for name, value in zip(RETURN_TOTALS, values, strict=True):
+            setattr(totals, name, int(value))
         if totals.rounds > found.rounds:
             raise ValueError("a wager's rounds are rounds audited")
     by_position, repeats, first, last = _row(data["cards"], "the card counts", 4)
@@ -614,16 +603,7 @@ def merge(found: Audit, state: PartState) -> None:
     meters.breaks += theirs.breaks[: max(0, KEPT - len(meters.breaks))]
     for wager, totals in part.returns.items():
         mine = found.returns[wager]
-        for name in (
-            "rounds",
-            "bet_cents",
-            "wagered_cents",
-            "net_cents",
-            "logged_net_cents",
-            "expected_sum",
-            "square_sum",
-            "mean_square_sum",
-        ):
+        for name in RETURN_TOTALS:
             setattr(mine, name, getattr(mine, name) + getattr(totals, name))
     _merge_cards(found.cards, part.cards)
     found.expected_net += part.expected_net

@@ -35,10 +35,11 @@ from trey.audit.rounds import MAX_ID_CHARACTERS
 from trey.audit.sources import SqlSource, partition_clash
 from trey.audit.verdict import Family, StatisticalTest, Verdict, alpha_text, holm, p_text, z_p_value
 from trey.core.errors import TreyError
-from trey.core.files import display_name, open_regular, read_bounded
+from trey.core.files import display_name, read_bounded
 from trey.core.numbers import fraction_text
 from trey.engine.money import MAX_BET, BetMix, table_money
 from trey.engine.results import GameAnalysis
+from trey.engine.risk import normal_upper_quantile
 from trey.engine.table import TableMoments, round_variance
 from trey.paytable.model import ANTE_PLAY, GameSpec
 
@@ -369,8 +370,9 @@ def _read_parquet(path: Path) -> tuple[LedgerRow, ...]:
                 raise TreyError(f"{name}: {clash}", hint="keep the folders' or the files' column")
             names, rows = dataset.schema.names, None
         else:
-            with open_regular(path, what=WHAT) as stream:  # a FIFO or a device is refused before pyarrow reads
-                parquet = pq.ParquetFile(io.BytesIO(stream.read(MAX_BYTES + 1)))
+            # A FIFO or a device refused before anything is read, a file past MAX_BYTES said so (not "not Parquet")
+            raw = read_bounded(path, limit=MAX_BYTES, what=WHAT, hint="split the ledger")
+            parquet = pq.ParquetFile(io.BytesIO(raw))
             names, rows = parquet.schema_arrow.names, parquet.metadata.num_rows
         _check_columns(names, name)
         if (rows if rows is not None else dataset.count_rows()) > MAX_ROWS:
@@ -456,7 +458,7 @@ def hold_report(
     flags = holm([s.p_value for s in statistical], alpha) if statistical else []
     # The drop at which a skim of ``skim`` x drop is flagged with 90% power at alpha / tests (two-sided), in one
     # table-shift or over the shifts of a table taken together (their drops added up).
-    z_alpha = _upper_quantile(float(alpha) / max(1, len(statistical)) / 2)
+    z_alpha = normal_upper_quantile(float(alpha) / max(1, len(statistical)) / 2)
     unit_variance = round_variance(moments, mix.seating, mix.seats, mix.occupancy) / (
         drop_to_handle * money.wagered_per_seat * mix.seats * mix.occupancy
     )
@@ -540,19 +542,6 @@ def _combined(tests: Sequence[ShiftTest]) -> list[CombinedTest]:
     if len(tests) > 1 and (len(by_table) > 1 or not found):
         found.append(together(None, tests))
     return found
-
-
-def _upper_quantile(q: float) -> float:
-    """The z above which the standard normal law leaves ``q``, by bisection of the upper tail itself (1 - q would
-    lose a q below 1e-16 in float; accurate to 1e-12 in z)."""
-    low, high = 0.0, 40.0
-    for _ in range(200):
-        mid = (low + high) / 2
-        if 0.5 * math.erfc(mid / math.sqrt(2)) > q:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
 
 
 def headline(report: HoldReport) -> str:

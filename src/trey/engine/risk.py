@@ -542,16 +542,22 @@ def normal_cdf(z: float) -> float:
     return 0.5 * math.erfc(-z / math.sqrt(2))
 
 
-def normal_quantile(p: float) -> float:
-    """The inverse of Phi at p, 0 < p < 1, by bisection (to 1e-12 in z)."""
-    low, high = -40.0, 40.0
+def normal_upper_quantile(q: float) -> float:
+    """The z above which the standard normal law leaves ``q`` (0 < q ≤ 1/2), by bisection of the upper tail itself:
+    1 − q would lose a q below 1e-16 in float (to 1e-12 in z)."""
+    low, high = 0.0, 40.0
     for _ in range(200):
         mid = (low + high) / 2
-        if normal_cdf(mid) < p:
+        if 0.5 * math.erfc(mid / math.sqrt(2)) > q:
             low = mid
         else:
             high = mid
     return (low + high) / 2
+
+
+def normal_quantile(p: float) -> float:
+    """The inverse of Phi at p, 0 < p < 1: from the nearer tail."""
+    return -normal_upper_quantile(p) if p < 0.5 else normal_upper_quantile(1 - p)
 
 
 @dataclass(frozen=True)
